@@ -1,0 +1,47 @@
+// Bundles the three entry points (VS Code client, language server, CLI) with
+// esbuild and copies the tree-sitter wasm files next to the server bundle.
+// `--production` minifies; `--watch` rebuilds on change. Type checking is
+// separate (`tsc -b`): esbuild strips types without checking them.
+import * as esbuild from 'esbuild';
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+const require = createRequire(import.meta.url);
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'warning',
+};
+
+const entries = [
+  // Only the client may import 'vscode'; it is provided by the editor at run time.
+  { entryPoints: ['client/src/extension.ts'], outfile: 'dist/client.js', external: ['vscode'] },
+  { entryPoints: ['server/src/main.ts'], outfile: 'dist/server.js' },
+  { entryPoints: ['server/src/cli/main.ts'], outfile: 'dist/cli.js' },
+];
+
+function copyWasm() {
+  mkdirSync('dist', { recursive: true });
+  const files = [
+    require.resolve('web-tree-sitter/tree-sitter.wasm'),
+    join(dirname(require.resolve('tree-sitter-python/package.json')), 'tree-sitter-python.wasm'),
+  ];
+  for (const f of files) copyFileSync(f, join('dist', f.split('/').pop()));
+}
+
+copyWasm();
+const contexts = await Promise.all(entries.map((e) => esbuild.context({ ...common, ...e })));
+if (watch) {
+  await Promise.all(contexts.map((c) => c.watch()));
+} else {
+  await Promise.all(contexts.map((c) => c.rebuild()));
+  await Promise.all(contexts.map((c) => c.dispose()));
+}

@@ -1,0 +1,68 @@
+/**
+ * What one analysis of one file produces: models with their estimates, and
+ * rule findings with their fixes. The LSP handlers and the CLI consume only
+ * this; offsets are UTF-16 offsets into the analysed text.
+ */
+import type { ModelFacts, Span, Unknown } from '../../../shared/src/facts';
+import type { Estimate } from '../../../shared/src/types';
+
+export type Severity = 'error' | 'warning' | 'information' | 'hint';
+
+/** How safe a fix is to apply without review (ruff's applicability). */
+export type Applicability = 'safe' | 'unsafe' | 'display';
+
+export interface TextEdit { start: number; end: number; newText: string }
+
+export interface Fix {
+  /** Imperative title, e.g. "Build each layer in float16". */
+  title: string;
+  applicability: Applicability;
+  edits: TextEdit[];
+  /** The fix the rule recommends first. */
+  preferred?: boolean;
+}
+
+export interface RelatedSite { span: Span; message: string }
+
+export interface Finding {
+  code: string;          // 'OOM101'
+  name: string;          // 'vmapped-full-precision-init'
+  severity: Severity;
+  span: Span;
+  message: string;
+  related: RelatedSite[];
+  fixes: Fix[];
+}
+
+export interface ModelReport {
+  facts: ModelFacts;
+  estimate: Estimate;
+}
+
+export interface AnalysisResult {
+  /** The text that was analysed (offsets refer to it). */
+  text: string;
+  models: ModelReport[];
+  findings: Finding[];
+  /** File-level problems: parse errors, budget exhaustion, unreadable config. */
+  unknowns: Unknown[];
+  /** Milliseconds the analysis took. */
+  elapsedMs: number;
+}
+
+export interface AnalyzeOptions {
+  /** Path of the file on disk, used to find requirements.txt / pyproject.toml beside it. */
+  path?: string;
+  /** Target device spec, e.g. 'a100-40gb' or '8xh100-80gb'. */
+  device: string;
+  /** Rule codes to skip. */
+  disabledRules?: string[];
+  /** Per-rule severity overrides. */
+  severityOverrides?: Record<string, Severity | 'off'>;
+  /** Include preview rules. */
+  preview?: boolean;
+  /** Pinned versions supplied by the caller (otherwise read from files near `path`). */
+  versions?: Record<string, string>;
+  /** Hard limit on interpretation steps, so no input can hang the analysis. */
+  stepBudget?: number;
+}

@@ -1,0 +1,94 @@
+/**
+ * Engine output types: devices, budgets and per-phase estimates. Plain data,
+ * shared by the analyzer, the CLI and the language server.
+ */
+import type { PhaseName, Span, TensorRole, Unknown } from './facts';
+
+export interface DeviceInfo {
+  /** Catalogue id, e.g. 'a100-40gb'. */
+  id: string;
+  /** Display name, e.g. 'A100 40GB'. */
+  name: string;
+  vendor: 'nvidia' | 'amd' | 'google';
+  kind: 'gpu' | 'tpu';
+  /** Memory of one JAX/PyTorch device, in bytes (what nvidia-smi reports as total). */
+  capacityBytes: number;
+  /** Whether the device computes in bfloat16 natively (no on V100 / T4). */
+  bf16: boolean;
+  /** Where the capacity figure comes from. */
+  citation: string;
+}
+
+/** A target: N identical devices, e.g. '8xh100-80gb'. */
+export interface DeviceSpec {
+  id: string;
+  device: DeviceInfo;
+  count: number;
+}
+
+export interface Budget {
+  /** Bytes per device the framework may actually use. */
+  bytes: number;
+  capacityBytes: number;
+  /** Bytes the framework reserves when its backend starts (JAX preallocation), if any. */
+  reservedAtStartBytes?: number;
+  /** One-line human explanation, e.g. "JAX preallocates 75% of 40,960 MiB". */
+  explanation: string;
+  citation: string;
+}
+
+export interface Contributor {
+  label: string;
+  /** Bytes on the peak device at the peak instant. */
+  bytes: number;
+  role: TensorRole;
+  span?: Span;
+  /** How many tensors were grouped under this label. */
+  count: number;
+  note?: string;
+  citation?: string;
+  formula?: string;
+}
+
+export interface TimelinePoint {
+  /** Index of the event in the phase trace. */
+  step: number;
+  label: string;
+  /** Live bytes on the peak device after this event. */
+  liveBytes: number;
+  span?: Span;
+}
+
+export interface PhaseEstimate {
+  phase: PhaseName;
+  /** Peak bytes on the busiest device. */
+  peakBytes: number | null;
+  /** Which device index holds that peak. */
+  peakDevice: number;
+  /** Peak per device index (length = device count, capped for display). */
+  perDeviceBytes: number[];
+  budgetBytes: number;
+  /** null when the peak is unknown. */
+  fits: boolean | null;
+  /** Contributors live at the peak, largest first; they sum to peakBytes. */
+  breakdown: Contributor[];
+  timeline: TimelinePoint[];
+  notes: string[];
+  unknowns: Unknown[];
+  jitted?: boolean;
+}
+
+export interface Estimate {
+  model: string;
+  target: DeviceSpec;
+  budget: Budget;
+  paramCount: number | null;
+  paramBytes: number | null;
+  /** Parameter bytes grouped by dtype, e.g. { float16: 14e9 }. */
+  bytesByDtype: Record<string, number>;
+  bufferBytes: number;
+  phases: PhaseEstimate[];
+  unknowns: Unknown[];
+}
+
+export type Units = 'GB' | 'GiB';
