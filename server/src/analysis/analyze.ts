@@ -1,10 +1,206 @@
 /**
- * Entry point of the analyzer: text in, models + findings out.
- * (Being written now by the lead; this signature is the contract.)
+ * Entry point of the analyzer: text in, models with estimates and rule
+ * findings out. Parses with tree-sitter, runs the static interpreter over
+ * the module, turns its model records into engine facts, asks the engine
+ * for per-phase peaks on the target device, and runs the rules. Never
+ * throws on user input: problems become `unknowns` with a reason.
  */
-import type { AnalysisResult, AnalyzeOptions } from './api';
+import type { ModelFacts, PhaseTrace, TensorFact, Unknown } from '../../../shared/src/facts';
+import { estimate } from '../../../shared/src/estimate';
+import { parseDeviceSpec } from '../../../shared/src/devices';
+import type { DeviceSpec } from '../../../shared/src/types';
+import { buildCatalogues } from '../catalog';
+import { readPinnedVersions } from '../project/versions';
+import { RULES } from '../rules';
+import type { RuleContext } from '../rules/types';
+import type { AnalysisResult, AnalyzeOptions, Finding, ModelReport, Severity } from './api';
+import { installFrameworks } from './frameworks';
+import { backendStart, configSets, envSets } from './frameworks/runtime';
+import { threefryPartitionable } from './frameworks/modules';
+import { hfLoads } from './frameworks/transformers';
+import { moduleTensors } from './frameworks/torch';
+import { Interpreter } from './interp';
+import type { ModelRecord } from './memory';
+import { parsePython, type Tree } from './parser';
+import type { TensorV } from './values';
 
-export async function analyze(text: string, opts: AnalyzeOptions): Promise<AnalysisResult> {
-  void opts;
-  return { text, models: [], findings: [], unknowns: [{ what: 'analysis', reason: 'analyzer not yet implemented' }], elapsedMs: 0 };
+export { initParser } from './parser';
+
+/** Files larger than this are not analysed (a model definition is far smaller). */
+export const MAX_BYTES = 5_000_000;
+const DEFAULT_STEPS = 2_000_000;
+
+export async function analyze(text: string, opts: AnalyzeOptions, previousTree?: Tree): Promise<AnalysisResult> {
+  const t0 = Date.now();
+  const unknowns: Unknown[] = [];
+  const done = (models: ModelReport[] = [], findings: Finding[] = []): AnalysisResult => ({ text, models, findings, unknowns, elapsedMs: Date.now() - t0 });
+
+  if (text.length > MAX_BYTES) {
+    unknowns.push({ what: 'file', reason: `file is ${(text.length / 1e6).toFixed(1)} MB; oomlens analyses files up to ${MAX_BYTES / 1e6} MB` });
+    return done();
+  }
+  if (text.includes('\u0000')) {
+    unknowns.push({ what: 'file', reason: 'file contains NUL bytes: it looks binary, not Python source' });
+    return done();
+  }
+  const spec = parseDeviceSpec(opts.device);
+  if ('error' in spec) {
+    unknowns.push({ what: 'device', reason: `${spec.error} Known devices: ${spec.known.join(', ')}` });
+    return done();
+  }
+
+  const tree = await parsePython(text, previousTree);
+  if (tree.rootNode.hasError) {
+    unknowns.push({ what: 'syntax', reason: 'the file has syntax errors; analysed as far as it parses' });
+  }
+  const versions = opts.versions ?? (opts.path ? readPinnedVersions(opts.path).versions : {});
+  const it = new Interpreter(text, tree, buildCatalogues(), opts.stepBudget ?? DEFAULT_STEPS);
+  it.state.set('versions', versions);
+  it.state.set('deviceCount', spec.count);
+  installFrameworks(it);
+  try {
+    it.run();
+  } catch (e) {
+    // An interpreter bug must not take the editor down: report it as an unknown and keep what was found.
+    unknowns.push({ what: 'analysis', reason: `internal error: ${(e as Error).message}` });
+  }
+  unknowns.push(...it.unknowns.filter((u) => /budget|internal/.test(u.reason)));
+
+  const records = it.memory.finished.filter((r) => r.result !== undefined || r.events.length > 0);
+  const models: { report: ModelReport; record: ModelRecord }[] = [];
+  for (const rec of records) {
+    const facts = toFacts(rec, versions, it, spec);
+    models.push({ report: { facts, estimate: estimate(facts, spec) }, record: rec });
+  }
+
+  const lineStarts = computeLineStarts(text);
+  const lineOf = (off: number) => lineIndex(lineStarts, off) + 1;
+  const ctx: RuleContext = {
+    text, path: opts.path, target: spec, models,
+    runtime: {
+      envSets: envSets(it), configSets: configSets(it), backendStart: backendStart(it),
+      firstJaxImport: firstJaxImport(tree, text), versions, threefryPartitionable: threefryPartitionable(it),
+    },
+    hfLoads: hfLoads(it),
+    lineOf,
+  };
+  const findings: Finding[] = [];
+  const disabled = new Set(opts.disabledRules ?? []);
+  for (const rule of RULES) {
+    if (disabled.has(rule.code) || disabled.has(rule.name)) continue;
+    if (rule.status === 'preview' && !opts.preview) continue;
+    const override = opts.severityOverrides?.[rule.code] ?? opts.severityOverrides?.[rule.name];
+    if (override === 'off') continue;
+    let found: ReturnType<typeof rule.check> = [];
+    try {
+      found = rule.check(ctx);
+    } catch (e) {
+      unknowns.push({ what: rule.code, reason: `rule failed: ${(e as Error).message}` });
+    }
+    for (const f of found) {
+      if (suppressed(text, lineStarts, f.span.start, rule.code)) continue;
+      findings.push({ code: rule.code, name: rule.name, severity: (override as Severity | undefined) ?? rule.severity, ...f });
+    }
+  }
+  findings.sort((a, b) => a.span.start - b.span.start);
+  return done(models.map((m) => m.report), findings);
+}
+
+function toFacts(rec: ModelRecord, versions: Record<string, string>, it: Interpreter, spec: DeviceSpec): ModelFacts {
+  const { params, buffers } = rec.params
+    ? { params: rec.params, buffers: [] as TensorV[] }
+    : rec.result ? moduleTensors(rec.result) : { params: [], buffers: [] };
+  const fact = (t: TensorV): TensorFact => ({
+    id: t.id, label: t.label, group: t.group, shape: t.shape.map((d) => (typeof d === 'number' ? d : NaN)), dtype: t.dtype, role: t.role === 'input' ? 'input' : t.role,
+    placement: t.placement, span: t.span, note: t.note, citation: t.citation,
+  });
+  const unknowns: Unknown[] = [...rec.unknowns];
+  let count: number | null = 0;
+  for (const p of params) {
+    let n = 1;
+    for (const d of p.shape) {
+      if (typeof d !== 'number') { n = NaN; break; }
+      n *= d;
+    }
+    if (!Number.isFinite(n) || !Number.isSafeInteger(n)) { count = null; continue; }
+    if (count !== null) count += n;
+  }
+  if (unknowns.length) count = null;
+  if (count !== null && !Number.isSafeInteger(count)) { count = null; unknowns.push({ what: 'parameter count', reason: 'larger than 2^53' }); }
+
+  const phases: PhaseTrace[] = [];
+  if (rec.framework === 'torch') {
+    // Modules are built on the host; the accelerator holds them once moved (`.to("cuda")`).
+    const events = [...params, ...buffers].filter((t) => t.shape.every((d) => typeof d === 'number')).map((t) => ({
+      op: 'alloc' as const, tensor: { ...fact(t), placement: t.placement.kind === 'host' ? { kind: 'device' as const, index: 0 } : t.placement },
+    }));
+    const moved = it.state.has(`moved:${rec.result?.t === 'inst' ? rec.result.id : ''}`);
+    phases.push({
+      phase: 'load', events, span: rec.span, notes: moved ? [] : ['the module is built on the host; this phase assumes it is moved to the accelerator'],
+      unknowns: rec.unknowns,
+    });
+  } else {
+    phases.push({ phase: rec.phase, events: rec.events, span: rec.span, jitted: rec.jitted, notes: rec.notes, unknowns: rec.unknowns });
+  }
+  void spec;
+  return {
+    name: rec.name, framework: rec.framework, span: rec.span, definitionSpan: rec.definitionSpan,
+    params: params.map(fact), buffers: buffers.map(fact), paramCount: count, phases, unknowns,
+    runtime: runtimeFacts(rec, versions, it),
+  };
+}
+
+function runtimeFacts(rec: ModelRecord, versions: Record<string, string>, it: Interpreter): ModelFacts['runtime'] {
+  if (rec.framework === 'torch' || rec.framework === 'transformers') return { runtime: 'torch', versions };
+  const jax: NonNullable<ModelFacts['runtime']['jax']> = { threefryPartitionable: threefryPartitionable(it).value };
+  for (const e of envSets(it)) {
+    if (e.afterBackend) continue; // set after the backend started: ignored by JAX
+    const v = e.value.t === 'str' ? e.value.v : undefined;
+    if (v === undefined) continue;
+    // Only 'false', 'False' and '0' disable preallocation (jaxlib/xla_client.py generate_pjrt_gpu_plugin_options).
+    if (e.name === 'XLA_PYTHON_CLIENT_PREALLOCATE') jax.preallocate = !['false', 'False', '0'].includes(v);
+    if (e.name === 'XLA_PYTHON_CLIENT_MEM_FRACTION' || e.name === 'XLA_CLIENT_MEM_FRACTION') {
+      const f = Number(v);
+      if (Number.isFinite(f) && f > 0 && f <= 1) jax.memFraction = f;
+    }
+    if (e.name === 'XLA_PYTHON_CLIENT_ALLOCATOR') jax.allocator = v.toLowerCase();
+  }
+  return { runtime: 'jax', jax, versions };
+}
+
+function suppressed(text: string, starts: number[], offset: number, code: string): boolean {
+  const i = lineIndex(starts, offset);
+  const end = i + 1 < starts.length ? starts[i + 1] : text.length;
+  const line = text.slice(starts[i], end);
+  const m = /#\s*oomlens:\s*ignore(?:\[([^\]]*)\])?/.exec(line);
+  if (!m) return false;
+  if (!m[1]) return true;
+  return m[1].split(',').map((s) => s.trim()).includes(code);
+}
+
+export function computeLineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
+  return starts;
+}
+
+export function lineIndex(starts: number[], offset: number): number {
+  let lo = 0, hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid] <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+function firstJaxImport(tree: Tree, text: string): { start: number; end: number } | undefined {
+  void text;
+  for (const s of tree.rootNode.namedChildren) {
+    if (!s) continue;
+    if ((s.type === 'import_statement' || s.type === 'import_from_statement') && /\b(jax|equinox|flax|haiku|optax)\b/.test(s.text)) {
+      return { start: s.startIndex, end: s.endIndex };
+    }
+  }
+  return undefined;
 }

@@ -1,0 +1,44 @@
+/**
+ * Loads tree-sitter (wasm) and the Python grammar once per process and
+ * parses text. The wasm files sit next to the bundle (esbuild.mjs copies
+ * them); when running from source (tests through tsx) they are resolved from
+ * node_modules instead.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { Language, Parser, type Node, type Tree } from 'web-tree-sitter';
+
+export type SyntaxNode = Node;
+export type { Tree };
+
+let ready: Promise<Parser> | undefined;
+
+function locate(file: string, pkgFile: string): string {
+  const besideBundle = join(__dirname, file);
+  if (existsSync(besideBundle)) return besideBundle;
+  const env = process.env.OOMLENS_WASM_DIR;
+  if (env && existsSync(join(env, file))) return join(env, file);
+  return join(dirname(require.resolve(pkgFile)), file);
+}
+
+/** Resolves once the grammar is loaded; later calls share the same parser. */
+export function initParser(): Promise<Parser> {
+  ready ??= (async () => {
+    await Parser.init({
+      locateFile: (name: string) => locate(name, 'web-tree-sitter/package.json'),
+    });
+    const lang = await Language.load(locate('tree-sitter-python.wasm', 'tree-sitter-python/package.json'));
+    const parser = new Parser();
+    parser.setLanguage(lang);
+    return parser;
+  })();
+  return ready;
+}
+
+/** Parses `text`, optionally reusing an edited previous tree (incremental parsing). */
+export async function parsePython(text: string, previous?: Tree): Promise<Tree> {
+  const parser = await initParser();
+  const tree = parser.parse(text, previous);
+  if (!tree) throw new Error('tree-sitter returned no tree');
+  return tree;
+}

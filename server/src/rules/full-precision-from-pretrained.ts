@@ -1,0 +1,75 @@
+/**
+ * ## What it does
+ * Finds `from_pretrained(...)` calls without a dtype on transformers
+ * versions that load weights in float32 by default.
+ *
+ * ## Why is this bad?
+ * Before transformers 5.0, models are instantiated in `torch.float32`
+ * unless `torch_dtype` (from 4.56: `dtype`) says otherwise, even when the
+ * checkpoint is stored in float16 or bfloat16: a 7B model takes 27 GB
+ * instead of 13.5 GB.
+ *
+ * ## Example
+ * ```python
+ * from transformers import AutoModelForCausalLM
+ * model = AutoModelForCausalLM.from_pretrained("meta-llama/Llama-2-7b-hf")
+ * ```
+ *
+ * ## Use instead
+ * ```python
+ * import torch
+ * from transformers import AutoModelForCausalLM
+ * model = AutoModelForCausalLM.from_pretrained("meta-llama/Llama-2-7b-hf", torch_dtype=torch.float16)
+ * ```
+ *
+ * ## Fix safety
+ * Unsafe: computing in 16 bits changes numerics. The fix picks float16 on
+ * devices without bfloat16 (V100, T4) and the checkpoint's own dtype
+ * otherwise, and uses the keyword the pinned version expects (`dtype` from
+ * 4.56, `torch_dtype` before).
+ *
+ * ## References
+ * - transformers docs, main_classes/model.md: "Under Pytorch a model normally gets instantiated with torch.float32 format"
+ * - huggingface/transformers#42805 (v5.0: dtype "auto" by default); #39782 (4.56: `torch_dtype` → `dtype`)
+ */
+import { dtypeBytes } from '../../../shared/src/dtypes';
+import type { Rule } from './types';
+import { deviceLabel, fmt, importAlias } from './util';
+
+export const fullPrecisionFromPretrained: Rule = {
+  code: 'OOM201',
+  name: 'full-precision-from-pretrained',
+  status: 'stable',
+  severity: 'warning',
+  fixable: 'always',
+  summary: 'from_pretrained without a dtype loads float32 weights on transformers < 5.0.',
+  check(ctx) {
+    const out = [];
+    for (const load of ctx.hfLoads) {
+      if (load.dtypeArg || load.dtype !== 'float32' || load.quantized) continue;
+      if (load.checkpointDtype === 'float32') continue;
+      const v = load.transformersVersion;
+      if (v && Number(v.split('.')[0]) >= 5) continue;
+      const bf16 = ctx.target.device.bf16;
+      const want = load.checkpointDtype === 'bfloat16' && bf16 ? 'bfloat16' : 'float16';
+      const torch = importAlias(ctx.text, 'torch');
+      const value = torch ? `${torch}.${want}` : `"${want}"`;
+      const kw = v ? load.keyword : 'torch_dtype';
+      const sizeNow = load.params !== null ? ` (${fmt(load.params * 4)})` : '';
+      const sizeAfter = load.params !== null ? ` (${fmt(load.params * dtypeBytes(want))})` : '';
+      out.push({
+        span: load.span,
+        message: `\`${load.checkpoint}\` loads in float32${sizeNow}: ${v ? `transformers==${v}` : 'transformers (version not pinned) before 5.0'} defaults to float32` +
+          (load.checkpointDtype ? `, though the checkpoint is stored in ${load.checkpointDtype}` : '') + `. Pass ${kw}=${value}${sizeAfter}` +
+          (want === 'float16' && !bf16 ? ` (${deviceLabel(ctx.target)} has no bfloat16)` : '') + '.',
+        related: [],
+        fixes: [{
+          title: `Load in ${want} (${kw}=${value})`,
+          applicability: 'unsafe' as const,
+          edits: [{ start: load.insertAt, end: load.insertAt, newText: `${load.hasArgs ? ', ' : ''}${kw}=${value}` }],
+        }],
+      });
+    }
+    return out;
+  },
+};

@@ -1,0 +1,81 @@
+/**
+ * ## What it does
+ * Finds `os.environ[...]` assignments of XLA/JAX memory settings made after
+ * the program's first JAX operation.
+ *
+ * ## Why is this bad?
+ * JAX reads `XLA_PYTHON_CLIENT_PREALLOCATE`, `XLA_PYTHON_CLIENT_MEM_FRACTION`
+ * and `XLA_PYTHON_CLIENT_ALLOCATOR` once, when its GPU backend starts — at
+ * the first operation that needs a device (creating a key or an array), not
+ * at `import jax`. A setting made later is silently ignored.
+ *
+ * ## Example
+ * ```python
+ * import os
+ * import jax
+ * key = jax.random.PRNGKey(0)
+ * os.environ["XLA_PYTHON_CLIENT_PREALLOCATE"] = "false"
+ * ```
+ *
+ * ## Use instead
+ * ```python
+ * import os
+ * os.environ["XLA_PYTHON_CLIENT_PREALLOCATE"] = "false"
+ * import jax
+ * key = jax.random.PRNGKey(0)
+ * ```
+ *
+ * ## Fix safety
+ * Safe: the fix moves the assignment above the first JAX import, where it
+ * takes effect as the code intended.
+ *
+ * ## References
+ * - jax/_src/xla_bridge.py `backends()` → `_discover_and_register_pjrt_plugins()`; jax_plugins/cuda/__init__.py `initialize()`
+ * - JAX docs, "GPU memory allocation"; khdlr/augmax#9
+ */
+import type { Rule } from './types';
+import { lineSpan } from './util';
+
+const RELEVANT = /^(XLA_PYTHON_CLIENT_|XLA_CLIENT_MEM_FRACTION|TF_GPU_ALLOCATOR|XLA_FLAGS|JAX_)/;
+
+export const jaxEnvAfterBackendStart: Rule = {
+  code: 'OOM901',
+  name: 'jax-env-after-backend-start',
+  status: 'stable',
+  severity: 'warning',
+  fixable: 'sometimes',
+  summary: 'An XLA/JAX environment setting is made after the backend started, so JAX ignores it.',
+  check(ctx) {
+    const out = [];
+    for (const e of ctx.runtime.envSets) {
+      if (!RELEVANT.test(e.name) || !e.afterBackend) continue;
+      const fixes = [];
+      const first = ctx.runtime.firstJaxImport;
+      const stmt = lineSpan(ctx.text, e.stmt);
+      if (first && first.start < e.stmt.start) {
+        const line = ctx.text.slice(stmt.start, stmt.end).replace(/^[ \t]+/, '');
+        // Only statements at module level can be moved without changing their meaning.
+        if (ctx.text.slice(stmt.start, e.stmt.start).trim() === '' && stmt.start === lineSpan(ctx.text, e.stmt).start && !/^[ \t]/.test(ctx.text.slice(stmt.start, stmt.end))) {
+          const osImported = /^\s*import\s+os\b/m.exec(ctx.text);
+          const needOs = !osImported || osImported.index > first.start;
+          fixes.push({
+            title: `Move the ${e.name} setting above the first JAX import`,
+            applicability: 'safe' as const,
+            preferred: true,
+            edits: [
+              { start: first.start, end: first.start, newText: `${needOs ? 'import os\n' : ''}${line.endsWith('\n') ? line : line + '\n'}` },
+              { ...stmt, newText: '' },
+            ],
+          });
+        }
+      }
+      out.push({
+        span: e.span,
+        message: `${e.name} is set after JAX's backend started (${e.afterBackend.what} at line ${ctx.lineOf(e.afterBackend.span.start)}): JAX reads it once, when the backend starts, so this setting is ignored.`,
+        related: [{ span: e.afterBackend.span, message: `JAX's backend starts here (${e.afterBackend.what})` }],
+        fixes,
+      });
+    }
+    return out;
+  },
+};

@@ -1,0 +1,45 @@
+/**
+ * The rule contract. A rule is one object in one file, with its
+ * documentation in the doc comment above it (What it does / Why is this
+ * bad? / Example / Use instead / Fix safety / References, as in ruff).
+ * Rules never walk the syntax tree: they read the facts the interpreter
+ * recorded (models, their estimates and observations, runtime settings).
+ */
+import type { Span } from '../../../shared/src/facts';
+import type { DeviceSpec } from '../../../shared/src/types';
+import type { Finding, ModelReport, Severity } from '../analysis/api';
+import type { ModelRecord } from '../analysis/memory';
+import type { ConfigSet, EnvSet } from '../analysis/frameworks/runtime';
+import type { HfLoad } from '../analysis/frameworks/transformers';
+
+export interface RuleContext {
+  text: string;
+  path?: string;
+  target: DeviceSpec;
+  models: { report: ModelReport; record: ModelRecord }[];
+  runtime: {
+    envSets: EnvSet[];
+    configSets: ConfigSet[];
+    /** The first operation that started JAX's backend, if any. */
+    backendStart?: { span: Span; what: string };
+    /** The first `import jax` (or jax submodule / jax library) statement. */
+    firstJaxImport?: Span;
+    versions: Record<string, string>;
+    threefryPartitionable: { value: boolean; why: string };
+  };
+  hfLoads: HfLoad[];
+  /** Re-analyses edited text (used to state the peak after a fix in messages). */
+  lineOf(offset: number): number;
+}
+
+export interface Rule {
+  code: string;
+  name: string;
+  status: 'stable' | 'preview';
+  severity: Severity;
+  /** Whether the rule offers fixes: always, sometimes, or never. */
+  fixable: 'always' | 'sometimes' | 'never';
+  /** One-line summary for the docs index. */
+  summary: string;
+  check(ctx: RuleContext): Omit<Finding, 'code' | 'name' | 'severity'>[];
+}
