@@ -64,7 +64,7 @@ export async function analyze(text: string, opts: AnalyzeOptions, previousTree?:
     // An interpreter bug must not take the editor down: report it as an unknown and keep what was found.
     unknowns.push({ what: 'analysis', reason: `internal error: ${(e as Error).message}` });
   }
-  unknowns.push(...it.unknowns.filter((u) => /budget|internal/.test(u.reason)));
+  unknowns.push(...it.unknowns.filter((u) => /budget|internal|depth limit/.test(u.reason)).map((u) => ({ what: 'analysis', reason: u.reason, span: u.span })));
 
   const records = it.memory.finished.filter((r) => r.result !== undefined || r.events.length > 0);
   const models: { report: ModelReport; record: ModelRecord }[] = [];

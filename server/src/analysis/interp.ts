@@ -73,7 +73,7 @@ export class Interpreter {
   note(reason: string, node?: SyntaxNode): UnknownV {
     const u = unknown(reason, node ? this.span(node) : undefined);
     this.unknowns.push(u);
-    this.memory.noteUnknown(u);
+    this.memory.noteUnknown({ what: node ? clip(node.text, 50) : 'value', reason, span: u.span });
     return u;
   }
 
@@ -939,7 +939,7 @@ export class Interpreter {
       if (lh) return lh(this, fn.self, call, node, fn);
     }
     const op = this.cat.ops.get(fn.name);
-    if (op) return this.applyOp(op, fn.self, call, node);
+    if (op) return this.applyOp(op, fn.self, call, node, fn.name);
     const init = this.cat.inits.get(fn.name);
     if (init) {
       if (init.factory) return { t: 'init', init: { kind: 'init', name: fn.name, random: init.random } };
@@ -1102,14 +1102,14 @@ export class Interpreter {
   arrayOp(name: string, args: Value[], kw: Map<string, Value>, node: SyntaxNode): Value {
     const op = this.cat.ops.get(name);
     if (!op) return unknown(`array operation ${name} is not catalogued`, this.span(node));
-    return this.applyOp(op, undefined, { args, kw }, node);
+    return this.applyOp(op, undefined, { args, kw }, node, name);
   }
 
-  applyOp(op: OpEntry, self: Value | undefined, call: CallArgs, node: SyntaxNode): Value {
+  applyOp(op: OpEntry, self: Value | undefined, call: CallArgs, node: SyntaxNode, name = op.names[0]): Value {
     const h = this.externs.get('__op__');
     if (!h) return unknown('array operations are not available', this.span(node));
     const all = self !== undefined ? [self, ...call.args] : call.args;
-    return h(this, { t: 'extern', name: op.names[0] }, { args: all, kw: call.kw }, node, { t: 'extern', name: op.names[0] });
+    return h(this, { t: 'extern', name }, { args: all, kw: call.kw }, node, { t: 'extern', name });
   }
 
   // ---------------------------------------------------------- iteration

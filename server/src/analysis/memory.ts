@@ -145,7 +145,7 @@ export class Memory {
     if (batch.length) quals.push(`vmapped ×${batch.join('×')}`);
     if (spec.castFrom) quals.push(`${spec.dtype} copy of ${spec.castFrom}`);
     else quals.push(spec.dtype);
-    const head = path[0] ?? spec.name ?? 'array';
+    const head = path[0] ?? (spec.role === 'param' || spec.role === 'buffer' ? this.current?.name : undefined) ?? spec.name ?? 'array';
     // Parameters group by the top-level attribute they belong to ("layers"); activations by the statement and op.
     const paramLike = spec.role === 'param' || spec.role === 'buffer' || !!spec.castFrom || this.current?.framework === 'equinox';
     const group = paramLike ? `${head} (${quals.join(', ')})` : `${path.join('.') || 'array'}${spec.name ? `: ${spec.name}` : ''} (${quals.join(', ')})`;

@@ -13,19 +13,20 @@ export type { Tree };
 
 let ready: Promise<Parser> | undefined;
 
-function locate(file: string, pkgFile: string): string {
+/** Finds a wasm file beside the bundle, in $OOMLENS_WASM_DIR, or in its npm package. */
+function locate(file: string, resolveFrom: string): string {
   const besideBundle = join(__dirname, file);
   if (existsSync(besideBundle)) return besideBundle;
   const env = process.env.OOMLENS_WASM_DIR;
   if (env && existsSync(join(env, file))) return join(env, file);
-  return join(dirname(require.resolve(pkgFile)), file);
+  return join(dirname(require.resolve(resolveFrom)), file);
 }
 
 /** Resolves once the grammar is loaded; later calls share the same parser. */
 export function initParser(): Promise<Parser> {
   ready ??= (async () => {
     await Parser.init({
-      locateFile: (name: string) => locate(name, 'web-tree-sitter/package.json'),
+      locateFile: (name: string) => locate(name, 'web-tree-sitter/tree-sitter.wasm'),
     });
     const lang = await Language.load(locate('tree-sitter-python.wasm', 'tree-sitter-python/package.json'));
     const parser = new Parser();

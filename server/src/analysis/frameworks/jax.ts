@@ -226,6 +226,15 @@ export function installJax(it: Interpreter): void {
     const mesh = [c.args[0], c.args[1]].find((v) => v?.t === 'mesh');
     return { t: 'sharding', mesh: mesh?.t === 'mesh' ? mesh.axes : undefined };
   });
+  reg(['flax.linen.with_partitioning', 'flax.linen.spmd.with_partitioning'], (_s, c, node) => {
+    const f = c.args[0];
+    const names = c.args[1] ?? c.kw.get('names');
+    const list = names?.t === 'tuple' || names?.t === 'list' ? names.items.map((n) => (n.t === 'str' ? n.v : null)) : undefined;
+    const cv = f ? it.toCat(f) : undefined;
+    const init = typeof cv === 'object' && cv !== null && !Array.isArray(cv) && cv.kind === 'init' ? cv : { kind: 'init' as const, name: f?.t === 'func' ? f.name : 'initializer', random: true };
+    if (!list) return unknown('with_partitioning names are not known', it.span(node));
+    return { t: 'init', init: { ...init, partition: list } };
+  });
   reg(['jax.sharding.PartitionSpec', 'jax.sharding.PositionalSharding'], (_s, c) => ({ t: 'tuple', items: c.args }));
 }
 

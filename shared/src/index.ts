@@ -1,0 +1,11 @@
+/** The cost engine's public API. */
+export * from './facts';
+export * from './types';
+export * from './dtypes';
+export * from './units';
+export * from './devices';
+export * from './budget';
+export * from './timeline';
+export * from './threefry';
+export * from './accelerate';
+export * from './estimate';

@@ -1,0 +1,116 @@
+/**
+ * Replays a phase's memory events and takes the peak per device: the live
+ * set after every allocation and free, plus each transient (XLA temporaries)
+ * on top of the live set at its instant. The breakdown lists what is live on
+ * the busiest device at the peak, grouped, summing exactly to the peak.
+ */
+import type { MemoryEvent, PhaseTrace, Placement, TensorFact } from './facts';
+import { dtypeBytes } from './dtypes';
+import type { Contributor, PhaseEstimate, TimelinePoint } from './types';
+
+/** Devices tracked individually; beyond this, devices repeat the pattern of the first ones. */
+const MAX_TRACKED = 64;
+
+export function tensorBytes(t: Pick<TensorFact, 'shape' | 'dtype'>): number | null {
+  let n = 1;
+  for (const d of t.shape) {
+    if (!Number.isInteger(d) || d < 0) return null;
+    n *= d;
+  }
+  const b = n * dtypeBytes(t.dtype);
+  return Number.isFinite(b) && b <= Number.MAX_SAFE_INTEGER ? b : null;
+}
+
+function share(p: Placement, bytes: number, device: number, count: number): number {
+  switch (p.kind) {
+    case 'host': return 0;
+    case 'replicated': return bytes;
+    case 'device': return (p.index < count ? p.index : 0) === device ? bytes : 0;
+    case 'sharded': {
+      const over = Math.max(1, Math.min(p.over, count));
+      return device < over ? bytes / over : 0;
+    }
+  }
+}
+
+export function replayPhase(trace: PhaseTrace, deviceCount: number, budgetBytes: number): PhaseEstimate {
+  const count = Math.max(1, deviceCount);
+  const tracked = Math.min(count, MAX_TRACKED);
+  const notes = [...trace.notes];
+  const unknowns = [...trace.unknowns];
+  const live = new Map<number, { t: TensorFact; per: number[] }>();
+  const cur = new Array<number>(tracked).fill(0);
+  const maxPer = new Array<number>(tracked).fill(0);
+  let peak = 0;
+  let peakDevice = 0;
+  let peakSnapshot: { tensors: { t: TensorFact; bytes: number }[]; transient?: Extract<MemoryEvent, { op: 'transient' }> } = { tensors: [] };
+  const timeline: TimelinePoint[] = [];
+
+  const snapshot = (d: number, transient?: Extract<MemoryEvent, { op: 'transient' }>) => {
+    peakSnapshot = { tensors: [...live.values()].filter((x) => x.per[d] > 0).map((x) => ({ t: x.t, bytes: x.per[d] })), transient };
+  };
+  const consider = (step: number, extra?: Extract<MemoryEvent, { op: 'transient' }>) => {
+    for (let d = 0; d < tracked; d++) {
+      const v = cur[d] + (extra ? extra.bytesPerDevice : 0);
+      if (v > maxPer[d]) maxPer[d] = v;
+      if (v > peak) { peak = v; peakDevice = d; snapshot(d, extra); }
+    }
+    void step;
+  };
+
+  trace.events.forEach((ev, step) => {
+    if (ev.op === 'alloc') {
+      const b = tensorBytes(ev.tensor);
+      if (b === null) {
+        unknowns.push({ what: `size of ${ev.tensor.label}`, reason: 'a dimension is unknown or the size exceeds 2^53 bytes', span: ev.tensor.span });
+        return;
+      }
+      const per = Array.from({ length: tracked }, (_, d) => share(ev.tensor.placement, b, d, count));
+      if (ev.tensor.placement.kind === 'device' && ev.tensor.placement.index >= count) {
+        notes.push(`${ev.tensor.label} is placed on device ${ev.tensor.placement.index}, beyond the ${count} target device(s): counted on device 0`);
+      }
+      live.set(ev.tensor.id, { t: ev.tensor, per });
+      per.forEach((x, d) => { cur[d] += x; });
+      consider(step);
+      const label = ev.tensor.group ?? ev.tensor.label;
+      const last = timeline[timeline.length - 1];
+      if (last && last.label === `+ ${label}`) { last.liveBytes = cur[0]; last.step = step; }
+      else timeline.push({ step, label: `+ ${label}`, liveBytes: cur[0], span: ev.tensor.span });
+    } else if (ev.op === 'free') {
+      const x = live.get(ev.id);
+      if (!x) return;
+      live.delete(ev.id);
+      x.per.forEach((v, d) => { cur[d] -= v; });
+      const label = `− ${x.t.group ?? x.t.label}`;
+      const last = timeline[timeline.length - 1];
+      if (last && last.label === label) { last.liveBytes = cur[0]; last.step = step; }
+      else timeline.push({ step, label, liveBytes: cur[0], span: ev.span });
+    } else {
+      consider(step, ev);
+      timeline.push({ step, label: `⚡ ${ev.label}`, liveBytes: cur[0] + ev.bytesPerDevice, span: ev.span });
+    }
+  });
+
+  // Group what is live at the peak.
+  const groups = new Map<string, Contributor>();
+  for (const { t, bytes } of peakSnapshot.tensors) {
+    const key = t.group ?? t.label;
+    const g = groups.get(key);
+    if (g) { g.bytes += bytes; g.count++; }
+    else groups.set(key, { label: key, bytes, role: t.role, span: t.span, count: 1, note: t.note, citation: t.citation });
+  }
+  const breakdown = [...groups.values()];
+  const tr = peakSnapshot.transient;
+  if (tr) breakdown.push({ label: tr.label, bytes: tr.bytesPerDevice, role: tr.role, span: tr.span, count: 1, formula: tr.formula, citation: tr.citation });
+  breakdown.sort((a, b) => b.bytes - a.bytes);
+
+  let fits: boolean | null = peak <= budgetBytes;
+  if (unknowns.length > 0) {
+    notes.push('some sizes are unknown: the peak shown is a lower bound');
+    fits = peak > budgetBytes ? false : null;
+  }
+  const perDeviceBytes = Array.from({ length: Math.min(count, MAX_TRACKED) }, (_, d) => maxPer[d]);
+  return {
+    phase: trace.phase, peakBytes: peak, peakDevice, perDeviceBytes, budgetBytes, fits, breakdown, timeline, notes, unknowns, jitted: trace.jitted,
+  };
+}
