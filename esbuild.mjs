@@ -19,6 +19,10 @@ const common = {
   sourcemap: !production,
   minify: production,
   logLevel: 'warning',
+  // web-tree-sitter's ESM build calls createRequire(import.meta.url), which a
+  // CommonJS bundle leaves undefined; give it the bundle's own file URL.
+  define: { 'import.meta.url': 'importMetaUrl' },
+  banner: { js: "const importMetaUrl = require('url').pathToFileURL(__filename).href;" },
 };
 
 const entries = [

@@ -58,7 +58,7 @@ export function parseDeviceSpec(s: string): DeviceSpec | { error: string; known:
   if (AMBIGUOUS[name]) return { error: `"${m[2]}" is ambiguous: use ${AMBIGUOUS[name].join(' or ')}.`, known };
   const id = CATALOGUE.some((d) => d.id === name) ? name : ALIASES[name];
   const device = CATALOGUE.find((d) => d.id === id);
-  if (!device) return { error: `Unknown device "${s}".`, known };
+  if (!device) return { error: `Unknown device "${s}". Known devices: ${known.join(', ')}.`, known };
   return { id: count === 1 ? device.id : `${count}x${device.id}`, device, count };
 }
 

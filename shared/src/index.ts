@@ -9,3 +9,7 @@ export * from './timeline';
 export * from './threefry';
 export * from './accelerate';
 export * from './estimate';
+export * from './training';
+export * from './activations';
+export * from './kvcache';
+export * from './fitsWhere';

@@ -43,19 +43,18 @@ export function replayPhase(trace: PhaseTrace, deviceCount: number, budgetBytes:
   const maxPer = new Array<number>(tracked).fill(0);
   let peak = 0;
   let peakDevice = 0;
-  let peakSnapshot: { tensors: { t: TensorFact; bytes: number }[]; transient?: Extract<MemoryEvent, { op: 'transient' }> } = { tensors: [] };
+  // The step of the peak is remembered and its live set rebuilt afterwards:
+  // copying the live set at every new peak is quadratic on a growing trace.
+  let peakStep = -1;
+  let peakTransient: Extract<MemoryEvent, { op: 'transient' }> | undefined;
   const timeline: TimelinePoint[] = [];
 
-  const snapshot = (d: number, transient?: Extract<MemoryEvent, { op: 'transient' }>) => {
-    peakSnapshot = { tensors: [...live.values()].filter((x) => x.per[d] > 0).map((x) => ({ t: x.t, bytes: x.per[d] })), transient };
-  };
   const consider = (step: number, extra?: Extract<MemoryEvent, { op: 'transient' }>) => {
     for (let d = 0; d < tracked; d++) {
       const v = cur[d] + (extra ? extra.bytesPerDevice : 0);
       if (v > maxPer[d]) maxPer[d] = v;
-      if (v > peak) { peak = v; peakDevice = d; snapshot(d, extra); }
+      if (v > peak) { peak = v; peakDevice = d; peakStep = step; peakTransient = extra; }
     }
-    void step;
   };
 
   trace.events.forEach((ev, step) => {
@@ -68,6 +67,9 @@ export function replayPhase(trace: PhaseTrace, deviceCount: number, budgetBytes:
       const per = Array.from({ length: tracked }, (_, d) => share(ev.tensor.placement, b, d, count));
       if (ev.tensor.placement.kind === 'device' && ev.tensor.placement.index >= count) {
         notes.push(`${ev.tensor.label} is placed on device ${ev.tensor.placement.index}, beyond the ${count} target device(s): counted on device 0`);
+      }
+      if (ev.tensor.placement.kind === 'sharded' && ev.tensor.placement.over > count) {
+        notes.push(`${ev.tensor.label} is sharded over ${ev.tensor.placement.over} devices but the target has ${count}: divided by ${count}`);
       }
       live.set(ev.tensor.id, { t: ev.tensor, per });
       per.forEach((x, d) => { cur[d] += x; });
@@ -90,6 +92,18 @@ export function replayPhase(trace: PhaseTrace, deviceCount: number, budgetBytes:
       timeline.push({ step, label: `⚡ ${ev.label}`, liveBytes: cur[0] + ev.bytesPerDevice, span: ev.span });
     }
   });
+
+  // Rebuild what is live at the peak step on the peak device.
+  const atPeak = new Map<number, { t: TensorFact; bytes: number }>();
+  for (let step = 0; step <= peakStep; step++) {
+    const ev = trace.events[step];
+    if (ev.op === 'alloc') {
+      const b = tensorBytes(ev.tensor);
+      if (b === null) continue;
+      atPeak.set(ev.tensor.id, { t: ev.tensor, bytes: share(ev.tensor.placement, b, peakDevice, count) });
+    } else if (ev.op === 'free') atPeak.delete(ev.id);
+  }
+  const peakSnapshot = { tensors: [...atPeak.values()].filter((x) => x.bytes > 0), transient: peakTransient };
 
   // Group what is live at the peak.
   const groups = new Map<string, Contributor>();

@@ -26,7 +26,9 @@ export function fixtureOptions(text: string): { device: string; versions: Record
   const opts = { device: 'a100-80gb', versions: {} as Record<string, string>, ignore: [] as string[] };
   if (!m) return opts;
   for (const part of m[1].trim().split(/\s+/)) {
-    const [k, v] = part.split('=');
+    const eq = part.indexOf('=');
+    const k = part.slice(0, eq);
+    const v = part.slice(eq + 1);
     if (k === 'device') opts.device = v;
     if (k === 'ignore') opts.ignore = v.split(',');
     if (k === 'versions') for (const pin of v.split(',')) { const [n, ver] = pin.split('=='); opts.versions[n] = ver; }

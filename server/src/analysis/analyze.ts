@@ -79,7 +79,7 @@ export async function analyze(text: string, opts: AnalyzeOptions, previousTree?:
     text, path: opts.path, target: spec, models,
     runtime: {
       envSets: envSets(it), configSets: configSets(it), backendStart: backendStart(it),
-      firstJaxImport: firstJaxImport(tree, text), versions, threefryPartitionable: threefryPartitionable(it),
+      firstJaxImport: firstJaxImport(tree, text), otherGpuImport: otherGpuImport(tree), versions, threefryPartitionable: threefryPartitionable(it),
     },
     hfLoads: hfLoads(it),
     lineOf,
@@ -192,6 +192,16 @@ export function lineIndex(starts: number[], offset: number): number {
     else hi = mid - 1;
   }
   return lo;
+}
+
+/** The first import of another library that allocates GPU memory in the same process (it competes with JAX's pool). */
+function otherGpuImport(tree: Tree): { span: { start: number; end: number }; name: string } | undefined {
+  for (const s of tree.rootNode.namedChildren) {
+    if (!s || (s.type !== 'import_statement' && s.type !== 'import_from_statement')) continue;
+    const m = /^(?:import|from)\s+(torch|tensorflow|cupy)\b/.exec(s.text);
+    if (m) return { span: { start: s.startIndex, end: s.endIndex }, name: m[1] };
+  }
+  return undefined;
 }
 
 function firstJaxImport(tree: Tree, text: string): { start: number; end: number } | undefined {

@@ -68,6 +68,9 @@ export interface AllocSpec {
   placement?: Placement;
   /** Do not add the vmap batch axes (the value already has them). */
   noBatch?: boolean;
+  /** The arrays the shape was computed from: when one already carries every
+   *  vmap axis (it was made inside the same vmap), the axes are not added again. */
+  from?: TensorV[];
   lib?: 'jax' | 'torch';
 }
 
@@ -137,7 +140,9 @@ export class Memory {
   }
 
   alloc(spec: AllocSpec): TensorV {
-    const batch = spec.noBatch ? [] : [...this.vmap];
+    const depth = this.vmap.length;
+    const inherits = depth > 0 && !!spec.from?.some((a) => (a.batched ?? 0) >= depth);
+    const batch = spec.noBatch || inherits ? [] : [...this.vmap];
     const shape: Dim[] = [...batch, ...spec.shape];
     const path = this.labelPath();
     const label = [...path, ...(spec.name ? [spec.name] : [])].join('.') || spec.name || 'array';
@@ -154,6 +159,7 @@ export class Memory {
       span: spec.span, random: spec.random, partition: spec.partition, note: spec.note, citation: spec.citation,
       placement: spec.placement ?? { kind: 'device', index: 0 },
       lib: spec.lib ?? 'jax',
+      batched: batch.length ? depth : inherits ? depth : undefined,
       virtual: this.jitDepth > 0 || undefined,
       abstract: this.abstractDepth > 0 || undefined,
     };

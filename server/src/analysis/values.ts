@@ -112,6 +112,8 @@ export interface TensorV {
   citation?: string;
   /** Which library's array type this is (methods differ: x.view vs x.reshape). */
   lib: 'jax' | 'torch';
+  /** How many leading vmap batch axes `shape` already carries (made inside a vmap). */
+  batched?: number;
 }
 
 export const NONE: Value = { t: 'none' };

@@ -1,10 +1,16 @@
 /**
- * transformers checkpoints (bootstrap version with the Llama/Mistral family;
- * the owner is writing the full table). Parameter counts are computed from
- * the config as the modeling code builds the model
- * (transformers/models/llama/modeling_llama.py: embed_tokens, per layer
- * q/k/v/o projections, gate/up/down MLP, two RMSNorms; final norm; lm_head
- * unless tied).
+ * transformers checkpoints: a shipped table of popular configs (never the
+ * network) and the parameter arithmetic of each architecture family, so that
+ * `AutoModelForCausalLM.from_pretrained("meta-llama/Llama-2-7b-hf")` can be
+ * sized from the config alone, module by module (for device_map splitting).
+ *
+ * Counts are not typed in: `moduleSizes` rebuilds each model the way the
+ * modeling file does (huggingface/transformers src/transformers/models/<arch>/
+ * modeling_<arch>.py, v4.45), and test/catalog/transformers.test.ts checks the
+ * totals against published numbers (cost-facts §9).
+ *
+ * Config values are those of each checkpoint's config.json on the Hugging
+ * Face Hub (huggingface.co/<id>/blob/main/config.json), copied into the table.
  */
 export interface HfConfig {
   model_type: string;
@@ -22,52 +28,334 @@ export interface HfConfig {
 
 export interface CheckpointEntry { id: string; config: HfConfig; source: string }
 
-const TABLE: CheckpointEntry[] = [
-  { id: 'meta-llama/Llama-2-7b-hf', source: 'huggingface.co/meta-llama/Llama-2-7b-hf config.json', config: { model_type: 'llama', vocab_size: 32000, hidden_size: 4096, num_hidden_layers: 32, num_attention_heads: 32, num_key_value_heads: 32, intermediate_size: 11008, tie_word_embeddings: false, torch_dtype: 'float16' } },
-  { id: 'meta-llama/Llama-2-7b-chat-hf', source: 'huggingface.co/meta-llama/Llama-2-7b-chat-hf config.json', config: { model_type: 'llama', vocab_size: 32000, hidden_size: 4096, num_hidden_layers: 32, num_attention_heads: 32, num_key_value_heads: 32, intermediate_size: 11008, tie_word_embeddings: false, torch_dtype: 'float16' } },
-  { id: 'mistralai/Mistral-7B-v0.1', source: 'huggingface.co/mistralai/Mistral-7B-v0.1 config.json', config: { model_type: 'mistral', vocab_size: 32000, hidden_size: 4096, num_hidden_layers: 32, num_attention_heads: 32, num_key_value_heads: 8, intermediate_size: 14336, tie_word_embeddings: false, torch_dtype: 'bfloat16' } },
-];
+export interface ModuleSize { name: string; params: number }
 
-export function lookupCheckpoint(id: string): CheckpointEntry | undefined {
-  const key = id.replace(/\/+$/, '').toLowerCase();
-  return TABLE.find((e) => e.id.toLowerCase() === key);
+// ---------------------------------------------------------------------------
+// The table. GPT-2, BERT and T5 configs use their own key names on the Hub
+// (n_embd, d_model ...); they are stored here under the HfConfig names, and
+// the family functions below also read the original keys so a config.json
+// from the local cache works unchanged.
+
+type Partial = Omit<HfConfig, 'model_type'> & Pick<HfConfig, 'vocab_size' | 'hidden_size' | 'num_hidden_layers' | 'num_attention_heads' | 'intermediate_size'>;
+const src = (id: string) => `huggingface.co/${id} config.json`;
+
+function add(table: CheckpointEntry[], ids: string[], model_type: string, c: Partial): void {
+  for (const id of ids) table.push({ id, source: src(id), config: { model_type, ...c } });
 }
 
-/** Module sizes in load order: embeddings, each decoder layer, final norm, lm_head (untied). */
-export function moduleSizes(c: HfConfig, className = 'AutoModelForCausalLM'): { name: string; params: number }[] {
+const TABLE: CheckpointEntry[] = [];
+
+// Llama 2 (no biases, RMSNorm, SwiGLU, untied head, stored float16).
+const LLAMA2_7B = { vocab_size: 32000, hidden_size: 4096, num_hidden_layers: 32, num_attention_heads: 32, num_key_value_heads: 32, intermediate_size: 11008, tie_word_embeddings: false, torch_dtype: 'float16' };
+add(TABLE, ['meta-llama/Llama-2-7b-hf', 'meta-llama/Llama-2-7b-chat-hf'], 'llama', LLAMA2_7B);
+add(TABLE, ['meta-llama/Llama-2-13b-hf', 'meta-llama/Llama-2-13b-chat-hf'], 'llama', { ...LLAMA2_7B, hidden_size: 5120, num_hidden_layers: 40, num_attention_heads: 40, num_key_value_heads: 40, intermediate_size: 13824 });
+add(TABLE, ['meta-llama/Llama-2-70b-hf', 'meta-llama/Llama-2-70b-chat-hf'], 'llama', { ...LLAMA2_7B, hidden_size: 8192, num_hidden_layers: 80, num_attention_heads: 64, num_key_value_heads: 8, intermediate_size: 28672 });
+// Llama 3 / 3.1 (GQA with 8 KV heads, 128256 vocabulary, stored bfloat16).
+const LLAMA3_8B = { vocab_size: 128256, hidden_size: 4096, num_hidden_layers: 32, num_attention_heads: 32, num_key_value_heads: 8, intermediate_size: 14336, tie_word_embeddings: false, torch_dtype: 'bfloat16' };
+add(TABLE, ['meta-llama/Meta-Llama-3-8B', 'meta-llama/Meta-Llama-3-8B-Instruct', 'meta-llama/Meta-Llama-3.1-8B', 'meta-llama/Meta-Llama-3.1-8B-Instruct', 'meta-llama/Llama-3.1-8B', 'meta-llama/Llama-3.1-8B-Instruct'], 'llama', LLAMA3_8B);
+const LLAMA3_70B = { ...LLAMA3_8B, hidden_size: 8192, num_hidden_layers: 80, num_attention_heads: 64, intermediate_size: 28672 };
+add(TABLE, ['meta-llama/Meta-Llama-3-70B', 'meta-llama/Meta-Llama-3-70B-Instruct', 'meta-llama/Meta-Llama-3.1-70B', 'meta-llama/Meta-Llama-3.1-70B-Instruct', 'meta-llama/Llama-3.1-70B', 'meta-llama/Llama-3.1-70B-Instruct'], 'llama', LLAMA3_70B);
+// Mistral / Mixtral.
+const MISTRAL_7B = { vocab_size: 32000, hidden_size: 4096, num_hidden_layers: 32, num_attention_heads: 32, num_key_value_heads: 8, intermediate_size: 14336, tie_word_embeddings: false, torch_dtype: 'bfloat16' };
+add(TABLE, ['mistralai/Mistral-7B-v0.1', 'mistralai/Mistral-7B-Instruct-v0.1', 'mistralai/Mistral-7B-Instruct-v0.2'], 'mistral', MISTRAL_7B);
+add(TABLE, ['mistralai/Mixtral-8x7B-v0.1', 'mistralai/Mixtral-8x7B-Instruct-v0.1'], 'mixtral', { ...MISTRAL_7B, num_local_experts: 8, num_experts_per_tok: 2 });
+// Qwen2.5 (q/k/v projections carry biases; small models tie the head).
+const QWEN = { num_hidden_layers: 28, tie_word_embeddings: false, torch_dtype: 'bfloat16' };
+add(TABLE, ['Qwen/Qwen2.5-0.5B', 'Qwen/Qwen2.5-0.5B-Instruct'], 'qwen2', { ...QWEN, vocab_size: 151936, hidden_size: 896, num_hidden_layers: 24, num_attention_heads: 14, num_key_value_heads: 2, intermediate_size: 4864, tie_word_embeddings: true });
+add(TABLE, ['Qwen/Qwen2.5-1.5B', 'Qwen/Qwen2.5-1.5B-Instruct'], 'qwen2', { ...QWEN, vocab_size: 151936, hidden_size: 1536, num_attention_heads: 12, num_key_value_heads: 2, intermediate_size: 8960, tie_word_embeddings: true });
+add(TABLE, ['Qwen/Qwen2.5-7B', 'Qwen/Qwen2.5-7B-Instruct'], 'qwen2', { ...QWEN, vocab_size: 152064, hidden_size: 3584, num_attention_heads: 28, num_key_value_heads: 4, intermediate_size: 18944 });
+add(TABLE, ['Qwen/Qwen2.5-14B', 'Qwen/Qwen2.5-14B-Instruct'], 'qwen2', { ...QWEN, vocab_size: 152064, hidden_size: 5120, num_hidden_layers: 48, num_attention_heads: 40, num_key_value_heads: 8, intermediate_size: 13824 });
+add(TABLE, ['Qwen/Qwen2.5-72B', 'Qwen/Qwen2.5-72B-Instruct'], 'qwen2', { ...QWEN, vocab_size: 152064, hidden_size: 8192, num_hidden_layers: 80, num_attention_heads: 64, num_key_value_heads: 8, intermediate_size: 29568 });
+// Gemma / Gemma 2 (head_dim is published, not hidden/heads; tied head).
+add(TABLE, ['google/gemma-2b', 'google/gemma-2b-it'], 'gemma', { vocab_size: 256000, hidden_size: 2048, num_hidden_layers: 18, num_attention_heads: 8, num_key_value_heads: 1, head_dim: 256, intermediate_size: 16384, tie_word_embeddings: true, torch_dtype: 'bfloat16' });
+add(TABLE, ['google/gemma-7b', 'google/gemma-7b-it'], 'gemma', { vocab_size: 256000, hidden_size: 3072, num_hidden_layers: 28, num_attention_heads: 16, num_key_value_heads: 16, head_dim: 256, intermediate_size: 24576, tie_word_embeddings: true, torch_dtype: 'bfloat16' });
+add(TABLE, ['google/gemma-2-2b', 'google/gemma-2-2b-it'], 'gemma2', { vocab_size: 256000, hidden_size: 2304, num_hidden_layers: 26, num_attention_heads: 8, num_key_value_heads: 4, head_dim: 256, intermediate_size: 9216, tie_word_embeddings: true, torch_dtype: 'float32' });
+add(TABLE, ['google/gemma-2-9b', 'google/gemma-2-9b-it'], 'gemma2', { vocab_size: 256000, hidden_size: 3584, num_hidden_layers: 42, num_attention_heads: 16, num_key_value_heads: 8, head_dim: 256, intermediate_size: 14336, tie_word_embeddings: true, torch_dtype: 'float32' });
+// Phi.
+add(TABLE, ['microsoft/phi-2'], 'phi', { vocab_size: 51200, hidden_size: 2560, num_hidden_layers: 32, num_attention_heads: 32, num_key_value_heads: 32, intermediate_size: 10240, tie_word_embeddings: false, torch_dtype: 'float16' });
+add(TABLE, ['microsoft/Phi-3-mini-4k-instruct', 'microsoft/Phi-3-mini-128k-instruct'], 'phi3', { vocab_size: 32064, hidden_size: 3072, num_hidden_layers: 32, num_attention_heads: 32, num_key_value_heads: 32, intermediate_size: 8192, tie_word_embeddings: false, torch_dtype: 'bfloat16' });
+// GPT-2 (n_embd, n_layer, n_head, n_positions 1024, MLP 4 * n_embd, tied head, stored float32).
+const GPT2 = { vocab_size: 50257, n_positions: 1024, tie_word_embeddings: true, torch_dtype: 'float32' };
+add(TABLE, ['gpt2', 'openai-community/gpt2'], 'gpt2', { ...GPT2, hidden_size: 768, num_hidden_layers: 12, num_attention_heads: 12, intermediate_size: 3072 });
+add(TABLE, ['gpt2-medium', 'openai-community/gpt2-medium'], 'gpt2', { ...GPT2, hidden_size: 1024, num_hidden_layers: 24, num_attention_heads: 16, intermediate_size: 4096 });
+add(TABLE, ['gpt2-large', 'openai-community/gpt2-large'], 'gpt2', { ...GPT2, hidden_size: 1280, num_hidden_layers: 36, num_attention_heads: 20, intermediate_size: 5120 });
+add(TABLE, ['gpt2-xl', 'openai-community/gpt2-xl'], 'gpt2', { ...GPT2, hidden_size: 1600, num_hidden_layers: 48, num_attention_heads: 25, intermediate_size: 6400 });
+// BERT (512 positions, 2 token types, stored float32).
+const BERT = { vocab_size: 30522, max_position_embeddings: 512, type_vocab_size: 2, tie_word_embeddings: true, torch_dtype: 'float32' };
+add(TABLE, ['bert-base-uncased', 'google-bert/bert-base-uncased'], 'bert', { ...BERT, hidden_size: 768, num_hidden_layers: 12, num_attention_heads: 12, intermediate_size: 3072 });
+add(TABLE, ['bert-large-uncased', 'google-bert/bert-large-uncased'], 'bert', { ...BERT, hidden_size: 1024, num_hidden_layers: 24, num_attention_heads: 16, intermediate_size: 4096 });
+// T5 v1.0 (d_model, d_ff, d_kv 64, relu FFN, 32 relative-position buckets, tied head).
+const T5 = { vocab_size: 32128, d_kv: 64, relative_attention_num_buckets: 32, feed_forward_proj: 'relu', tie_word_embeddings: true, torch_dtype: 'float32' };
+add(TABLE, ['t5-small', 'google-t5/t5-small'], 't5', { ...T5, hidden_size: 512, intermediate_size: 2048, num_hidden_layers: 6, num_attention_heads: 8 });
+add(TABLE, ['t5-base', 'google-t5/t5-base'], 't5', { ...T5, hidden_size: 768, intermediate_size: 3072, num_hidden_layers: 12, num_attention_heads: 12 });
+add(TABLE, ['t5-large', 'google-t5/t5-large'], 't5', { ...T5, hidden_size: 1024, intermediate_size: 4096, num_hidden_layers: 24, num_attention_heads: 16 });
+
+export const CHECKPOINTS: readonly CheckpointEntry[] = TABLE;
+
+/**
+ * Finds a checkpoint: case-insensitive, trailing slashes ignored, and an id
+ * with or without its organisation ("gpt2" and "openai-community/gpt2",
+ * "Llama-2-7b-hf" and "meta-llama/Llama-2-7b-hf") when the name is unique.
+ */
+export function lookupCheckpoint(id: string): CheckpointEntry | undefined {
+  const key = id.trim().replace(/\/+$/, '').replace(/^https?:\/\/huggingface\.co\//i, '').toLowerCase();
+  const exact = TABLE.find((e) => e.id.toLowerCase() === key);
+  if (exact) return exact;
+  const name = key.split('/').pop()!;
+  const hits = TABLE.filter((e) => e.id.toLowerCase().split('/').pop() === name);
+  // Ids differing only by organisation share a config, so any hit will do.
+  return hits[0];
+}
+
+// ---------------------------------------------------------------------------
+// Which head a class adds.
+
+export type HeadKind = 'causal-lm' | 'base' | 'masked-lm' | 'seq2seq-lm' | 'unknown';
+
+/**
+ * The head an auto or concrete class puts on the base model:
+ * *ForCausalLM / GPT2LMHeadModel → the LM head; AutoModel / *Model → none;
+ * *ForMaskedLM → the MLM head; *ForConditionalGeneration / AutoModelForSeq2SeqLM → LM head on an encoder–decoder.
+ */
+export function autoClassFor(name: string): HeadKind {
+  if (/ForCausalLM$|LMHeadModel$/.test(name)) return 'causal-lm';
+  if (/ForMaskedLM$/.test(name)) return 'masked-lm';
+  if (/ForConditionalGeneration$|ForSeq2SeqLM$/.test(name)) return 'seq2seq-lm';
+  if (/^(AutoModel|[A-Z]\w*Model)$/.test(name)) return 'base';
+  return 'unknown';
+}
+
+// ---------------------------------------------------------------------------
+// Parameter arithmetic per family.
+
+function num(c: HfConfig, ...keys: string[]): number | undefined {
+  for (const k of keys) if (typeof c[k] === 'number') return c[k] as number;
+  return undefined;
+}
+
+function req(c: HfConfig, ...keys: string[]): number {
+  const v = num(c, ...keys);
+  if (v === undefined) throw new Error(`config has no ${keys.join(' / ')}`);
+  return v;
+}
+
+/**
+ * Decoder-only Llama-style models (llama, mistral, mixtral, qwen2, gemma,
+ * gemma2, phi3). Per layer, from modeling_llama.py LlamaDecoderLayer:
+ *   attention q (h → heads·hd), k and v (h → kv·hd), o (heads·hd → h);
+ *   biases on q/k/v when `attention_bias` (llama) or always (qwen2:
+ *   modeling_qwen2.py Qwen2Attention `bias=True` on q/k/v, o without);
+ *   MLP gate/up (h → I) and down (I → h) without bias; mixtral replaces the
+ *   MLP with a router `gate` (h → E, no bias) and E experts w1/w2/w3
+ *   (modeling_mixtral.py MixtralSparseMoeBlock); phi3 fuses qkv_proj and
+ *   gate_up_proj (modeling_phi3.py), which changes names, not counts;
+ *   RMSNorm weights (h): two per layer, four for gemma2
+ *   (modeling_gemma2.py: input, post_attention, pre_feedforward, post_feedforward).
+ * Then the final norm (h) and the untied lm_head (V × h).
+ */
+function llamaLike(c: HfConfig): { embed: number; layer: number; norm: number; head: number } {
   const h = c.hidden_size;
   const heads = c.num_attention_heads;
   const kv = c.num_key_value_heads ?? heads;
-  const hd = c.head_dim ?? h / heads;
-  const layer = h * heads * hd + 2 * h * kv * hd + heads * hd * h + 3 * h * c.intermediate_size + 2 * h;
-  const out = [{ name: 'model.embed_tokens', params: c.vocab_size * h }];
-  for (let i = 0; i < c.num_hidden_layers; i++) out.push({ name: `model.layers.${i}`, params: layer });
-  out.push({ name: 'model.norm', params: h });
-  if (/ForCausalLM$/.test(className) && !c.tie_word_embeddings) out.push({ name: 'lm_head', params: c.vocab_size * h });
+  const hd = c.head_dim ?? Math.floor(h / heads);
+  const I = c.intermediate_size;
+  const qkvBias = c.model_type === 'qwen2' || c.attention_bias === true;
+  const oBias = c.attention_bias === true && c.model_type !== 'qwen2';
+  let attn = h * heads * hd + 2 * h * kv * hd + heads * hd * h;
+  if (qkvBias) attn += heads * hd + 2 * kv * hd;
+  if (oBias) attn += h;
+  const mlp3 = 3 * h * I + (c.mlp_bias === true ? 2 * I + h : 0);
+  const experts = num(c, 'num_local_experts');
+  const mlp = c.model_type === 'mixtral' && experts ? h * experts + experts * 3 * h * I : mlp3;
+  const norms = (c.model_type === 'gemma2' ? 4 : 2) * h;
+  return { embed: c.vocab_size * h, layer: attn + mlp + norms, norm: h, head: c.vocab_size * h };
+}
+
+/**
+ * Phi-1/1.5/2 (modeling_phi.py): LayerNorm (2h) before a parallel
+ * attention (q/k/v/dense with biases) + MLP (fc1 h → I, fc2 I → h, with
+ * biases) block; final_layernorm (2h); lm_head with bias (V × h + V).
+ */
+function phi(c: HfConfig): { embed: number; layer: number; norm: number; head: number } {
+  const h = c.hidden_size;
+  const heads = c.num_attention_heads;
+  const kv = c.num_key_value_heads ?? heads;
+  const hd = c.head_dim ?? Math.floor(h / heads);
+  const I = c.intermediate_size;
+  const attn = (h * heads * hd + heads * hd) + 2 * (h * kv * hd + kv * hd) + (heads * hd * h + h);
+  const mlp = h * I + I + I * h + h;
+  return { embed: c.vocab_size * h, layer: 2 * h + attn + mlp, norm: 2 * h, head: c.vocab_size * h + c.vocab_size };
+}
+
+/**
+ * Per-module parameter counts in load order. Tied weights are counted
+ * once: a tied lm_head (or MLM decoder weight) is not listed, only its bias
+ * if it has one. `className` picks the head (autoClassFor); the base model
+ * (AutoModel) has no head and its modules carry no `model.` prefix, as in
+ * the base class's state_dict.
+ */
+export function moduleSizes(c: HfConfig, className = 'AutoModelForCausalLM'): ModuleSize[] {
+  try {
+    return familySizes(c, className);
+  } catch {
+    // A config missing a needed field: no sizes rather than a guess (see hasArithmetic).
+    return [];
+  }
+}
+
+/** Whether `moduleSizes` knows this config's architecture; an empty list otherwise means "unknown", not zero. */
+export function hasArithmetic(c: HfConfig): boolean {
+  return FAMILIES.includes(c.model_type) && moduleSizes(c).length > 0;
+}
+
+/**
+ * tie_word_embeddings when config.json omits it: each config class's
+ * default (configuration_llama.py, _mistral, _mixtral, _qwen2, _phi, _phi3:
+ * False; configuration_gemma.py, _gemma2: True; GPT-2, BERT and T5 inherit
+ * PretrainedConfig's True).
+ */
+const TIE_DEFAULT: Record<string, boolean> = { llama: false, mistral: false, mixtral: false, qwen2: false, phi: false, phi3: false, gemma: true, gemma2: true, gpt2: true, bert: true, t5: true };
+
+const FAMILIES = ['llama', 'mistral', 'mixtral', 'qwen2', 'gemma', 'gemma2', 'phi3', 'phi', 'gpt2', 'bert', 't5'];
+
+function familySizes(c: HfConfig, className: string): ModuleSize[] {
+  const kind = autoClassFor(className);
+  const base = kind === 'base';
+  const tied = typeof c.tie_word_embeddings === 'boolean' ? c.tie_word_embeddings : TIE_DEFAULT[c.model_type] ?? true;
+  switch (c.model_type) {
+    case 'llama': case 'mistral': case 'mixtral': case 'qwen2': case 'gemma': case 'gemma2': case 'phi3': case 'phi': {
+      const s = c.model_type === 'phi' ? phi(c) : llamaLike(c);
+      const pre = base ? '' : 'model.';
+      const out: ModuleSize[] = [{ name: `${pre}embed_tokens`, params: s.embed }];
+      for (let i = 0; i < c.num_hidden_layers; i++) out.push({ name: `${pre}layers.${i}`, params: s.layer });
+      out.push({ name: c.model_type === 'phi' ? `${pre}final_layernorm` : `${pre}norm`, params: s.norm });
+      // phi's lm_head has a bias that is never tied (modeling_phi.py PhiForCausalLM: nn.Linear(..., bias=True)).
+      if (!base) {
+        if (!tied) out.push({ name: 'lm_head', params: s.head });
+        else if (c.model_type === 'phi') out.push({ name: 'lm_head', params: c.vocab_size });
+      }
+      return out;
+    }
+    case 'gpt2': return gpt2Sizes(c, base, tied);
+    case 'bert': return bertSizes(c, kind);
+    case 't5': return t5Sizes(c, base, tied);
+    default:
+      throw new Error(`no parameter arithmetic for model_type "${c.model_type}"`);
+  }
+}
+
+/**
+ * GPT-2 (modeling_gpt2.py): wte (V × h), wpe (n_positions × h); per block
+ * ln_1 (2h), attn.c_attn Conv1D h → 3h with bias, attn.c_proj h → h with
+ * bias, ln_2 (2h), mlp.c_fc h → inner, mlp.c_proj inner → h (both with
+ * bias; inner = n_inner or 4h); ln_f (2h); lm_head tied to wte.
+ */
+function gpt2Sizes(c: HfConfig, base: boolean, tied: boolean): ModuleSize[] {
+  const h = req(c, 'hidden_size', 'n_embd');
+  const L = req(c, 'num_hidden_layers', 'n_layer');
+  const inner = num(c, 'n_inner') ?? num(c, 'intermediate_size') ?? 4 * h;
+  const pos = req(c, 'n_positions', 'max_position_embeddings');
+  const block = 2 * h + (h * 3 * h + 3 * h) + (h * h + h) + 2 * h + (h * inner + inner) + (inner * h + h);
+  const pre = base ? '' : 'transformer.';
+  const out: ModuleSize[] = [{ name: `${pre}wte`, params: c.vocab_size * h }, { name: `${pre}wpe`, params: pos * h }];
+  for (let i = 0; i < L; i++) out.push({ name: `${pre}h.${i}`, params: block });
+  out.push({ name: `${pre}ln_f`, params: 2 * h });
+  if (!base && !tied) out.push({ name: 'lm_head', params: c.vocab_size * h });
   return out;
 }
 
+/**
+ * BERT (modeling_bert.py): embeddings = word (V × h) + position (P × h) +
+ * token_type (T × h) + LayerNorm (2h); per layer attention q/k/v/output
+ * dense 4(h² + h) + LayerNorm 2h, intermediate h → I with bias, output
+ * I → h with bias + LayerNorm 2h; BertModel adds the pooler (h² + h).
+ * BertForMaskedLM builds BertModel(add_pooling_layer=False) plus
+ * cls.predictions: transform dense (h² + h) + LayerNorm (2h), decoder tied
+ * to the word embeddings, decoder bias (V).
+ */
+function bertSizes(c: HfConfig, kind: HeadKind): ModuleSize[] {
+  const h = c.hidden_size;
+  const I = c.intermediate_size;
+  const P = num(c, 'max_position_embeddings') ?? 512;
+  const T = num(c, 'type_vocab_size') ?? 2;
+  const layer = 4 * (h * h + h) + 2 * h + (h * I + I) + (I * h + h) + 2 * h;
+  const pre = kind === 'base' ? '' : 'bert.';
+  const out: ModuleSize[] = [{ name: `${pre}embeddings`, params: (c.vocab_size + P + T) * h + 2 * h }];
+  for (let i = 0; i < c.num_hidden_layers; i++) out.push({ name: `${pre}encoder.layer.${i}`, params: layer });
+  if (kind === 'masked-lm') out.push({ name: 'cls.predictions', params: h * h + h + 2 * h + c.vocab_size });
+  else out.push({ name: `${pre}pooler`, params: h * h + h });
+  return out;
+}
+
+/**
+ * T5 (modeling_t5.py): shared embedding (V × d); each stack's block i has
+ * layer[0] self-attention q/k/v (d → heads·d_kv) and o (heads·d_kv → d)
+ * without bias + T5LayerNorm (d), with relative_attention_bias
+ * (buckets × heads) in block 0 only (has_relative_attention_bias=bool(i == 0));
+ * decoder blocks add layer[1] cross-attention (same size, no relative bias)
+ * + norm; the FF layer is wi (d → d_ff) and wo (d_ff → d), or wi_0, wi_1, wo
+ * for gated activations, + norm; each stack ends with final_layer_norm (d).
+ * T5ForConditionalGeneration adds lm_head (V × d) unless tied (v1.0 ties it).
+ */
+function t5Sizes(c: HfConfig, base: boolean, tied: boolean): ModuleSize[] {
+  const d = req(c, 'hidden_size', 'd_model');
+  const ff = req(c, 'intermediate_size', 'd_ff');
+  const heads = req(c, 'num_attention_heads', 'num_heads');
+  const Le = req(c, 'num_hidden_layers', 'num_layers');
+  const Ld = num(c, 'num_decoder_layers') ?? Le;
+  const dkv = num(c, 'd_kv') ?? 64;
+  const buckets = num(c, 'relative_attention_num_buckets') ?? 32;
+  const gated = String(c.feed_forward_proj ?? 'relu').startsWith('gated');
+  const attn = 4 * d * heads * dkv;
+  const ffn = (gated ? 2 : 1) * d * ff + ff * d;
+  const out: ModuleSize[] = [{ name: 'shared', params: c.vocab_size * d }];
+  for (let i = 0; i < Le; i++) out.push({ name: `encoder.block.${i}`, params: attn + d + ffn + d + (i === 0 ? buckets * heads : 0) });
+  out.push({ name: 'encoder.final_layer_norm', params: d });
+  for (let i = 0; i < Ld; i++) out.push({ name: `decoder.block.${i}`, params: 2 * (attn + d) + ffn + d + (i === 0 ? buckets * heads : 0) });
+  out.push({ name: 'decoder.final_layer_norm', params: d });
+  if (!base && !tied) out.push({ name: 'lm_head', params: c.vocab_size * d });
+  return out;
+}
+
+/** The total parameter count, tied weights once. */
 export function countParams(c: HfConfig, className?: string): number {
   return moduleSizes(c, className).reduce((a, m) => a + m.params, 0);
 }
 
+// ---------------------------------------------------------------------------
+// Version-dependent loading behaviour (cost-facts §6.3).
+
+/** Compares a version string with major.minor; NaN when it cannot be parsed. */
 function vcmp(v: string, major: number, minor: number): number {
-  const [a, b] = v.split('.').map((x) => Number.parseInt(x, 10));
-  return a !== major ? a - major : (b ?? 0) - minor;
+  const m = /^\s*v?(\d+)(?:\.(\d+))?/.exec(v);
+  if (!m) return Number.NaN;
+  const a = Number(m[1]);
+  const b = m[2] === undefined ? 0 : Number(m[2]);
+  return a !== major ? a - major : b - minor;
 }
 
 /**
- * What `from_pretrained` loads without a dtype: float32 through 4.57
- * ("Under Pytorch a model normally gets instantiated with torch.float32",
- * docs main_classes/model.md), the checkpoint's dtype from 5.0
- * (huggingface/transformers#42805). Unknown when the version is not pinned.
+ * What `from_pretrained` loads without a dtype: float32 through 4.x ("Under
+ * Pytorch a model normally gets instantiated with torch.float32 format",
+ * transformers docs/source/en/main_classes/model.md; trl#4770: "With
+ * transformers<=4.57 ... float32 by default"), the checkpoint's dtype
+ * ('auto') from 5.0 (huggingface/transformers#42805 "Default auto").
+ * 'unknown' when the version is not pinned or cannot be read.
  */
 export function defaultLoadDType(version?: string): 'float32' | 'auto' | 'unknown' {
   if (!version) return 'unknown';
-  return vcmp(version, 5, 0) >= 0 ? 'auto' : 'float32';
+  const c = vcmp(version, 5, 0);
+  if (Number.isNaN(c)) return 'unknown';
+  return c >= 0 ? 'auto' : 'float32';
 }
 
-/** `dtype` from 4.56 (transformers#39782 renamed `torch_dtype`), `torch_dtype` before. */
+/**
+ * The keyword to suggest: `dtype` from 4.56 (transformers#39782 deprecated
+ * `torch_dtype`), `torch_dtype` before and when the version is unknown
+ * (older versions reject `dtype`, newer ones still accept `torch_dtype`).
+ */
 export function dtypeKeyword(version?: string): 'dtype' | 'torch_dtype' {
-  return version && vcmp(version, 4, 56) >= 0 ? 'dtype' : 'torch_dtype';
+  if (!version) return 'torch_dtype';
+  const c = vcmp(version, 4, 56);
+  return !Number.isNaN(c) && c >= 0 ? 'dtype' : 'torch_dtype';
 }

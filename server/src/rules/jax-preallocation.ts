@@ -1,7 +1,12 @@
 /**
  * ## What it does
  * Tells how much of the GPU JAX will reserve when its backend starts, next
- * to what the program's models need, when the reservation is far larger.
+ * to what the program's models need, when the reservation is far larger and
+ * the program shows that something else needs the card: it also imports
+ * another GPU library (PyTorch, TensorFlow, CuPy), or it sets one of JAX's
+ * `XLA_PYTHON_CLIENT_*` memory variables (too late to matter, or without
+ * turning preallocation off). A program that only runs JAX is left alone:
+ * reserving the pool up front is JAX's intended behaviour there.
  *
  * ## Why is this bad?
  * By default JAX preallocates 75% of the card's memory (XLA's BFC pool) at
@@ -13,6 +18,7 @@
  * ```python
  * import equinox as eqx
  * import jax
+ * import torch
  * model = eqx.nn.MLP(2, 1, 64, 2, key=jax.random.PRNGKey(0))
  * ```
  *
@@ -22,6 +28,7 @@
  * os.environ["XLA_PYTHON_CLIENT_PREALLOCATE"] = "false"
  * import equinox as eqx
  * import jax
+ * import torch
  * model = eqx.nn.MLP(2, 1, 64, 2, key=jax.random.PRNGKey(0))
  * ```
  *
@@ -49,6 +56,9 @@ export const jaxPreallocation: Rule = {
   check(ctx) {
     const start = ctx.runtime.backendStart;
     if (!start || ctx.target.device.kind !== 'gpu') return [];
+    const other = ctx.runtime.otherGpuImport;
+    const memoryEnv = ctx.runtime.envSets.filter((e) => e.name.startsWith('XLA_PYTHON_CLIENT_'));
+    if (!other && memoryEnv.length === 0) return [];
     const jaxModels = ctx.models.filter((m) => m.report.facts.runtime.runtime === 'jax');
     if (jaxModels.length === 0) return [];
     const budget = jaxModels[0].report.estimate.budget;
@@ -65,7 +75,7 @@ export const jaxPreallocation: Rule = {
     }] : [];
     return [{
       span: start.span,
-      message: `JAX reserves ${fmt(reserved)} on ${deviceLabel(ctx.target)} when its backend starts here (${budget.explanation}); the models in this file need at most ${fmt(need)}.`,
+      message: `JAX reserves ${fmt(reserved)} on ${deviceLabel(ctx.target)} when its backend starts here (${budget.explanation}); the models in this file need at most ${fmt(need)}${other ? `, and ${other.name} (imported on line ${ctx.lineOf(other.span.start)}) must fit in the rest` : ''}.`,
       related: [],
       fixes: ctx.runtime.envSets.some((e) => e.name === 'XLA_PYTHON_CLIENT_PREALLOCATE') ? [] : fixes,
     }];

@@ -24,6 +24,8 @@ export interface RuleContext {
     backendStart?: { span: Span; what: string };
     /** The first `import jax` (or jax submodule / jax library) statement. */
     firstJaxImport?: Span;
+    /** The first import of another GPU library (torch, tensorflow, cupy) in the same program. */
+    otherGpuImport?: { span: Span; name: string };
     versions: Record<string, string>;
     threefryPartitionable: { value: boolean; why: string };
   };

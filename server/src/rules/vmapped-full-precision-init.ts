@@ -58,6 +58,23 @@ import { fmt, lineSpan, replace } from './util';
 
 const SMALL = new Set(['float16', 'bfloat16', 'float8']);
 
+/**
+ * The expression that builds one layer from the mapped key, given the function
+ * that was vmapped: a one-argument lambda is inlined (`lambda k: Block(cfg, k)`
+ * gives `Block(cfg, k)`), a name is called (`make(k)`), anything else is
+ * parenthesised before the call.
+ */
+export function perLayerCall(fnText: string): { param: string; layer: string } {
+  const lam = /^lambda\s+([A-Za-z_]\w*)\s*:\s*([\s\S]+)$/.exec(fnText.trim());
+  if (lam) {
+    const body = lam[2].trim();
+    const simple = /^[\w.]+(\([\s\S]*\))?$/.test(body) && !/\blambda\b|\bif\b/.test(body);
+    return { param: lam[1], layer: simple ? body : `(${body})` };
+  }
+  const name = /^[A-Za-z_][\w.]*$/.test(fnText.trim());
+  return { param: 'k', layer: name ? `${fnText.trim()}(k)` : `(${fnText.trim()})(k)` };
+}
+
 export const vmappedFullPrecisionInit: Rule = {
   code: 'OOM101',
   name: 'vmapped-full-precision-init',
@@ -83,13 +100,14 @@ export const vmappedFullPrecisionInit: Rule = {
           const jit = callee.replace(/(filter_)?vmap$/, (m) => (m.startsWith('filter_') ? 'filter_jit' : 'jit'));
           const fnText = ctx.text.slice(v.fn.start, v.fn.end);
           const castText = ctx.text.slice(cast.rhs.start, cast.rhs.end);
-          const perLayer = castText.split(cast.targetText).join(`${fnText}(k)`);
+          const { param, layer } = perLayerCall(fnText);
+          const perLayer = castText.split(cast.targetText).join(layer);
           if (perLayer !== castText && jit !== callee) {
             fixes.push({
               title: `Build each layer in ${cast.to} inside ${jit}`,
               applicability: 'unsafe',
               edits: [
-                replace(v.span, `${jit}(${callee}(lambda k: ${perLayer}))${v.argsText}`),
+                replace(v.span, `${jit}(${callee}(lambda ${param}: ${perLayer}))${v.argsText}`),
                 { ...lineSpan(ctx.text, cast.stmt), newText: '' },
               ],
             });

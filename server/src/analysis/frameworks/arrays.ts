@@ -191,7 +191,7 @@ function indexTensor(it: Interpreter, t: TensorV, key: Value, node: SyntaxNode):
   // Basic indexing in torch returns a view; in eager JAX every indexing op makes a new buffer.
   const view = t.lib === 'torch' && !idx.some((i) => i.kind === 'array');
   if (view) return { ...t, id: t.id, shape };
-  return it.memory.alloc({ shape, dtype: t.dtype, role: 'activation', name: 'index', span: it.span(node), lib: t.lib, noBatch: true, placement: t.placement });
+  return it.memory.alloc({ shape, dtype: t.dtype, role: 'activation', name: 'index', span: it.span(node), lib: t.lib, from: [t], placement: t.placement });
 }
 
 /** Applies an op-catalogue entry to evaluated arguments and materialises its result. */
@@ -219,7 +219,7 @@ export function applyOp(it: Interpreter, name: string, c: CallArgs, node: Syntax
       const t = it.memory.alloc({
         shape: r.shape, dtype: r.dtype, role: 'activation', span: it.span(node), random: r.random, lib, placement,
         name: isCast ? undefined : shortOp(name), castFrom: isCast ? arrays[0].dtype : undefined,
-        citation: op.citation,
+        citation: op.citation, from: arrays,
       });
       if (isCast && !t.virtual && !t.abstract) {
         const stmt = it.memory.topStatement();
@@ -233,7 +233,7 @@ export function applyOp(it: Interpreter, name: string, c: CallArgs, node: Syntax
       return t;
     }
     case 'arrays':
-      return { t: 'tuple', items: r.items.map((a) => it.memory.alloc({ shape: a.shape, dtype: a.dtype, role: 'activation', span: it.span(node), lib, placement, name: shortOp(name) })) };
+      return { t: 'tuple', items: r.items.map((a) => it.memory.alloc({ shape: a.shape, dtype: a.dtype, role: 'activation', span: it.span(node), lib, placement, name: shortOp(name), from: arrays })) };
   }
 }
 

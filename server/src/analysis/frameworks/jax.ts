@@ -60,7 +60,7 @@ export function installJax(it: Interpreter): void {
       if (a.t === 'key' && a.batch !== undefined) { batch ??= a.batch; return { t: 'key' } as Value; }
       if (a.t === 'tensor' && typeof a.shape[0] === 'number') {
         batch ??= a.shape[0];
-        return { ...a, id: -a.id, shape: a.shape.slice(1) } as TensorV;
+        return { ...a, id: -a.id, shape: a.shape.slice(1), batched: undefined } as TensorV;
       }
       return a;
     });

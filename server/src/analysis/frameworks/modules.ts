@@ -259,6 +259,9 @@ export function installModules(it: Interpreter): void {
       const kw = new Map(c.kw); kw.delete('method'); kw.delete('mutable'); kw.delete('rngs');
       const method = methodName?.t === 'func' ? methodName : it.classAttr(inst.cls, methodName?.t === 'str' ? methodName.v : '__call__');
       out = method?.t === 'func' ? it.callFunction({ ...method, self: inst }, { args: inputs, kw }, node) : unknown(`${inst.cls.name}.__call__ not found`, it.span(node));
+      // Flax creates parameters while the forward pass runs: when its output could not be followed,
+      // a layer on the way may have been skipped, so the count cannot be called exact.
+      if (rec && out.t === 'unknown') it.note(`the init forward pass of ${inst.cls.name} could not be followed to its end (${out.reason})`, node);
     } finally {
       it.state.set('lazyCtx', prev);
       it.memory.rootProviders.splice(it.memory.rootProviders.indexOf(root), 1);
@@ -305,7 +308,10 @@ export function installModules(it: Interpreter): void {
     const root = () => [...ctx.params.values()];
     it.memory.rootProviders.push(root);
     try {
-      it.call(tr.fn, { args: inputs, kw: c.kw }, node);
+      const out = it.call(tr.fn, { args: inputs, kw: c.kw }, node);
+      // Haiku creates parameters while the forward pass runs (hk.transform): an output that could not
+      // be followed means a module on the way may have been skipped, so the count is not exact.
+      if (rec && out.t === 'unknown') it.note(`the init forward pass of ${tr.name} could not be followed to its end (${out.reason})`, node);
     } finally {
       it.state.set('lazyCtx', prev);
       it.memory.rootProviders.splice(it.memory.rootProviders.indexOf(root), 1);
@@ -395,7 +401,7 @@ function callLayer(it: Interpreter, inst: InstV, entry: LayerEntry, c: CallArgs,
   const out = entry.output(args, input);
   if ('kind' in out && out.kind === 'unknown') return unknown(out.reason, it.span(node));
   const o = out as ArrayValue;
-  return it.memory.alloc({ shape: o.shape, dtype: o.dtype, role: 'activation', name: `${inst.cls.name} output`, span: it.span(node), noBatch: false, lib: entry.framework === 'torch' ? 'torch' : 'jax' });
+  return it.memory.alloc({ shape: o.shape, dtype: o.dtype, role: 'activation', name: `${inst.cls.name} output`, span: it.span(node), from: x?.t === 'tensor' ? [x] : undefined, lib: entry.framework === 'torch' ? 'torch' : 'jax' });
 }
 
 export { linearize, int, visitTensors };

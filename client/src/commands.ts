@@ -1,0 +1,69 @@
+/**
+ * The "oomlens" commands: pick target device, restart server, show logs,
+ * show memory timeline (for now a placeholder that shows the model's hover
+ * Markdown in a preview).
+ */
+import * as vscode from 'vscode';
+import type { OomlensClient } from './client';
+import type { DeviceStatus } from './status';
+
+interface DeviceItem { id: string; name: string; capacity: string }
+
+const COUNTS = [1, 2, 4, 8];
+
+export function registerCommands(context: vscode.ExtensionContext, client: OomlensClient, status: DeviceStatus, output: vscode.OutputChannel): void {
+  const reg = (id: string, fn: (...args: unknown[]) => unknown): void => {
+    context.subscriptions.push(vscode.commands.registerCommand(id, fn));
+  };
+
+  reg('oomlens.pickDevice', async () => {
+    const lc = client.client;
+    if (!lc) return;
+    const { devices } = await lc.sendRequest<{ devices: DeviceItem[] }>('oomlens/listDevices');
+    const items: vscode.QuickPickItem[] = [];
+    for (const n of COUNTS) {
+      items.push({ label: n === 1 ? 'Single device' : `${n} devices`, kind: vscode.QuickPickItemKind.Separator });
+      for (const d of devices) items.push({ label: n === 1 ? d.name : `${n}× ${d.name}`, description: n === 1 ? d.id : `${n}x${d.id}`, detail: `${d.capacity} per device` });
+    }
+    const qp = vscode.window.createQuickPick();
+    qp.items = items;
+    qp.placeholder = 'Target device (or type e.g. 16xh100-80gb)';
+    const choice = await new Promise<string | undefined>((resolve) => {
+      qp.onDidAccept(() => {
+        const sel = qp.selectedItems[0];
+        resolve(sel?.description ?? (qp.value.trim() || undefined));
+        qp.hide();
+      });
+      qp.onDidHide(() => resolve(undefined));
+      qp.show();
+    });
+    qp.dispose();
+    if (!choice) return;
+    // Writing the workspace setting fires didChangeConfiguration, which
+    // re-analyses every open file on the server.
+    await vscode.workspace.getConfiguration('oomlens').update('target.device', choice, vscode.ConfigurationTarget.Workspace);
+    status.update();
+  });
+
+  reg('oomlens.restartServer', async () => {
+    await client.restart();
+  });
+
+  reg('oomlens.showLogs', () => output.show());
+
+  reg('oomlens.showTimeline', async (uri?: unknown, position?: unknown) => {
+    const lc = client.client;
+    const editor = vscode.window.activeTextEditor;
+    if (!lc) return;
+    const u = typeof uri === 'string' ? uri : editor?.document.uri.toString();
+    const pos = (position as { line: number; character: number } | undefined) ?? (editor ? { line: editor.selection.active.line, character: editor.selection.active.character } : undefined);
+    if (!u || !pos) return;
+    const r = await lc.sendRequest<{ markdown: string | null }>('oomlens/showTimeline', { uri: u, position: pos });
+    if (!r.markdown) {
+      void vscode.window.showInformationMessage('oomlens: no model here.');
+      return;
+    }
+    const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: r.markdown });
+    await vscode.commands.executeCommand('markdown.showPreview', doc.uri);
+  });
+}

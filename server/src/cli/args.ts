@@ -1,0 +1,112 @@
+/**
+ * Command-line parsing for `oomlens`: the subcommand, its paths and flags.
+ * Hand-written (no dependency) and strict: an unknown flag or a missing
+ * value is a usage error, reported with exit status 2 by the caller.
+ */
+import type { Units } from '../../../shared/src/types';
+
+export type Command = 'check' | 'fix' | 'devices' | 'help' | 'version';
+
+export interface CliOptions {
+  command: Command;
+  paths: string[];
+  device?: string;
+  format: 'text' | 'json';
+  units?: Units;
+  /** Code prefixes to report (ruff style: 'OOM1' selects OOM101, OOM103...). Empty: all. */
+  select: string[];
+  ignore: string[];
+  unsafeFixes: boolean;
+  /** Include preview rules. */
+  preview: boolean;
+}
+
+export class UsageError extends Error {}
+
+export const USAGE = `oomlens — predicts whether JAX / PyTorch model code fits in accelerator memory, from the source alone.
+
+Usage:
+  oomlens check PATH... [--device ID] [--format text|json] [--units GB|GiB]
+                        [--select CODES] [--ignore CODES] [--preview]
+  oomlens fix PATH...   [--device ID] [--select CODES] [--ignore CODES] [--unsafe-fixes]
+  oomlens devices       list the known device ids
+  oomlens --help | --version
+
+PATH is a Python file or a directory (searched for *.py, skipping .git,
+node_modules, .venv, venv and __pycache__). CODES is a comma-separated list
+of rule codes or prefixes (OOM101,OOM9). ID is a catalogue id such as
+a100-40gb, or N devices as 8xh100-80gb; [tool.oomlens] in pyproject.toml
+supplies defaults, flags win. GB = 10^9 bytes, GiB = 2^30 bytes.
+
+Exit status: 0 no findings, 1 findings, 2 bad usage or unreadable input.`;
+
+function splitCodes(v: string): string[] {
+  return v.split(',').map((s) => s.trim().toUpperCase()).filter(Boolean);
+}
+
+export function parseArgs(argv: string[]): CliOptions {
+  const opts: CliOptions = { command: 'help', paths: [], format: 'text', select: [], ignore: [], unsafeFixes: false, preview: false };
+  if (argv.length === 0) throw new UsageError('no command given');
+  const first = argv[0];
+  if (first === '--help' || first === '-h' || first === 'help') return { ...opts, command: 'help' };
+  if (first === '--version' || first === '-V' || first === 'version') return { ...opts, command: 'version' };
+  if (first !== 'check' && first !== 'fix' && first !== 'devices') {
+    throw new UsageError(`unknown command "${first}" (expected check, fix or devices)`);
+  }
+  opts.command = first;
+  const rest = argv.slice(1);
+  let onlyPaths = false;
+  for (let i = 0; i < rest.length; i++) {
+    let arg = rest[i];
+    if (onlyPaths || !arg.startsWith('-') || arg === '-') {
+      opts.paths.push(arg);
+      continue;
+    }
+    if (arg === '--') { onlyPaths = true; continue; }
+    let inline: string | undefined;
+    const eq = arg.indexOf('=');
+    if (arg.startsWith('--') && eq > 0) { inline = arg.slice(eq + 1); arg = arg.slice(0, eq); }
+    const value = (): string => {
+      if (inline !== undefined) return inline;
+      const v = rest[i + 1];
+      if (v === undefined || (v.startsWith('--') && v.length > 2)) throw new UsageError(`${arg} needs a value`);
+      i++;
+      return v;
+    };
+    const flag = (): void => {
+      if (inline !== undefined) throw new UsageError(`${arg} takes no value`);
+    };
+    switch (arg) {
+      case '--device': case '-d': opts.device = value(); break;
+      case '--format': {
+        const v = value();
+        if (v !== 'text' && v !== 'json') throw new UsageError(`--format must be text or json, not "${v}"`);
+        opts.format = v;
+        break;
+      }
+      case '--units': {
+        const v = value();
+        const u = v.toLowerCase() === 'gb' ? 'GB' : v.toLowerCase() === 'gib' ? 'GiB' : undefined;
+        if (!u) throw new UsageError(`--units must be GB or GiB, not "${v}"`);
+        opts.units = u;
+        break;
+      }
+      case '--select': opts.select.push(...splitCodes(value())); break;
+      case '--ignore': opts.ignore.push(...splitCodes(value())); break;
+      case '--unsafe-fixes': flag(); opts.unsafeFixes = true; break;
+      case '--preview': flag(); opts.preview = true; break;
+      case '--help': case '-h': return { ...opts, command: 'help' };
+      default: throw new UsageError(`unknown option ${arg}`);
+    }
+  }
+  if (opts.command === 'fix' && opts.format === 'json') throw new UsageError('fix prints text only; use check --format json for JSON');
+  if (opts.command !== 'devices' && opts.paths.length === 0) throw new UsageError(`${opts.command} needs at least one PATH`);
+  return opts;
+}
+
+/** Ruff-style code selection: a code is reported when it matches a selected prefix and no ignored one. */
+export function selected(code: string, opts: Pick<CliOptions, 'select' | 'ignore'>): boolean {
+  const c = code.toUpperCase();
+  if (opts.select.length && !opts.select.some((p) => c.startsWith(p))) return false;
+  return !opts.ignore.some((p) => c.startsWith(p));
+}

@@ -1,0 +1,155 @@
+/**
+ * The CLI's JSON report (documented in docs/json-format.md), built from the
+ * analyzer's results. Owns the conversion from UTF-16 offsets to 1-based
+ * line / column pairs; columns count Unicode code points, as an editor's
+ * cursor position and ruff do, so a non-ASCII character counts once.
+ */
+import type { Span, Unknown } from '../../../shared/src/facts';
+import type { AnalysisResult, Finding, Fix, ModelReport } from '../analysis/api';
+
+export interface Position { line: number; column: number }
+
+/** Maps UTF-16 offsets of one text to 1-based line / column. */
+export class LineIndex {
+  private readonly starts: number[] = [0];
+  constructor(private readonly text: string) {
+    for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) this.starts.push(i + 1);
+  }
+
+  position(offset: number): Position {
+    const off = Math.max(0, Math.min(offset, this.text.length));
+    let lo = 0;
+    let hi = this.starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.starts[mid] <= off) lo = mid; else hi = mid - 1;
+    }
+    let column = 1;
+    for (let i = this.starts[lo]; i < off; i++) {
+      const c = this.text.charCodeAt(i);
+      // The high half of a surrogate pair starts a code point; the low half does not add one.
+      if (c < 0xdc00 || c > 0xdfff) column++;
+    }
+    return { line: lo + 1, column };
+  }
+
+  line(offset: number): number {
+    return this.position(offset).line;
+  }
+}
+
+export interface JsonRange { line: number; column: number; endLine: number; endColumn: number }
+
+export interface JsonEdit extends JsonRange { newText: string }
+
+export interface JsonFix { title: string; applicability: Fix['applicability']; preferred: boolean; edits: JsonEdit[] }
+
+export interface JsonDiagnostic extends JsonRange {
+  code: string;
+  name: string;
+  severity: Finding['severity'];
+  message: string;
+  fixes: JsonFix[];
+  related: (JsonRange & { message: string })[];
+}
+
+export interface JsonContributor { label: string; bytes: number; line: number | null }
+
+export interface JsonPhase {
+  name: string;
+  /** Peak on the busiest device; null when unknown. */
+  peakBytes: number | null;
+  budgetBytes: number;
+  fits: boolean | null;
+  breakdown: JsonContributor[];
+  /** Only with several devices: the peak of each device, and which one is the busiest (0-based). */
+  perDeviceBytes?: number[];
+  peakDevice?: number;
+}
+
+export interface JsonUnknown { what: string; reason: string; line: number | null }
+
+export interface JsonModel {
+  name: string;
+  framework: string;
+  line: number;
+  params: number | null;
+  paramBytes: number | null;
+  bytesByDtype: Record<string, number>;
+  phases: JsonPhase[];
+  unknowns: JsonUnknown[];
+}
+
+export interface JsonFile {
+  path: string;
+  /** The target the file was analysed for, e.g. '8xh100-80gb'. */
+  device?: string;
+  diagnostics: JsonDiagnostic[];
+  models: JsonModel[];
+  /** File-level problems: syntax errors, exhausted budgets, config problems. */
+  unknowns: JsonUnknown[];
+  /** Present when the file was not analysed, with the reason. */
+  skipped?: string;
+}
+
+export interface JsonReport { files: JsonFile[] }
+
+export function range(idx: LineIndex, span: Span): JsonRange {
+  const s = idx.position(span.start);
+  const e = idx.position(span.end);
+  return { line: s.line, column: s.column, endLine: e.line, endColumn: e.column };
+}
+
+function unknownJson(idx: LineIndex, u: Unknown): JsonUnknown {
+  return { what: u.what, reason: u.reason, line: u.span ? idx.line(u.span.start) : null };
+}
+
+export function diagnosticJson(idx: LineIndex, f: Finding): JsonDiagnostic {
+  return {
+    code: f.code,
+    name: f.name,
+    severity: f.severity,
+    ...range(idx, f.span),
+    message: f.message,
+    fixes: f.fixes.map((x) => ({
+      title: x.title,
+      applicability: x.applicability,
+      preferred: x.preferred === true,
+      edits: x.edits.map((e) => ({ ...range(idx, e), newText: e.newText })),
+    })),
+    related: f.related.map((r) => ({ ...range(idx, r.span), message: r.message })),
+  };
+}
+
+export function modelJson(idx: LineIndex, m: ModelReport): JsonModel {
+  const e = m.estimate;
+  const several = e.target.count > 1;
+  return {
+    name: m.facts.name,
+    framework: m.facts.framework,
+    line: idx.line(m.facts.span.start),
+    params: m.facts.paramCount,
+    paramBytes: e.paramBytes,
+    bytesByDtype: e.bytesByDtype,
+    phases: e.phases.map((p) => ({
+      name: p.phase,
+      peakBytes: p.peakBytes,
+      budgetBytes: p.budgetBytes,
+      fits: p.fits,
+      breakdown: p.breakdown.map((c) => ({ label: c.label, bytes: c.bytes, line: c.span ? idx.line(c.span.start) : null })),
+      ...(several ? { perDeviceBytes: p.perDeviceBytes, peakDevice: p.peakDevice } : {}),
+    })),
+    unknowns: [...m.facts.unknowns, ...e.unknowns].map((u) => unknownJson(idx, u)),
+  };
+}
+
+export function fileJson(path: string, device: string, r: AnalysisResult, findings: Finding[], extraUnknowns: string[] = []): JsonFile {
+  const idx = new LineIndex(r.text);
+  return {
+    path,
+    device,
+    diagnostics: findings.map((f) => diagnosticJson(idx, f)),
+    models: r.models.map((m) => modelJson(idx, m)),
+    unknowns: [...r.unknowns.map((u) => unknownJson(idx, u)), ...extraUnknowns.map((reason) => ({ what: 'config', reason, line: null }))],
+  };
+}

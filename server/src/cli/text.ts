@@ -1,0 +1,68 @@
+/**
+ * Human-readable output of `oomlens check`: per model a small table
+ * (parameters, bytes by dtype, each phase's peak against the budget with
+ * ✓ / ✗, the largest contributors with their lines, what stayed unknown),
+ * then ruff-style finding lines and a summary. Every byte figure carries its
+ * unit (GB = 10^9 bytes, GiB = 2^30 bytes).
+ */
+import { displayName } from '../../../shared/src/devices';
+import type { Units } from '../../../shared/src/types';
+import { formatBytes } from '../../../shared/src/units';
+import type { Finding, ModelReport } from '../analysis/api';
+import { LineIndex } from './report';
+
+const verdict = (fits: boolean | null): string => (fits === null ? '?' : fits ? '✓' : '✗');
+
+export const unitNote = (units: Units): string => (units === 'GB' ? 'GB = 10^9 bytes' : 'GiB = 2^30 bytes');
+
+function pad(s: string, n: number, right = false): string {
+  const len = [...s].length;
+  return len >= n ? s : right ? ' '.repeat(n - len) + s : s + ' '.repeat(n - len);
+}
+
+/** Renders rows as aligned columns; columns listed in `rightAlign` are right-aligned. */
+function table(rows: string[][], indent: string, rightAlign: number[] = []): string[] {
+  const widths: number[] = [];
+  for (const r of rows) r.forEach((c, i) => { widths[i] = Math.max(widths[i] ?? 0, [...c].length); });
+  return rows.map((r) => indent + r.map((c, i) => (i === r.length - 1 && !rightAlign.includes(i) ? c : pad(c, widths[i], rightAlign.includes(i)))).join('  ').trimEnd());
+}
+
+export function modelText(m: ModelReport, idx: LineIndex, units: Units): string[] {
+  const e = m.estimate;
+  const out: string[] = [];
+  out.push(`  ${m.facts.name} (${m.facts.framework}), line ${idx.line(m.facts.span.start)}`);
+  const params = m.facts.paramCount === null ? 'unknown' : m.facts.paramCount.toLocaleString('en-US');
+  const dtypes = Object.entries(e.bytesByDtype).sort((a, b) => b[1] - a[1]).map(([d, b]) => `${d} ${formatBytes(b, units)}`);
+  out.push(`    parameters  ${params}${e.paramBytes === null ? '' : `  = ${formatBytes(e.paramBytes, units)}`}${dtypes.length ? `  (${dtypes.join(', ')})` : ''}`);
+  if (e.bufferBytes > 0) out.push(`    buffers     ${formatBytes(e.bufferBytes, units)}`);
+  const target = displayName(e.target);
+  out.push(`    budget      ${formatBytes(e.budget.bytes, units)} per device on ${target}: ${e.budget.explanation}`);
+  const rows: string[][] = [['phase', 'peak/device', 'budget', 'fits']];
+  for (const p of e.phases) {
+    rows.push([p.phase, p.peakBytes === null ? 'unknown' : formatBytes(p.peakBytes, units), formatBytes(p.budgetBytes, units), verdict(p.fits)]);
+  }
+  out.push(...table(rows, '    ', [1, 2]));
+  for (const p of e.phases) {
+    if (p.peakBytes === null || !p.breakdown.length) continue;
+    const top = p.breakdown.slice(0, 3).map((c) => `${formatBytes(c.bytes, units)} ${c.label}${c.count > 1 ? ` ×${c.count}` : ''}${c.span ? ` (line ${idx.line(c.span.start)})` : ''}`);
+    out.push(`    ${p.phase} peak${e.target.count > 1 ? ` on device ${p.peakDevice}` : ''}: ${top.join('; ')}`);
+  }
+  const unknowns = [...m.facts.unknowns, ...e.unknowns];
+  const seen = new Set<string>();
+  for (const u of unknowns) {
+    const line = u.span ? ` (line ${idx.line(u.span.start)})` : '';
+    const key = `${u.what}|${u.reason}|${line}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    if (seen.size > 5) { out.push(`    unknown: … and ${unknowns.length - 5} more`); break; }
+    out.push(`    unknown: ${u.what}: ${u.reason}${line}`);
+  }
+  return out;
+}
+
+/** `path:line:col: CODE [*] message`, `[*]` when a safe fix exists (ruff's convention). */
+export function findingLine(path: string, f: Finding, idx: LineIndex): string {
+  const p = idx.position(f.span.start);
+  const safe = f.fixes.some((x) => x.applicability === 'safe');
+  return `${path}:${p.line}:${p.column}: ${f.code}${safe ? ' [*]' : ''} ${f.message}`;
+}

@@ -1,0 +1,59 @@
+/**
+ * The document store: open documents, their resolved settings, and one
+ * cached analysis per document version. Re-analysis is debounced and
+ * cancellable: an edit that arrives while an analysis runs supersedes it, and
+ * results for an outdated version are dropped, so squiggles never land on
+ * the wrong lines.
+ */
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { AnalysisResult } from '../analysis/api';
+import type { Settings } from '../settings';
+
+export interface DocState {
+  doc: TextDocument;
+  /** Analysis of `doc.version`, or of an earlier version while a new one is pending. */
+  result?: AnalysisResult;
+  resultVersion?: number;
+  settings?: Settings;
+  /** Problems with the effective configuration (bad pyproject, unknown device). */
+  configProblems: string[];
+  timer?: ReturnType<typeof setTimeout>;
+  /** Bumped on every scheduling, so a finishing analysis can tell it was superseded. */
+  generation: number;
+  /** Resolves when the analysis for the current version is available. */
+  waiters: Array<() => void>;
+}
+
+export class DocumentStore {
+  private readonly docs = new Map<string, DocState>();
+
+  open(uri: string, languageId: string, version: number, text: string): DocState {
+    const s: DocState = { doc: TextDocument.create(uri, languageId, version, text), configProblems: [], generation: 0, waiters: [] };
+    this.docs.set(uri, s);
+    return s;
+  }
+
+  get(uri: string): DocState | undefined {
+    return this.docs.get(uri);
+  }
+
+  all(): DocState[] {
+    return [...this.docs.values()];
+  }
+
+  close(uri: string): void {
+    const s = this.docs.get(uri);
+    if (s?.timer) clearTimeout(s.timer);
+    this.docs.delete(uri);
+  }
+
+  /** The analysis matching the document's current version, waiting for it if one is on the way. */
+  async current(s: DocState, timeoutMs = 10_000): Promise<AnalysisResult | undefined> {
+    if (s.result && s.resultVersion === s.doc.version) return s.result;
+    await new Promise<void>((resolve) => {
+      const t = setTimeout(resolve, timeoutMs);
+      s.waiters.push(() => { clearTimeout(t); resolve(); });
+    });
+    return s.resultVersion === s.doc.version ? s.result : undefined;
+  }
+}

@@ -1,0 +1,24 @@
+/**
+ * `textDocument/codeLens`: one line above each model, e.g. "7.24 B params ·
+ * init peak 42.4 GB of 32.2 GB usable on A100 40GB ✗". Clicking it runs the
+ * client's "Show memory timeline" command.
+ */
+import type { CodeLens } from 'vscode-languageserver';
+import { toRange } from '../convert';
+import { lensTitle } from '../format';
+import type { OomlensServer } from '../server';
+
+export function registerCodeLens(server: OomlensServer): void {
+  server.connection.onCodeLens(async ({ textDocument }) => {
+    const s = server.store.get(textDocument.uri);
+    if (!s) return [];
+    await server.store.current(s);
+    if (!s.settings?.codeLens.enable || s.resultVersion !== s.doc.version || !s.result) return [];
+    const lenses: CodeLens[] = [];
+    for (const m of s.result.models) {
+      const range = toRange(s.doc, m.facts.span);
+      lenses.push({ range, command: { title: lensTitle(m.estimate, s.settings.units), command: 'oomlens.showTimeline', arguments: [s.doc.uri, range.start] } });
+    }
+    return lenses;
+  });
+}

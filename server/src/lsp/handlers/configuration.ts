@@ -1,0 +1,20 @@
+/**
+ * `workspace/didChangeConfiguration` and `workspace/didChangeWatchedFiles`
+ * (pyproject.toml): drop every document's resolved settings and re-analyse,
+ * so a device switch updates all open files' diagnostics, lenses and hovers.
+ */
+import { flatten, fromFlat } from '../../settings';
+import type { OomlensServer } from '../server';
+
+export function registerConfiguration(server: OomlensServer): void {
+  server.connection.onDidChangeConfiguration((params) => {
+    const raw = (params.settings as { oomlens?: unknown } | null)?.oomlens;
+    if (raw !== undefined) server.pushedSettings = fromFlat(flatten(raw));
+    server.refreshAll();
+    server.refreshLenses();
+  });
+  server.connection.onDidChangeWatchedFiles(() => {
+    server.refreshAll();
+    server.refreshLenses();
+  });
+}

@@ -1,0 +1,44 @@
+/**
+ * `textDocument/publishDiagnostics`: turns one analysis into diagnostics.
+ * Each diagnostic carries its fixes in `data` (ruff_server's stateless code
+ * actions), tagged with the document version they apply to.
+ */
+import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver';
+import type { Fix } from '../../analysis/api';
+import { ruleDocUrl, toRange, toSeverity } from '../convert';
+import type { DocState } from '../documents';
+import type { OomlensServer } from '../server';
+
+export interface DiagnosticData {
+  name: string;
+  version: number;
+  fixes: Fix[];
+}
+
+export function buildDiagnostics(s: DocState): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const r = s.result;
+  if (!r || !s.settings?.diagnostics.enable) return out;
+  const doc = s.doc;
+  for (const p of s.configProblems) {
+    out.push({ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, severity: DiagnosticSeverity.Warning, source: 'oomlens', message: p });
+  }
+  for (const f of r.findings) {
+    const data: DiagnosticData = { name: f.name, version: s.resultVersion ?? doc.version, fixes: f.fixes };
+    out.push({
+      range: toRange(doc, f.span),
+      severity: toSeverity(f.severity),
+      source: 'oomlens',
+      code: f.code,
+      codeDescription: { href: ruleDocUrl(f.name) },
+      message: f.message,
+      relatedInformation: f.related.map((rel) => ({ location: { uri: doc.uri, range: toRange(doc, rel.span) }, message: rel.message })),
+      data,
+    });
+  }
+  return out;
+}
+
+export function publishDiagnostics(server: OomlensServer, s: DocState): void {
+  void server.connection.sendDiagnostics({ uri: s.doc.uri, version: s.resultVersion, diagnostics: buildDiagnostics(s) });
+}

@@ -1,0 +1,25 @@
+/**
+ * Custom protocol messages between the oomlens client and server, declared
+ * once (vscode-eslint's custom messages file). Each comment says who sends it.
+ */
+export interface DeviceItem {
+  /** Catalogue id, e.g. 'h100-80gb'. */
+  id: string;
+  /** Display name, e.g. 'H100 80GB'. */
+  name: string;
+  /** Capacity in the user's units, e.g. '85.5 GB'. */
+  capacity: string;
+}
+
+/** client → server request: the device catalogue, for the quick pick. */
+export const ListDevicesRequest = 'oomlens/listDevices';
+export interface ListDevicesResult { devices: DeviceItem[] }
+
+/** client → server request: the memory timeline / hover Markdown for the model at a position. */
+export const ShowTimelineRequest = 'oomlens/showTimeline';
+export interface ShowTimelineParams { uri: string; position: { line: number; character: number } }
+export interface ShowTimelineResult { markdown: string | null }
+
+/** server → client notification: the effective target device of a document changed (for the status item). */
+export const StatusNotification = 'oomlens/status';
+export interface StatusParams { uri: string; device: string; deviceName: string; problems: string[] }

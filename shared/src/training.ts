@@ -1,0 +1,123 @@
+/**
+ * Training-state sizes: optimizer state, gradients and ZeRO partitioning.
+ * Each formula names the framework code it follows; the caller supplies the
+ * parameter shapes and dtypes it read from the program.
+ */
+import type { DType } from './facts';
+import { dtypeBytes } from './dtypes';
+
+export type OptimizerKind =
+  | 'optax.adam' | 'optax.adamw' | 'optax.sgd' | 'optax.adafactor'
+  | 'torch.adam' | 'torch.adamw' | 'torch.sgd' | 'bnb.adam8bit';
+
+export interface OptimizerOptions {
+  /** optax `mu_dtype`: the first moment's dtype (defaults to the param's). */
+  muDtype?: DType;
+  /** SGD momentum; 0 or undefined means no momentum buffer. */
+  momentum?: number;
+  /** torch Adam/AdamW amsgrad keeps a third buffer. */
+  amsgrad?: boolean;
+}
+
+export interface ParamShape { shape: number[]; dtype: DType }
+
+export interface SizeWithSource { bytes: number; formula: string; citation: string }
+
+function numel(shape: number[]): number {
+  return shape.reduce((a, d) => a * d, 1);
+}
+
+/** optax adafactor's default `min_dim_size_to_factor` (optax/_src/alias.py, factorized.py). */
+const ADAFACTOR_MIN_DIM = 128;
+
+/**
+ * Optimizer state bytes for one parameter.
+ * - optax adam/adamw: `scale_by_adam.init_fn` makes `mu = tree_zeros_like(params, dtype=mu_dtype)`,
+ *   `nu = tree_zeros_like(params)` and `count = jnp.zeros([], jnp.int32)`
+ *   (optax/_src/transform.py, optax 0.1.7–0.2.x). The count is shared by the
+ *   whole tree, so it is added once by `optimizerStateBytes`, not here.
+ * - optax sgd: `trace` keeps one zeros_like buffer when momentum is set, else nothing
+ *   (optax/_src/alias.py `sgd`, transform.py `trace`).
+ * - optax adafactor: `scale_by_factored_rms` keeps, for a parameter whose two
+ *   largest dims are ≥ 128, a row and a column accumulator (shape without the
+ *   column dim, shape without the row dim), else a full `v`; float32
+ *   (optax/_src/factorized.py `_factored_dims`, `init_fn`).
+ * - torch Adam/AdamW: `exp_avg` and `exp_avg_sq` are `torch.zeros_like(p, memory_format=torch.preserve_format)`,
+ *   plus `max_exp_avg_sq` with amsgrad (torch/optim/adamw.py `_init_group`, torch 2.x).
+ * - torch SGD: one `momentum_buffer` (clone of the gradient) when momentum ≠ 0 (torch/optim/sgd.py).
+ * - bitsandbytes Adam8bit: two uint8 states, 2 B per parameter (bitsandbytes/optim/optimizer.py
+ *   `Optimizer2State.init_state`, blockwise; the float32 absmax per 2048-element block is ignored).
+ */
+export function optimizerBytesPerParam(kind: OptimizerKind, p: ParamShape, opts: OptimizerOptions = {}): number {
+  const n = numel(p.shape);
+  const b = dtypeBytes(p.dtype);
+  switch (kind) {
+    case 'optax.adam':
+    case 'optax.adamw':
+      return n * dtypeBytes(opts.muDtype ?? p.dtype) + n * b;
+    case 'optax.sgd':
+    case 'torch.sgd':
+      return opts.momentum ? n * b : 0;
+    case 'optax.adafactor': {
+      if (p.shape.length >= 2) {
+        const dims = p.shape.map((d, i) => [d, i] as const).sort((x, y) => y[0] - x[0]);
+        const [[d1], [d2]] = dims;
+        if (d2 >= ADAFACTOR_MIN_DIM) return (n / d1 + n / d2) * 4;
+      }
+      return n * 4;
+    }
+    case 'torch.adam':
+    case 'torch.adamw':
+      return n * b * (opts.amsgrad ? 3 : 2);
+    case 'bnb.adam8bit':
+      return n * 2;
+  }
+}
+
+/** Total optimizer state for a parameter tree, with the shared optax Adam step count (int32, 4 B). */
+export function optimizerStateBytes(kind: OptimizerKind, params: ParamShape[], opts: OptimizerOptions = {}): SizeWithSource {
+  let bytes = params.reduce((a, p) => a + optimizerBytesPerParam(kind, p, opts), 0);
+  if (kind === 'optax.adam' || kind === 'optax.adamw') bytes += 4;
+  return {
+    bytes,
+    formula: kind.startsWith('optax.adam') ? 'mu + nu per parameter (param dtype, mu_dtype override) + int32 count'
+      : kind === 'optax.adafactor' ? 'float32 row + column accumulators for factored params, full v otherwise'
+      : kind.startsWith('torch.adam') ? `exp_avg + exp_avg_sq${opts.amsgrad ? ' + max_exp_avg_sq' : ''} (zeros_like(p))`
+      : kind === 'bnb.adam8bit' ? '2 × uint8 state per parameter'
+      : opts.momentum ? 'one momentum buffer (param dtype)' : 'no state',
+    citation: kind.startsWith('optax') ? 'optax/_src/transform.py scale_by_adam, trace; optax/_src/factorized.py'
+      : kind.startsWith('torch') ? 'torch/optim/adamw.py, torch/optim/sgd.py (torch 2.x)'
+      : 'bitsandbytes/optim/optimizer.py Optimizer2State',
+  };
+}
+
+/** Gradients have the parameters' shapes and dtypes (jax.grad, torch `.grad`). */
+export function gradientBytes(params: ParamShape[]): number {
+  return params.reduce((a, p) => a + numel(p.shape) * dtypeBytes(p.dtype), 0);
+}
+
+/**
+ * Mixed-precision Adam as counted by ZeRO (Rajbhandari et al. 2019,
+ * arXiv:1910.02054 §3.1): fp16 parameters (2 B) + fp16 gradients (2 B) +
+ * fp32 master weights, momentum and variance (K = 12 B) = 16 B per parameter.
+ * We use this count (not HF's 18 B, which adds a second fp32 copy of the
+ * gradients for some code paths) because it is the one ZeRO's division applies to.
+ */
+export const MIXED_PRECISION_ADAM_BYTES_PER_PARAM = { params: 2, grads: 2, optimizer: 12 } as const;
+
+export type ZeroStage = 0 | 1 | 2 | 3;
+
+/**
+ * Per-device training state under ZeRO (arXiv:1910.02054 §5): stage 1
+ * partitions the optimizer state over N devices, stage 2 also the gradients,
+ * stage 3 also the parameters.
+ */
+export function zeroPerDevice(
+  parts: { params: number; grads: number; optimizer: number }, stage: ZeroStage, devices: number,
+): { params: number; grads: number; optimizer: number; total: number } {
+  const n = Math.max(1, devices);
+  const params = stage >= 3 ? parts.params / n : parts.params;
+  const grads = stage >= 2 ? parts.grads / n : parts.grads;
+  const optimizer = stage >= 1 ? parts.optimizer / n : parts.optimizer;
+  return { params, grads, optimizer, total: params + grads + optimizer };
+}

@@ -1,0 +1,133 @@
+// The CLI as a user runs it: the built bundle (dist/cli.js, made by
+// `npm run build`, which `npm test` runs first) in a child process, on copies
+// of the five scenarios and the examples. Checks exit codes, text and JSON
+// output, and that `fix --unsafe-fixes` rewrites each scenario so its
+// diagnostic is gone and the predicted peak falls.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const root = join(__dirname, '..', '..');
+const cli = join(root, 'dist', 'cli.js');
+const scenarios = join(root, 'test', 'fixtures', 'scenarios');
+
+function run(args: string[], cwd = root) {
+  const r = spawnSync(process.execPath, [cli, ...args], { cwd, encoding: 'utf8', timeout: 60_000 });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+interface JsonReport {
+  files: {
+    path: string; device: string; skipped?: string; unknowns: { reason: string }[];
+    diagnostics: { code: string; line: number; message: string; fixes: unknown[] }[];
+    models: { name: string; params: number | null; phases: { name: string; peakBytes: number | null; budgetBytes: number; fits: boolean | null }[] }[];
+  }[];
+}
+
+function json(args: string[], cwd = root): JsonReport {
+  const r = run([...args, '--format', 'json'], cwd);
+  assert.ok(r.code === 0 || r.code === 1, r.err);
+  return JSON.parse(r.out) as JsonReport;
+}
+
+const CASES = [
+  { dir: 's1_equinox_mistral', device: 'a100-40gb', code: 'OOM101', phase: 'init' },
+  { dir: 's2_flax_sharded_dense', device: '8xh100-80gb', code: 'OOM103', phase: 'init' },
+  { dir: 's3_haiku_pair_init', device: 'a100-80gb', code: 'OOM104', phase: 'init' },
+  { dir: 's4_equinox_mlp_prealloc', device: 't4', code: 'OOM901', phase: 'init' },
+  { dir: 's5_hf_llama_edit', device: '2xv100-32gb', code: 'OOM201', phase: 'load' },
+];
+
+function worstPeak(r: JsonReport, phase: string): number {
+  let peak = 0;
+  for (const f of r.files) for (const m of f.models) for (const p of m.phases) if (p.name === phase) peak = Math.max(peak, p.peakBytes ?? 0);
+  return peak;
+}
+
+for (const c of CASES) {
+  test(`check then fix --unsafe-fixes: ${c.dir} on ${c.device} loses ${c.code} and its peak does not rise`, () => {
+    const dir = mkdtempSync(join(tmpdir(), 'oomlens-cli-'));
+    cpSync(join(scenarios, c.dir), dir, { recursive: true });
+    const before = json(['check', dir, '--device', c.device]);
+    const codes = before.files.flatMap((f) => f.diagnostics.map((d) => d.code));
+    assert.ok(codes.includes(c.code), `expected ${c.code} before the fix, got ${codes.join(', ')}`);
+    const peakBefore = worstPeak(before, c.phase);
+
+    const fixed = run(['fix', dir, '--unsafe-fixes', '--device', c.device]);
+    assert.match(fixed.out, new RegExp(`fixed ${c.code}`));
+
+    const after = json(['check', dir, '--device', c.device]);
+    const codesAfter = after.files.flatMap((f) => f.diagnostics.map((d) => d.code));
+    assert.ok(!codesAfter.includes(c.code), `${c.code} still reported after the fix: ${codesAfter.join(', ')}`);
+    assert.ok(!codesAfter.includes('OOM001'), `still does not fit after the fix: ${JSON.stringify(after.files[0].models[0]?.phases)}`);
+    const peakAfter = worstPeak(after, c.phase);
+    assert.ok(peakAfter <= peakBefore, `peak rose from ${peakBefore} to ${peakAfter}`);
+  });
+}
+
+test('check examples: exit 1, every example file reported with its device, findings as path:line:col CODE', () => {
+  const r = run(['check', 'examples']);
+  assert.equal(r.code, 1, r.err);
+  for (const code of ['OOM001', 'OOM101', 'OOM103', 'OOM104', 'OOM201', 'OOM901']) assert.match(r.out, new RegExp(`:\\d+:\\d+: ${code} `));
+  assert.match(r.out, /Units: GB = 10\^9 bytes/);
+  assert.match(r.out, /Found \d+ findings in 5 of 5 files/);
+});
+
+test('--units GiB prints binary units and says so', () => {
+  const r = run(['check', join(scenarios, 's2_flax_sharded_dense'), '--device', '8xh100-80gb', '--units', 'GiB']);
+  assert.match(r.out, /Units: GiB = 2\^30 bytes/);
+  assert.match(r.out, /100\.0 GiB/);
+});
+
+test('a clean file exits 0; --select and --ignore filter by code prefix', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'oomlens-cli-'));
+  writeFileSync(join(dir, 'small.py'), 'import torch.nn as nn\nnet = nn.Linear(16, 16)\n');
+  assert.equal(run(['check', dir]).code, 0);
+  const s4 = join(scenarios, 's4_equinox_mlp_prealloc');
+  const only = json(['check', s4, '--device', 't4', '--select', 'OOM901']);
+  assert.deepEqual(only.files[0].diagnostics.map((d) => d.code), ['OOM901']);
+  const none = run(['check', s4, '--device', 't4', '--ignore', 'OOM9']);
+  assert.equal(none.code, 0, none.out);
+});
+
+test('bad usage and bad input: exit 2 with a clear message, never a stack trace', () => {
+  const dev = run(['check', 'examples', '--device', 'quantum-9000']);
+  assert.equal(dev.code, 2);
+  assert.match(dev.err, /quantum-9000/);
+  assert.match(dev.err, /a100-40gb/);
+  const missing = run(['check', 'no/such/path.py']);
+  assert.equal(missing.code, 2);
+  assert.match(missing.err, /no\/such\/path\.py/);
+  const flag = run(['check', '--bogus']);
+  assert.equal(flag.code, 2);
+  assert.match(flag.err, /--bogus/);
+  for (const r of [dev, missing, flag]) assert.doesNotMatch(r.err, /\n\s+at /);
+});
+
+test('binary and half-typed files: a partial result or a clear skip, no crash', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'oomlens-cli-'));
+  writeFileSync(join(dir, 'blob.py'), Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 1, 2, 3]));
+  writeFileSync(join(dir, 'half.py'), 'import torch.nn as nn\nlin = nn.Linear(10, 10)\nclass X(\n  def f(self\n');
+  const r = run(['check', dir, '--format', 'json']);
+  assert.ok(r.code === 0 || r.code === 1, r.err);
+  const rep = JSON.parse(r.out) as JsonReport;
+  const half = rep.files.find((f) => f.path.endsWith('half.py'))!;
+  assert.equal(half.models.find((m) => m.name === 'Linear')?.params, 110);
+  const blob = rep.files.find((f) => f.path.endsWith('blob.py'));
+  assert.ok(blob, 'the binary file is listed');
+  assert.match(blob.skipped ?? blob.unknowns.map((u) => u.reason).join(' '), /binary/);
+  assert.ok(half.unknowns.some((u) => /syntax/.test(u.reason)));
+});
+
+test('pyproject [tool.oomlens] device applies, and --device wins over it', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'oomlens-cli-'));
+  cpSync(join(scenarios, 's4_equinox_mlp_prealloc'), dir, { recursive: true });
+  writeFileSync(join(dir, 'pyproject.toml'), '[tool.oomlens]\ndevice = "t4"\n');
+  assert.equal(json(['check', dir]).files[0].device, 't4');
+  assert.equal(json(['check', dir, '--device', 'h100-80gb']).files[0].device, 'h100-80gb');
+  const text = readFileSync(join(dir, 'infer.py'), 'utf8');
+  assert.ok(text.length > 0);
+});

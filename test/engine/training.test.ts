@@ -1,0 +1,95 @@
+// Training and inference formulas (issue 5): optimizer state, gradients,
+// ZeRO, activations, KV cache and the smallest fitting device count.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { gradientBytes, optimizerBytesPerParam, optimizerStateBytes, zeroPerDevice, MIXED_PRECISION_ADAM_BYTES_PER_PARAM } from '../../shared/src/training';
+import { activationBytes } from '../../shared/src/activations';
+import { kvCacheBytes } from '../../shared/src/kvcache';
+import { fitsWhere } from '../../shared/src/fitsWhere';
+
+const GiB = 2 ** 30;
+const MiB = 2 ** 20;
+const GPT2_PARAMS = 124_439_808;
+const LLAMA2_7B_PARAMS = 6_738_415_616;
+
+test('optimizer state per parameter', () => {
+  const p = { shape: [1024, 1024], dtype: 'float32' as const };
+  // optax adam: mu + nu = 2 × 2^20 × 4 B = 8 MiB; count is added once per tree.
+  assert.equal(optimizerBytesPerParam('optax.adam', p), 8 * MiB);
+  assert.equal(optimizerStateBytes('optax.adamw', [p]).bytes, 8 * MiB + 4);
+  // mu_dtype bfloat16: 2 MiB + 4 MiB = 6 MiB.
+  assert.equal(optimizerBytesPerParam('optax.adam', p, { muDtype: 'bfloat16' }), 6 * MiB);
+  // sgd: nothing without momentum, one buffer with it.
+  assert.equal(optimizerBytesPerParam('optax.sgd', p), 0);
+  assert.equal(optimizerBytesPerParam('torch.sgd', p, { momentum: 0.9 }), 4 * MiB);
+  // adafactor, factored: rows + cols = (1024 + 1024) × 4 B = 8192 B.
+  assert.equal(optimizerBytesPerParam('optax.adafactor', p), 8192);
+  // adafactor on a 1-D bias of 1024 or a [64, 1024] matrix (second dim < 128): full v in float32.
+  assert.equal(optimizerBytesPerParam('optax.adafactor', { shape: [1024], dtype: 'float32' }), 4096);
+  assert.equal(optimizerBytesPerParam('optax.adafactor', { shape: [64, 1024], dtype: 'bfloat16' }), 64 * 1024 * 4);
+  // torch AdamW: 2 buffers; amsgrad 3.
+  assert.equal(optimizerBytesPerParam('torch.adamw', p), 8 * MiB);
+  assert.equal(optimizerBytesPerParam('torch.adamw', p, { amsgrad: true }), 12 * MiB);
+  // bitsandbytes 8-bit Adam: 2 B per parameter.
+  assert.equal(optimizerBytesPerParam('bnb.adam8bit', p), 2 * MiB);
+});
+
+test('ZeRO stages divide the mixed-precision 16 B/param state', () => {
+  // 1e9 params: params 2e9, grads 2e9, optimizer 12e9 (arXiv:1910.02054 §3.1).
+  const k = MIXED_PRECISION_ADAM_BYTES_PER_PARAM;
+  const parts = { params: 1e9 * k.params, grads: 1e9 * k.grads, optimizer: 1e9 * k.optimizer };
+  assert.equal(zeroPerDevice(parts, 0, 8).total, 16e9);
+  // Stage 1 on 8: 2 + 2 + 12/8 = 5.5 GB.
+  assert.equal(zeroPerDevice(parts, 1, 8).total, 5.5e9);
+  // Stage 2: 2 + (2 + 12)/8 = 3.75 GB.
+  assert.equal(zeroPerDevice(parts, 2, 8).total, 3.75e9);
+  // Stage 3: 16/8 = 2 GB.
+  assert.equal(zeroPerDevice(parts, 3, 8).total, 2e9);
+});
+
+test('GPT-2 small, AdamW fp32 training at batch 8 × 1024', () => {
+  const params = [{ shape: [GPT2_PARAMS], dtype: 'float32' as const }];
+  // Weights 124,439,808 × 4 B = 497,759,232 B; gradients the same.
+  assert.equal(gradientBytes(params), 497_759_232);
+  // torch AdamW: exp_avg + exp_avg_sq = 2 × 497,759,232 = 995,518,464 B.
+  assert.equal(optimizerStateBytes('torch.adamw', params).bytes, 995_518_464);
+  // Activations (s=1024, b=8, h=768, a=12, 12 layers), no recomputation:
+  // s·b·h = 6,291,456; 34 + 5·12·1024/768 = 34 + 80 = 114; per layer 16-bit
+  // 6,291,456 × 114 = 717,225,984 B; fp32 doubles it: 1,434,451,968 B;
+  // × 12 layers = 17,213,423,616 B.
+  const act = activationBytes({ seq: 1024, batch: 8, hidden: 768, heads: 12, layers: 12, bytesPerElement: 4 });
+  assert.equal(act.perLayer, 1_434_451_968);
+  assert.equal(act.total, 17_213_423_616);
+  // Selective recomputation: 6,291,456 × 34 × 2 × 12 = 5,133,828,096 B.
+  assert.equal(activationBytes({ seq: 1024, batch: 8, hidden: 768, heads: 12, layers: 12, bytesPerElement: 4, recompute: 'selective' }).total, 5_133_828_096);
+  // Full recomputation: 2 × 6,291,456 × 2 × 12 = 301,989,888 B.
+  assert.equal(activationBytes({ seq: 1024, batch: 8, hidden: 768, heads: 12, layers: 12, bytesPerElement: 4, recompute: 'full' }).total, 301_989_888);
+});
+
+test('Llama-2-7B fp16 inference with a 4,096-token KV cache', () => {
+  // 2 · 32 · 32 · 128 · 4096 · 1 · 2 B = 2^31 B = 2 GiB exactly.
+  const kv = kvCacheBytes({ layers: 32, kvHeads: 32, headDim: 128, seq: 4096, batch: 1, bytesPerElement: 2 });
+  assert.equal(kv.bytes, 2 * GiB);
+  // Weights: 6,738,415,616 × 2 B = 13,476,831,232 B.
+  const weights = gradientBytes([{ shape: [LLAMA2_7B_PARAMS], dtype: 'float16' }]);
+  assert.equal(weights, 13_476_831_232);
+  // Weights + KV = 15,624,314,880 B. PyTorch on a T4: 15360 − 400 = 14960 MiB = 15,686,696,960 B: fits one;
+  // a V100 16GB (16160 − 400 MiB = 16,525,557,760 B) fits one.
+  const rows = fitsWhere(weights, kv.bytes, { runtime: 'torch', versions: {} });
+  const t4 = rows.find((r) => r.device.id === 't4')!;
+  assert.equal(t4.budgetBytes, 14960 * MiB);
+  assert.equal(t4.count, 1);
+});
+
+test('fitsWhere: smallest N, and null when the fixed part alone does not fit', () => {
+  // JAX on A100 40GB: budget 30 GiB. 100 GiB split + 5 GiB fixed: ceil(100 / 25) = 4.
+  const rows = fitsWhere(100 * GiB, 5 * GiB, { runtime: 'jax', versions: {} });
+  assert.equal(rows.find((r) => r.device.id === 'a100-40gb')!.count, 4);
+  // 100 GiB split + 30 GiB fixed: no room left on an A100 40GB.
+  const none = fitsWhere(100 * GiB, 30 * GiB, { runtime: 'jax', versions: {} });
+  assert.equal(none.find((r) => r.device.id === 'a100-40gb')!.count, null);
+  // Absurd sizes are not a device count.
+  assert.equal(fitsWhere(Infinity, 0, { runtime: 'jax', versions: {} })[0].count, null);
+  // More than 65536 devices needed: null. 2^52 B / 30 GiB = 2^22 / 30 ≈ 139,810 > 65536.
+  assert.equal(fitsWhere(2 ** 52, 0, { runtime: 'jax', versions: {} }).find((r) => r.device.id === 'a100-40gb')!.count, null);
+});

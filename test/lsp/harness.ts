@@ -1,0 +1,143 @@
+/**
+ * Test harness for the language server as users run it: spawns the bundled
+ * `dist/server.js --stdio` and speaks LSP over its pipes with vscode-jsonrpc.
+ * Answers the server's `workspace/configuration` pulls from a settings object
+ * the test can change, and collects publishDiagnostics so tests can poll for
+ * them (never sleeping a fixed time).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { StreamMessageReader, StreamMessageWriter, createMessageConnection, type MessageConnection } from 'vscode-jsonrpc/node';
+import type { CodeAction, CodeLens, Diagnostic, Hover, Position, PublishDiagnosticsParams, TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
+
+export const ROOT = resolve(__dirname, '../..');
+export const SERVER = join(ROOT, 'dist/server.js');
+export const SCENARIOS = join(ROOT, 'test/fixtures/scenarios');
+
+export interface Opened { uri: string; version: number; text: string }
+
+export class LspClient {
+  readonly conn: MessageConnection;
+  readonly proc: ChildProcess;
+  /** Settings returned for `workspace/configuration` section `oomlens`. */
+  settings: Record<string, unknown> = {};
+  private readonly diags = new Map<string, PublishDiagnosticsParams>();
+  private readonly listeners: Array<() => void> = [];
+  private readonly docs = new Map<string, Opened>();
+  stderr = '';
+  /** The server's window/logMessage output, for failure messages. */
+  log = '';
+
+  constructor() {
+    if (!existsSync(SERVER)) throw new Error(`${SERVER} is missing: run npm run build first`);
+    this.proc = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.proc.stderr!.on('data', (d: Buffer) => { this.stderr += d.toString(); });
+    this.conn = createMessageConnection(new StreamMessageReader(this.proc.stdout!), new StreamMessageWriter(this.proc.stdin!));
+    this.conn.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => {
+      this.diags.set(p.uri, p);
+      for (const l of this.listeners.splice(0)) l();
+    });
+    this.conn.onRequest('workspace/configuration', (p: { items: Array<{ section?: string }> }) => p.items.map((i) => (i.section === 'oomlens' ? this.settings : null)));
+    this.conn.onRequest('workspace/codeLens/refresh', () => null);
+    this.conn.onRequest('window/showDocument', () => ({ success: true }));
+    this.conn.onNotification('window/logMessage', (p: { message: string }) => { this.log += p.message + '\n'; });
+    this.conn.listen();
+  }
+
+  async initialize(): Promise<void> {
+    await this.conn.sendRequest('initialize', {
+      processId: process.pid,
+      rootUri: pathToFileURL(ROOT).href,
+      capabilities: {
+        workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: false }, codeLens: { refreshSupport: true } },
+        textDocument: { publishDiagnostics: { relatedInformation: true, versionSupport: true, codeDescriptionSupport: true, dataSupport: true } },
+      },
+    });
+    await this.conn.sendNotification('initialized', {});
+  }
+
+  open(path: string, text = readFileSync(path, 'utf8')): Opened {
+    const d: Opened = { uri: pathToFileURL(path).href, version: 1, text };
+    this.docs.set(d.uri, d);
+    void this.conn.sendNotification('textDocument/didOpen', { textDocument: { uri: d.uri, languageId: 'python', version: 1, text } });
+    return d;
+  }
+
+  /** Replaces the whole text (full-document change). */
+  change(d: Opened, text: string): void {
+    d.version += 1;
+    d.text = text;
+    void this.conn.sendNotification('textDocument/didChange', { textDocument: { uri: d.uri, version: d.version }, contentChanges: [{ text }] });
+  }
+
+  /** Applies a workspace edit for this document locally and sends it as a change. */
+  applyEdit(d: Opened, edit: WorkspaceEdit): void {
+    const edits = edit.changes?.[d.uri] ?? [];
+    this.change(d, applyTextEdits(d.text, edits));
+  }
+
+  /** Waits for diagnostics published for exactly the document's current version. */
+  async diagnostics(d: Opened, timeoutMs = 15_000): Promise<Diagnostic[]> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const p = this.diags.get(d.uri);
+      if (p && p.version === d.version) return p.diagnostics;
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`no diagnostics for ${d.uri} v${d.version} within ${timeoutMs} ms; stderr: ${this.stderr} log: ${this.log}`);
+      await new Promise<void>((res) => {
+        const t = setTimeout(res, Math.min(left, 200));
+        this.listeners.push(() => { clearTimeout(t); res(); });
+      });
+    }
+  }
+
+  hover(d: Opened, position: Position): Promise<Hover | null> {
+    return this.conn.sendRequest('textDocument/hover', { textDocument: { uri: d.uri }, position });
+  }
+
+  codeLens(d: Opened): Promise<CodeLens[]> {
+    return this.conn.sendRequest('textDocument/codeLens', { textDocument: { uri: d.uri } });
+  }
+
+  codeActions(d: Opened, diagnostics: Diagnostic[], only?: string[]): Promise<CodeAction[]> {
+    const range = diagnostics[0]?.range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+    return this.conn.sendRequest('textDocument/codeAction', { textDocument: { uri: d.uri }, range, context: { diagnostics, only } });
+  }
+
+  setSettings(s: Record<string, unknown>): void {
+    this.settings = s;
+    void this.conn.sendNotification('workspace/didChangeConfiguration', { settings: { oomlens: s } });
+  }
+
+  async close(): Promise<void> {
+    try {
+      await Promise.race([this.conn.sendRequest('shutdown'), new Promise((r) => setTimeout(r, 2000))]);
+      void this.conn.sendNotification('exit');
+    } catch {
+      // The server may already be gone; the kill below cleans up either way.
+    }
+    this.conn.dispose();
+    this.proc.kill();
+  }
+}
+
+export function offsetAt(text: string, p: Position): number {
+  const lines = text.split('\n');
+  let o = 0;
+  for (let i = 0; i < p.line; i++) o += lines[i].length + 1;
+  return o + p.character;
+}
+
+export function positionAt(text: string, offset: number): Position {
+  const before = text.slice(0, offset).split('\n');
+  return { line: before.length - 1, character: before[before.length - 1].length };
+}
+
+export function applyTextEdits(text: string, edits: TextEdit[]): string {
+  const sorted = edits.map((e) => ({ s: offsetAt(text, e.range.start), e: offsetAt(text, e.range.end), t: e.newText })).sort((a, b) => b.s - a.s);
+  let out = text;
+  for (const x of sorted) out = out.slice(0, x.s) + x.t + out.slice(x.e);
+  return out;
+}
