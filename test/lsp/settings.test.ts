@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parseProjectConfig } from '../../server/src/project/config';
-import { SETTINGS_SCHEMA, contributes, flatten, fromFlat } from '../../server/src/settings';
+import { README_TABLE_END, README_TABLE_START, SETTINGS_SCHEMA, contributes, flatten, fromFlat, settingsTable } from '../../server/src/settings';
 
 const pkg = JSON.parse(readFileSync(join(__dirname, '../../package.json'), 'utf8')) as { contributes: Record<string, unknown> };
 
@@ -15,6 +15,15 @@ describe('settings schema', () => {
     const gen = contributes();
     assert.deepEqual(pkg.contributes.configuration, JSON.parse(JSON.stringify(gen.configuration)));
     assert.deepEqual(pkg.contributes.commands, gen.commands);
+  });
+
+  it('the README settings table is generated from the schema (npm run gen-settings)', () => {
+    const readme = readFileSync(join(__dirname, '../../README.md'), 'utf8');
+    const a = readme.indexOf(README_TABLE_START);
+    const b = readme.indexOf(README_TABLE_END);
+    assert.ok(a >= 0 && b > a, 'README.md has the settings table markers');
+    assert.equal(readme.slice(a + README_TABLE_START.length, b).trim(), settingsTable());
+    for (const k of Object.keys(SETTINGS_SCHEMA)) assert.ok(settingsTable().includes(`\`${k}\``), k);
   });
 
   it('every setting is documented, namespaced, and toggles end in .enable', () => {
