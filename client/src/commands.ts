@@ -1,11 +1,11 @@
 /**
  * The "oomlens" commands: pick target device, restart server, show logs,
- * show memory timeline (for now a placeholder that shows the model's hover
- * Markdown in a preview).
+ * show memory timeline (a webview with the SVG the server draws, timeline.ts).
  */
 import * as vscode from 'vscode';
 import type { OomlensClient } from './client';
 import type { DeviceStatus } from './status';
+import { TimelinePanel } from './timeline';
 
 interface DeviceItem { id: string; name: string; capacity: string }
 
@@ -51,6 +51,9 @@ export function registerCommands(context: vscode.ExtensionContext, client: Oomle
 
   reg('oomlens.showLogs', () => output.show());
 
+  const timeline = new TimelinePanel();
+  context.subscriptions.push(timeline);
+
   reg('oomlens.showTimeline', async (uri?: unknown, position?: unknown) => {
     const lc = client.client;
     const editor = vscode.window.activeTextEditor;
@@ -58,12 +61,11 @@ export function registerCommands(context: vscode.ExtensionContext, client: Oomle
     const u = typeof uri === 'string' ? uri : editor?.document.uri.toString();
     const pos = (position as { line: number; character: number } | undefined) ?? (editor ? { line: editor.selection.active.line, character: editor.selection.active.character } : undefined);
     if (!u || !pos) return;
-    const r = await lc.sendRequest<{ markdown: string | null }>('oomlens/showTimeline', { uri: u, position: pos });
-    if (!r.markdown) {
-      void vscode.window.showInformationMessage('oomlens: no model here.');
+    const r = await lc.sendRequest<{ svg: string | null; title: string | null }>('oomlens/showTimeline', { uri: u, position: pos });
+    if (!r.svg) {
+      void vscode.window.showInformationMessage('oomlens: no model in this file.');
       return;
     }
-    const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: r.markdown });
-    await vscode.commands.executeCommand('markdown.showPreview', doc.uri);
+    timeline.show({ svg: r.svg, title: r.title ?? 'Memory timeline' });
   });
 }

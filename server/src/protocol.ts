@@ -15,10 +15,14 @@ export interface DeviceItem {
 export const ListDevicesRequest = 'oomlens/listDevices';
 export interface ListDevicesResult { devices: DeviceItem[] }
 
-/** client → server request: the memory timeline / hover Markdown for the model at a position. */
+/**
+ * client → server request: the memory timeline of the model at a position
+ * (or the file's first model): a standalone SVG (shared/src/timelineSvg.ts)
+ * and the hover Markdown; all null when the file has no model.
+ */
 export const ShowTimelineRequest = 'oomlens/showTimeline';
 export interface ShowTimelineParams { uri: string; position: { line: number; character: number } }
-export interface ShowTimelineResult { markdown: string | null }
+export interface ShowTimelineResult { markdown: string | null; svg: string | null; title: string | null }
 
 /** server → client notification: the effective target device of a document changed (for the status item). */
 export const StatusNotification = 'oomlens/status';

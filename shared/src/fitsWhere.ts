@@ -3,7 +3,8 @@
  * that split over devices (sharded parameters, ZeRO-partitioned state) and
  * bytes every device holds whatever N (replicated state, per-device
  * activations). N devices fit when fixed + split / N ≤ the framework budget
- * of one device (budget.ts).
+ * of one device (budget.ts). advice.ts decides, per phase, which bytes are
+ * split and which fixed, and takes the largest count over the instants.
  */
 import type { RuntimeFacts } from './facts';
 import { frameworkBudget } from './budget';

@@ -13,3 +13,5 @@ export * from './training';
 export * from './activations';
 export * from './kvcache';
 export * from './fitsWhere';
+export * from './advice';
+export * from './timelineSvg';

@@ -21,7 +21,8 @@ export function tensorBytes(t: Pick<TensorFact, 'shape' | 'dtype'>): number | nu
   return Number.isFinite(b) && b <= Number.MAX_SAFE_INTEGER ? b : null;
 }
 
-function share(p: Placement, bytes: number, device: number, count: number): number {
+/** Bytes of a tensor of `bytes` placed at `p` that land on `device` of `count` devices. */
+export function share(p: Placement, bytes: number, device: number, count: number): number {
   switch (p.kind) {
     case 'host': return 0;
     case 'replicated': return bytes;

@@ -8,7 +8,7 @@ import { dtypeBytes } from './dtypes';
 
 export type OptimizerKind =
   | 'optax.adam' | 'optax.adamw' | 'optax.sgd' | 'optax.adafactor'
-  | 'torch.adam' | 'torch.adamw' | 'torch.sgd' | 'bnb.adam8bit';
+  | 'torch.adam' | 'torch.adamw' | 'torch.sgd' | 'bnb.adam8bit' | 'bnb.adamw8bit';
 
 export interface OptimizerOptions {
   /** optax `mu_dtype`: the first moment's dtype (defaults to the param's). */
@@ -70,6 +70,7 @@ export function optimizerBytesPerParam(kind: OptimizerKind, p: ParamShape, opts:
     case 'torch.adamw':
       return n * b * (opts.amsgrad ? 3 : 2);
     case 'bnb.adam8bit':
+    case 'bnb.adamw8bit':
       return n * 2;
   }
 }
@@ -83,7 +84,7 @@ export function optimizerStateBytes(kind: OptimizerKind, params: ParamShape[], o
     formula: kind.startsWith('optax.adam') ? 'mu + nu per parameter (param dtype, mu_dtype override) + int32 count'
       : kind === 'optax.adafactor' ? 'float32 row + column accumulators for factored params, full v otherwise'
       : kind.startsWith('torch.adam') ? `exp_avg + exp_avg_sq${opts.amsgrad ? ' + max_exp_avg_sq' : ''} (zeros_like(p))`
-      : kind === 'bnb.adam8bit' ? '2 × uint8 state per parameter'
+      : kind.startsWith('bnb.') ? '2 × uint8 state per parameter'
       : opts.momentum ? 'one momentum buffer (param dtype)' : 'no state',
     citation: kind.startsWith('optax') ? 'optax/_src/transform.py scale_by_adam, trace; optax/_src/factorized.py'
       : kind.startsWith('torch') ? 'torch/optim/adamw.py, torch/optim/sgd.py (torch 2.x)'
@@ -120,4 +121,39 @@ export function zeroPerDevice(
   const grads = stage >= 2 ? parts.grads / n : parts.grads;
   const optimizer = stage >= 1 ? parts.optimizer / n : parts.optimizer;
   return { params, grads, optimizer, total: params + grads + optimizer };
+}
+
+/**
+ * optax `MultiSteps` (gradient accumulation) keeps `acc_grads =
+ * _zeros_tree_like(params)` next to the inner optimizer's state
+ * (optax/_src/wrappers.py `MultiSteps.init`): one more gradient-sized tree.
+ */
+export function accumulationBytes(params: ParamShape[]): SizeWithSource {
+  return {
+    bytes: gradientBytes(params),
+    formula: 'acc_grads: one zeros_like(params) tree',
+    citation: 'optax/_src/wrappers.py MultiSteps.init (acc_grads = _zeros_tree_like(params))',
+  };
+}
+
+/**
+ * Language-model head at the end of the forward: the logits [b, s, V] and
+ * the log-probabilities cross-entropy saves for its backward, both [b, s, V].
+ * torch `F.cross_entropy` is `nll_loss(log_softmax(input))`
+ * (aten/src/ATen/native/LossNLL.cpp `cross_entropy_loss`), and autograd keeps
+ * log_softmax's result (tools/autograd/derivatives.yaml `_log_softmax:
+ * _log_softmax_backward_data(grad, result, ...)`); optax
+ * `softmax_cross_entropy` likewise computes `log_softmax(logits)` and the
+ * backward of `jax.grad` keeps it. The logits stay alive as the forward's
+ * output. Under torch.autocast, log_softmax runs in float32 (autocast's
+ * fp32 op list, torch/amp docs "CUDA Ops that can autocast to float32").
+ */
+export function lmHeadBytes(i: { batch: number; seq: number; vocab: number; logitsBytes: number; logProbBytes: number }): { logits: number; logProbs: number; formula: string; citation: string } {
+  const n = i.batch * i.seq * i.vocab;
+  return {
+    logits: n * i.logitsBytes,
+    logProbs: n * i.logProbBytes,
+    formula: `b·s·V = ${i.batch}·${i.seq}·${i.vocab}; logits ${i.logitsBytes} B + saved log-probs ${i.logProbBytes} B per element`,
+    citation: 'aten/src/ATen/native/LossNLL.cpp cross_entropy_loss; tools/autograd/derivatives.yaml _log_softmax',
+  };
 }

@@ -99,6 +99,9 @@ test('Norms: LayerNorm / RMSNorm weight ones + bias zeros; GroupNorm; BatchNorm 
   // RMSNorm in v0.11.4 defaults use_weight=True, use_bias=True.
   assert.deepEqual(shapes(specs('equinox.nn.RMSNorm', [32])), { weight: [32], bias: [32] });
   assert.deepEqual(specs('equinox.nn.LayerNorm', [8], { use_weight: false, use_bias: false }), []);
+  // The deprecated elementwise_affine= overrides use_weight / use_bias (_normalisation.py LayerNorm.__init__).
+  assert.deepEqual(specs('equinox.nn.LayerNorm', [8], { elementwise_affine: false }), []);
+  assert.equal(specs('equinox.nn.LayerNorm', [8], { use_bias: false, elementwise_affine: true }).length, 2);
   assert.deepEqual(shapes(specs('equinox.nn.GroupNorm', [4, 32])), { weight: [32], bias: [32] });
   assert.match(unknownOf('equinox.nn.GroupNorm', [4]).reason, /channels/);
   const bn = specs('equinox.nn.BatchNorm', [64]);
@@ -123,7 +126,10 @@ test('GRUCell / LSTMCell / parameter-free layers', () => {
   assert.deepEqual(shapes(specs('equinox.nn.GRUCell', [10, 20])), { weight_ih: [60, 10], weight_hh: [60, 20], bias: [60], bias_n: [20] });
   assert.deepEqual(shapes(specs('equinox.nn.LSTMCell', [10, 20])), { weight_ih: [80, 10], weight_hh: [80, 20], bias: [80] });
   assert.deepEqual(shapes(specs('equinox.nn.LSTMCell', [10, 20], { use_bias: false })), { weight_ih: [80, 10], weight_hh: [80, 20] });
-  for (const n of ['equinox.nn.Dropout', 'equinox.nn.Identity', 'equinox.nn.Lambda']) assert.deepEqual(specs(n, []), []);
+  for (const n of ['equinox.nn.Dropout', 'equinox.nn.Identity', 'equinox.nn.Lambda', 'equinox.nn.MaxPool2d', 'equinox.nn.AdaptiveAvgPool1d']) assert.deepEqual(specs(n, []), []);
+  // PReLU: negative_slope = jnp.asarray(init_alpha): 0-d for the default float 0.25, else the array's shape.
+  assert.deepEqual(shapes(specs('equinox.nn.PReLU', [])), { negative_slope: [] });
+  assert.deepEqual(shapes(specs('equinox.nn.PReLU', [{ kind: 'array', shape: [16], dtype: 'float32' }])), { negative_slope: [16] });
   assert.match(unknownOf('equinox.nn.GRUCell', [10]).reason, /hidden_size/);
 });
 

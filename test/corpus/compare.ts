@@ -45,7 +45,7 @@ export interface TorchTruth { ok: boolean; python?: string; torch?: string; erro
  * /usr/bin/python3 (where python3-torch installs), then python3 on PATH
  * (which may be a pyenv shim without torch).
  */
-function pythonWithTorch(): { exe?: string; tried: string[] } {
+export function pythonWithTorch(): { exe?: string; tried: string[] } {
   const candidates = [process.env.OOMLENS_PYTHON, '/usr/bin/python3', 'python3'].filter((c): c is string => !!c);
   const tried: string[] = [];
   for (const exe of candidates) {
@@ -80,6 +80,9 @@ export interface Row {
   status: Status;
   reasons: string[];
   ms: number;
+  /** Buffer elements (BatchNorm running stats, registered masks and caches), kept apart from parameters. */
+  expectedBuffers: number | null;
+  predictedBuffers: number | null;
 }
 
 export interface FalseAlarm { file: string; code: string; severity: string; message: string }
@@ -105,11 +108,22 @@ export async function runCorpus(torch: TorchTruth = computeTorchTruth()): Promis
   const rows: Row[] = [];
   const falseAlarms: FalseAlarm[] = [];
   const fileMs: Record<string, number> = {};
+  // Times are steady-state, as in the long-lived language server where an edit re-analyses the file:
+  // one untimed pass over the corpus first pays the one-time start-up (loading the tree-sitter
+  // grammar, building the catalogues, JIT-compiling the interpreter), which would otherwise be
+  // charged to whichever file comes first.
+  for (const file of byFile.keys()) {
+    const path = join(CORPUS_DIR, file);
+    await analyze(readFileSync(path, 'utf8'), { path, device: DEVICE });
+  }
   for (const [file, entries] of byFile) {
     const path = join(CORPUS_DIR, file);
     const text = readFileSync(path, 'utf8');
+    // Files with PyTorch models are analysed as if pinned to the torch that computes their truth, so
+    // version-dependent code (nanoGPT's `hasattr(F, "scaled_dot_product_attention")`) takes the same branch.
+    const versions = torch.ok && torch.torch && entries.some((e) => e.framework === 'torch') ? { torch: torch.torch } : undefined;
     const t0 = Date.now();
-    const result = await analyze(text, { path, device: DEVICE });
+    const result = await analyze(text, { path, device: DEVICE, versions });
     const ms = Date.now() - t0;
     fileMs[file] = ms;
     const expected = new Set(entries.flatMap((e) => e.expectFindings));
@@ -119,16 +133,21 @@ export async function runCorpus(torch: TorchTruth = computeTorchTruth()): Promis
     for (const entry of entries) {
       const key = entryKey(entry);
       let truth: number | null = entry.truth.params;
+      let truthBuffers: number | null = null;
       const reasons: string[] = [];
       if (entry.framework === 'torch') {
         const t = torch.entries[key];
         truth = t?.params ?? null;
+        truthBuffers = t?.buffers ?? null;
         if (t?.error) reasons.push(`torch truth failed: ${t.error}`);
         else if (!t) reasons.push(`torch truth unavailable: ${torch.error ?? 'entry not computed'}`);
       }
       const candidates = result.models.filter((m) => m.facts.name === entry.name);
       const model = candidates[entry.index ?? 0];
       const predicted = model ? model.facts.paramCount : null;
+      const predictedBuffers = model && model.facts.buffers.every((b) => b.shape.every(Number.isFinite))
+        ? model.facts.buffers.reduce((n, b) => n + b.shape.reduce((x, y) => x * y, 1), 0)
+        : null;
       let status: Status;
       if (truth === null) status = 'no-truth';
       else if (!model) {
@@ -141,7 +160,7 @@ export async function runCorpus(torch: TorchTruth = computeTorchTruth()): Promis
         if (model.facts.unknowns.length === 0) reasons.push('paramCount is null but no unknown names the construct');
       } else status = predicted === truth ? 'exact' : 'wrong';
       // The same construct inside a loop reports the same unknown once per iteration; keep each once.
-      rows.push({ key, entry, expected: truth, predicted, status, reasons: [...new Set(reasons)], ms });
+      rows.push({ key, entry, expected: truth, predicted, status, reasons: [...new Set(reasons)], ms, expectedBuffers: truthBuffers, predictedBuffers });
     }
   }
   return { rows, falseAlarms, fileMs, torch };
@@ -156,7 +175,10 @@ export function totals(r: CorpusResult): Totals {
   for (const [f, ms] of Object.entries(r.fileMs)) if (ms > slowestMs) { slowestFile = f; slowestMs = ms; }
   const total = r.rows.length;
   const exact = count('exact');
-  return { total, exact, unknown: count('unknown'), missing: count('missing'), wrong: count('wrong'), noTruth: count('no-truth'), exactShare: total ? exact / total : 0, slowestFile, slowestMs };
+  const noTruth = count('no-truth');
+  // The share is over the models that have a truth to be exact against (issue 4's bar).
+  const withTruth = total - noTruth;
+  return { total, exact, unknown: count('unknown'), missing: count('missing'), wrong: count('wrong'), noTruth, exactShare: withTruth ? exact / withTruth : 0, slowestFile, slowestMs };
 }
 
 /** Keys listed as exact in baseline.json: models that must never regress. */

@@ -2,8 +2,8 @@
 // ZeRO, activations, KV cache and the smallest fitting device count.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { gradientBytes, optimizerBytesPerParam, optimizerStateBytes, zeroPerDevice, MIXED_PRECISION_ADAM_BYTES_PER_PARAM } from '../../shared/src/training';
-import { activationBytes } from '../../shared/src/activations';
+import { accumulationBytes, gradientBytes, lmHeadBytes, optimizerBytesPerParam, optimizerStateBytes, zeroPerDevice, MIXED_PRECISION_ADAM_BYTES_PER_PARAM } from '../../shared/src/training';
+import { activationBytes, trainingActivationBytes } from '../../shared/src/activations';
 import { kvCacheBytes } from '../../shared/src/kvcache';
 import { fitsWhere } from '../../shared/src/fitsWhere';
 
@@ -92,4 +92,41 @@ test('fitsWhere: smallest N, and null when the fixed part alone does not fit', (
   assert.equal(fitsWhere(Infinity, 0, { runtime: 'jax', versions: {} })[0].count, null);
   // More than 65536 devices needed: null. 2^52 B / 30 GiB = 2^22 / 30 ≈ 139,810 > 65536.
   assert.equal(fitsWhere(2 ** 52, 0, { runtime: 'jax', versions: {} }).find((r) => r.device.id === 'a100-40gb')!.count, null);
+});
+
+test('trainingActivationBytes: Korthikanti per-layer terms under the program\'s settings', () => {
+  const base = { seq: 1024, batch: 8, hidden: 768, heads: 12, layers: 12 };
+  // s·b·h = 1024·8·768 = 6,291,456; a·s²·b = 12·1024²·8 = 100,663,296.
+  // 16-bit, dropout on, scores materialised: the paper's 34·sbh + 5·as²b
+  // = 213,909,504 + 503,316,480 = 717,225,984 B per layer (Korthikanti et al. 2022 §4.1).
+  assert.equal(trainingActivationBytes({ ...base, bytesPerElement: 2 }).perLayer, 717_225_984);
+  // fp32 with dropout: elements double, 1-byte masks do not: (16·4 + 2)·sbh + (2·4 + 1)·as²b
+  // = 66 · 6,291,456 + 9 · 100,663,296 = 415,236,096 + 905,969,664 = 1,321,205,760 B.
+  assert.equal(trainingActivationBytes({ ...base, bytesPerElement: 4 }).perLayer, 1_321_205_760);
+  // fp32, dropout p = 0 (at::dropout returns its input: no mask, no copy): 64·sbh + 4·as²b
+  // = 402,653,184 + 402,653,184 = 805,306,368 B per layer; × 12 = 9,663,676,416 B.
+  const noDrop = trainingActivationBytes({ ...base, bytesPerElement: 4, dropout: false });
+  assert.equal(noDrop.perLayer, 805_306_368);
+  assert.equal(noDrop.total, 9_663_676_416);
+  // Fused attention (SDPA / FlashAttention keeps no s×s scores): 64·sbh = 402,653,184 B.
+  assert.equal(trainingActivationBytes({ ...base, bytesPerElement: 4, dropout: false, attention: 'fused' }).perLayer, 402_653_184);
+  // bf16 with fused attention and dropout: 34·sbh = 213,909,504 B (equal to the paper's selective recomputation).
+  assert.equal(trainingActivationBytes({ ...base, bytesPerElement: 2, attention: 'fused' }).perLayer, 213_909_504);
+  assert.equal(trainingActivationBytes({ ...base, bytesPerElement: 2, recompute: 'selective' }).perLayer, 213_909_504);
+  // Full recomputation: the layer input only, e·sbh: 4 · 6,291,456 = 25,165,824 B (2·sbh at 16-bit, Table 2).
+  assert.equal(trainingActivationBytes({ ...base, bytesPerElement: 4, recompute: 'full' }).perLayer, 25_165_824);
+  assert.equal(trainingActivationBytes({ ...base, bytesPerElement: 2, recompute: 'full' }).perLayer, 2 * 6_291_456);
+});
+
+test('lmHeadBytes, accumulationBytes and 8-bit AdamW', () => {
+  // b·s·V = 8·1024·50257 = 411,705,344 elements; fp32 logits and log-probs 1,646,821,376 B each.
+  const h = lmHeadBytes({ batch: 8, seq: 1024, vocab: 50257, logitsBytes: 4, logProbBytes: 4 });
+  assert.equal(h.logits, 1_646_821_376);
+  assert.equal(h.logProbs, 1_646_821_376);
+  // Under autocast: bf16 logits (2 B) and float32 log-probs: 823,410,688 + 1,646,821,376.
+  assert.equal(lmHeadBytes({ batch: 8, seq: 1024, vocab: 50257, logitsBytes: 2, logProbBytes: 4 }).logits, 823_410_688);
+  // optax MultiSteps: acc_grads = zeros_like(params): 2^20 fp32 elements = 4 MiB.
+  assert.equal(accumulationBytes([{ shape: [1024, 1024], dtype: 'float32' }]).bytes, 4 * MiB);
+  // bitsandbytes AdamW8bit: two uint8 states = 2 B per parameter: 2 MiB for 2^20 parameters.
+  assert.equal(optimizerStateBytes('bnb.adamw8bit', [{ shape: [1024, 1024], dtype: 'float32' }]).bytes, 2 * MiB);
 });

@@ -18,6 +18,8 @@ import { installFrameworks } from './frameworks';
 import { backendStart, configSets, envSets } from './frameworks/runtime';
 import { threefryPartitionable } from './frameworks/modules';
 import { hfLoads } from './frameworks/transformers';
+import { inferencePhases } from './frameworks/inference';
+import { trainingPhases } from './frameworks/training';
 import { moduleTensors } from './frameworks/torch';
 import { Interpreter } from './interp';
 import type { ModelRecord } from './memory';
@@ -142,6 +144,8 @@ function toFacts(rec: ModelRecord, versions: Record<string, string>, it: Interpr
   } else {
     phases.push({ phase: rec.phase, events: rec.events, span: rec.span, jitted: rec.jitted, notes: rec.notes, unknowns: rec.unknowns });
   }
+  phases.push(...inferencePhases(rec, it, phases));
+  phases.push(...trainingPhases(rec, it, phases, params));
   void spec;
   return {
     name: rec.name, framework: rec.framework, span: rec.span, definitionSpan: rec.definitionSpan,

@@ -11,6 +11,7 @@ import type { DType, Span } from '../../../shared/src/facts';
 import type { Args, CatValue, Dim, LayerEntry, OpEntry } from '../catalog/types';
 import type { SyntaxNode, Tree } from './parser';
 import { Memory } from './memory';
+import { percentFormat } from './frameworks/strings';
 import {
   type ClassV, type Env, type FuncV, type InstV, type TensorV, type UnknownV, type Value,
   NONE, describe, int, isUnknown, num, str, truthy, unknown,
@@ -463,13 +464,21 @@ export class Interpreter {
 
   private execFor(node: SyntaxNode): void {
     const iterV = this.eval(node.childForFieldName('right')!);
-    const items = this.iterate(iterV, node);
+    const cap = this.loopCap(node);
+    let items = this.iterate(iterV, node);
+    if (!items && cap !== undefined) {
+      // A bounded loop (a training loop) over items that are not known still runs its body, with an unknown item.
+      const u = unknown(`the items of \`${clip(node.childForFieldName('right')!.text)}\` are not known (${describe(iterV)})`, this.span(node.childForFieldName('right')!));
+      items = Array.from({ length: cap }, () => u);
+    }
     if (!items) {
       this.note(`loop over ${clip(node.childForFieldName('right')!.text)} could not be unrolled (${describe(iterV)})`, node);
       return;
     }
     this.withTemps([iterV], () => {
+      let n = 0;
       for (const it of items) {
+        if (cap !== undefined && n++ >= cap) return;
         this.tick(node);
         this.assign(node.childForFieldName('left')!, it, node);
         try {
@@ -485,8 +494,15 @@ export class Interpreter {
     });
   }
 
+  /** How many iterations of a loop to follow, when a framework model bounds it (training loops repeat their second iteration). */
+  private loopCap(node: SyntaxNode): number | undefined {
+    return (this.state.get('loopCap') as ((n: SyntaxNode) => number | undefined) | undefined)?.(node);
+  }
+
   private execWhile(node: SyntaxNode): void {
+    const cap = this.loopCap(node);
     for (let i = 0; i < MAX_LOOP; i++) {
+      if (cap !== undefined && i >= cap) return;
       this.tick(node);
       const c = truthy(this.eval(node.childForFieldName('condition')!));
       if (c === undefined) { this.note('while-loop condition could not be decided', node); return; }
@@ -891,7 +907,7 @@ export class Interpreter {
       } else if (c.type === 'dictionary_splat') {
         const v = this.withTemps(pinned, () => this.eval(c.namedChildren[0]!));
         if (v.t === 'dict') v.keys.forEach((k, i) => { if (k.t === 'str') kw.set(k.v, v.vals[i]); });
-        else kw.set('**', unknown(`**${clip(c.namedChildren[0]!.text)} could not be expanded`, this.span(c)));
+        else kw.set('**', unknown(`**${clip(c.namedChildren[0]!.text)} could not be expanded${v.t === 'unknown' ? ` (${v.reason})` : ''}`, this.span(c)));
       } else {
         args.push(this.withTemps(pinned, () => this.eval(c)));
       }
@@ -903,7 +919,37 @@ export class Interpreter {
     const fnNode = node.childForFieldName('function')!;
     const fn = this.eval(fnNode);
     const call = this.withTemps([fn], () => this.evalArgs(node.childForFieldName('arguments')));
-    return this.withTemps([fn, ...call.args, ...call.kw.values()], () => this.call(fn, call, node));
+    const out = this.withTemps([fn, ...call.args, ...call.kw.values()], () => this.call(fn, call, node));
+    if (fn.t === 'unknown' || (fn.t === 'extern' && out.t === 'unknown' && out.reason.startsWith('call to `') && !KNOWN_LIBS.test(fn.name))) {
+      this.forgetMutableArgs(node, fn.t === 'extern' ? fn.name : clip(fnNode.text));
+    }
+    return out;
+  }
+
+  /**
+   * A function that is not followed (`_ovewrite_named_param(kwargs, "groups", 32)` imported
+   * from a file that is not analysed) may change a dict or list passed to it: the names and
+   * attributes that hold one are forgotten, so later reads are unknown instead of stale.
+   */
+  private forgetMutableArgs(node: SyntaxNode, callee: string): void {
+    for (const c of node.childForFieldName('arguments')?.namedChildren ?? []) {
+      const e = c?.type === 'keyword_argument' ? c.childForFieldName('value') : c;
+      if (!e || (e.type !== 'identifier' && e.type !== 'attribute')) continue;
+      const why = unknown(`\`${clip(e.text)}\` was passed to \`${callee}\`, which is not followed and may have changed it`, this.span(e));
+      if (e.type === 'identifier') {
+        for (let f: Env | undefined = this.currentFrame(); f; f = f.parent) {
+          const v = f.vars.get(e.text);
+          if (v === undefined) continue;
+          if (v.t === 'dict' || v.t === 'list') f.vars.set(e.text, why);
+          break;
+        }
+      } else if (e.childForFieldName('object')?.type === 'identifier') {
+        // Only `name.attr` is looked up again: re-evaluating a call in the object would repeat its effects.
+        const obj = this.lookup(e.childForFieldName('object')!.text, e);
+        const name = e.childForFieldName('attribute')!.text;
+        if (obj.t === 'inst' && ['dict', 'list'].includes(obj.attrs.get(name)?.t ?? '')) obj.attrs.set(name, why);
+      }
+    }
   }
 
   call(fn: Value, call: CallArgs, node: SyntaxNode): Value {
@@ -976,6 +1022,8 @@ export class Interpreter {
           let v: Value | undefined;
           if (!kwOnly && i < args.length) v = args[i++];
           else if (kw.has(name)) { v = kw.get(name); kw.delete(name); }
+          // `**d` that could not be expanded may set any parameter, defaulted ones included.
+          else if (kw.has('**')) v = kw.get('**');
           else v = fn.defaults.get(name);
           if (v === undefined) {
             v = kw.has('**') ? kw.get('**')! : unknown(`argument \`${name}\` of ${fn.name} was not given`, this.span(node));
@@ -1028,6 +1076,10 @@ export class Interpreter {
       this.bindFields(inst, call, node);
       const post = this.classAttr(cls, '__post_init__');
       if (post?.t === 'func') this.withTemps([inst], () => this.callFunction({ ...post, self: inst }, { args: [], kw: new Map() }, node));
+    } else if (cls.kind === 'torch') {
+      // No __init__ of its own: Python runs the library base's (class Norm(nn.LayerNorm): pass).
+      const ext = linearize(cls).flatMap((k) => k.bases).find((b) => b.t === 'extern');
+      if (ext?.t === 'extern') this.withTemps([inst], () => this.callExtern({ t: 'extern', name: `${ext.name}.__init__`, self: inst }, call, node));
     } else if (call.args.length || call.kw.size) {
       // A library base class's __init__ (e.g. a plain object or NamedTuple) — bind fields when we know them.
       this.bindFields(inst, call, node);
@@ -1039,6 +1091,8 @@ export class Interpreter {
     const fields = inst.cls.fields;
     fields.forEach((f, i) => {
       let v: Value | undefined = i < call.args.length ? call.args[i] : call.kw.get(f);
+      // `**d` that could not be expanded may set any field, defaulted ones included.
+      if (v === undefined && call.kw.has('**')) v = call.kw.get('**');
       if (v === undefined) {
         const d = this.classAttr(inst.cls, f);
         if (d?.t === 'extern' && d.name === '__field__') {
@@ -1087,7 +1141,10 @@ export class Interpreter {
       for (let i = 0; i < r.v; i++) items.push(...l.items);
       return { t: l.t, items };
     }
-    if (op === '%' && l.t === 'str') return unknown('string formatting', this.span(node));
+    if (op === '%' && l.t === 'str') {
+      const f = percentFormat(l.v, r);
+      return f.t === 'unknown' ? unknown(f.reason, this.span(node)) : f;
+    }
     if (op === '|' && l.t === 'dict' && r.t === 'dict') {
       const d: Value & { t: 'dict' } = { t: 'dict', keys: [...l.keys], vals: [...l.vals] };
       r.keys.forEach((k, i) => this.setItem(d, k, r.vals[i], node));
@@ -1243,10 +1300,15 @@ export function externDType(full: string): DType | undefined {
   return DTYPE_NAMES[m[2]];
 }
 
+/** Libraries whose unmodelled functions are taken not to change the dicts and lists passed to them. */
+const KNOWN_LIBS = /^(torch|jax|jaxlib|flax|haiku|equinox|optax|chex|numpy|math|builtins|os|sys|functools|collections|typing|dataclasses|transformers|einops|logging|warnings|time|random|json|re|itertools|copy|abc|enum|inspect|pathlib|contextlib|operator|argparse|tqdm|wandb|orbax)\./;
+
 export function classKindOf(name: string): ClassV['kind'] | undefined {
   if (name === 'equinox.Module') return 'equinox';
   if (name === 'flax.linen.Module' || name === 'flax.nn.Module') return 'flax';
   if (name === 'torch.nn.Module' || name === 'torch.nn.modules.module.Module') return 'torch';
+  // Subclasses of torch.nn layers and containers (class MLPBlock(nn.Sequential)) are torch modules too.
+  if (/^torch\.nn\.(modules\.\w+\.)?[A-Z]\w*$/.test(name) && !/\.(Parameter|Buffer|UninitializedParameter)$/.test(name)) return 'torch';
   if (name === 'haiku.Module') return 'haiku';
   return undefined;
 }

@@ -143,8 +143,12 @@ function conv(cls: string, nd: number | undefined, transpose: boolean): LayerEnt
 }
 
 function norm(a: Args, weightDefault: boolean, biasDefault: boolean): ParamSpec[] | UnknownValue {
-  const useW = a.use_weight === undefined ? weightDefault : a.use_weight !== false;
-  const useB = a.use_bias === undefined ? biasDefault : a.use_bias !== false;
+  let useW = a.use_weight === undefined ? weightDefault : a.use_weight !== false;
+  let useB = a.use_bias === undefined ? biasDefault : a.use_bias !== false;
+  // LayerNorm(elementwise_affine=...) is the deprecated spelling: when given it sets both
+  // (_normalisation.py LayerNorm.__init__: `if elementwise_affine is not None: use_weight = use_bias = elementwise_affine`).
+  if (typeof a.elementwise_affine === 'boolean') useW = useB = a.elementwise_affine;
+  else if (a.elementwise_affine !== undefined && a.elementwise_affine !== null) return unknown('elementwise_affine is not known');
   if (!useW && !useB) return [];
   const s = shapeOf(a.shape, 'shape'); if (isUnknown(s)) return s;
   const out: ParamSpec[] = [];
@@ -325,6 +329,28 @@ export const EQUINOX_LAYERS: LayerEntry[] = [
     citation: `equinox/nn/_linear.py (${V}) Identity: no parameters`,
     signature: [], defaults: {}, params: () => [], output: same,
   },
+  {
+    // _activations.py PReLU.__init__: negative_slope = jnp.asarray(init_alpha): a 0-d array for a
+    // float (default 0.25), else the given array's shape.
+    names: ['equinox.nn.PReLU', 'equinox.nn._activations.PReLU'], framework: 'equinox',
+    citation: `equinox/nn/_activations.py (${V}) PReLU.__init__: negative_slope = jnp.asarray(init_alpha)`,
+    signature: ['init_alpha'], defaults: { init_alpha: 0.25 },
+    params: (a: Args) => {
+      const v = a.init_alpha;
+      if (typeof v === 'number') return [p('negative_slope', [], 'float32', 'constant')];
+      if (typeof v === 'object' && v !== null && !Array.isArray(v) && v.kind === 'array') return [p('negative_slope', v.shape, v.dtype, 'constant')];
+      return unknown('init_alpha is not known');
+    },
+    output: same,
+  },
+  // _pool.py: pooling layers hold only static configuration (no arrays).
+  ...['MaxPool1d', 'MaxPool2d', 'MaxPool3d', 'AvgPool1d', 'AvgPool2d', 'AvgPool3d', 'AdaptiveMaxPool1d', 'AdaptiveMaxPool2d',
+    'AdaptiveMaxPool3d', 'AdaptiveAvgPool1d', 'AdaptiveAvgPool2d', 'AdaptiveAvgPool3d'].map((cls): LayerEntry => ({
+    names: [`equinox.nn.${cls}`, `equinox.nn._pool.${cls}`], framework: 'equinox',
+    citation: `equinox/nn/_pool.py (${V}) ${cls}: no parameters`,
+    signature: cls.startsWith('Adaptive') ? ['target_size', 'operation'] : ['kernel_size', 'stride', 'padding', 'use_ceil'],
+    defaults: {}, params: () => [],
+  })),
   {
     // Lambda wraps an arbitrary function: no parameters, output unknown.
     names: ['equinox.nn.Lambda', 'equinox.nn._sequential.Lambda'], framework: 'equinox',

@@ -93,6 +93,39 @@ function nestedShape(v: CatValue): { shape: Dim[]; float: boolean } | undefined 
   return { shape: [v.length, ...inner[0]!.shape], float: inner.some((x) => x!.float) };
 }
 
+/**
+ * Output shape of a reduce_window pooling: per axis, VALID gives floor((n - w) / s) + 1 and SAME gives
+ * ceil(n / s) (jax.lax.reduce_window docs, jax 0.4.30). Which axes the window covers:
+ * - flax (`layout: 'flax'`, flax/linen/pooling.py pool, flax 0.8.5): window_shape and strides (default 1s)
+ *   cover the axes between the leading batch axis and the trailing feature axis;
+ * - haiku (`layout: 'haiku'`, haiku/_src/pool.py _infer_shape, dm-haiku 0.0.12): an int becomes
+ *   (1,) + size on every axis but the channel axis (-1); a shorter sequence is padded with leading 1s; a
+ *   full-rank one is used as is.
+ */
+function poolShape(x: CatValue | undefined, win: CatValue | undefined, str: CatValue | undefined, pad: CatValue | undefined, layout: 'flax' | 'haiku'): OpResult {
+  if (!isArr(x)) return unk('no array operand');
+  const padding = typeof pad === 'string' ? pad.toUpperCase() : pad === undefined && layout === 'flax' ? 'VALID' : undefined;
+  if (padding !== 'VALID' && padding !== 'SAME') return unk('pooling padding is not VALID or SAME');
+  const rank = x.shape.length;
+  const ints = (v: CatValue | undefined): number[] | number | undefined =>
+    typeof v === 'number' ? v : Array.isArray(v) && v.every((d) => typeof d === 'number') ? (v as number[]) : undefined;
+  const full = (v: CatValue | undefined, dflt: number): number[] | undefined => {
+    const n = v === undefined || v === null ? (layout === 'flax' ? dflt : undefined) : ints(v);
+    if (n === undefined) return undefined;
+    if (layout === 'flax') {
+      const inner = typeof n === 'number' ? Array.from({ length: rank - 2 }, () => n) : n;
+      return inner.length === rank - 2 ? [1, ...inner, 1] : undefined;
+    }
+    if (typeof n === 'number') return Array.from({ length: rank }, (_, d) => (d === 0 || d === rank - 1 ? 1 : n));
+    return n.length <= rank ? [...Array.from({ length: rank - n.length }, () => 1), ...n] : undefined;
+  };
+  if (win === undefined) return unk('pooling window not known');
+  const w = full(win, 1);
+  const s = full(str, 1);
+  if (!w || !s) return unk('pooling window or strides not known');
+  return array(x.shape.map((n, d) => (typeof n !== 'number' ? n : padding === 'SAME' ? Math.ceil(n / s[d]) : Math.floor((n - w[d]) / s[d]) + 1)), x.dtype);
+}
+
 // ------------------------------------------------------------- entry makers
 
 type Maker = (names: string[], citation: string) => OpEntry;
@@ -364,6 +397,34 @@ const RAW: OpEntry[] = [
   // ---- jax.nn and torch activations (shape- and dtype-preserving)
   sameShape(['jax.nn.relu', 'jax.nn.gelu', 'jax.nn.silu', 'jax.nn.swish', 'jax.nn.sigmoid', 'jax.nn.tanh', 'jax.nn.softplus', 'jax.nn.elu', 'jax.nn.leaky_relu', 'jax.nn.relu6', 'jax.nn.hard_tanh', 'jax.nn.log_sigmoid', 'jax.nn.celu', 'jax.nn.selu'], JNN),
   sameShape(['jax.nn.softmax', 'jax.nn.log_softmax', 'jax.nn.normalize', 'jax.nn.standardize'], 'jax.nn.softmax docs (jax 0.4.30): same shape as x', ['x', 'axis']),
+  // flax/linen/activation.py re-exports these jax.nn functions unchanged (`from jax.nn import relu as relu`, …, flax 0.8.5).
+  sameShape(['relu', 'gelu', 'silu', 'swish', 'sigmoid', 'tanh', 'softplus', 'elu', 'leaky_relu', 'relu6', 'hard_tanh', 'log_sigmoid', 'celu', 'selu', 'softmax', 'log_softmax', 'normalize', 'standardize']
+    .flatMap((f) => [`flax.linen.${f}`, `flax.linen.activation.${f}`]), 'flax/linen/activation.py (flax 0.8.5): re-exports of jax.nn, same shape as x', ['x', 'axis']),
+  {
+    // flax/linen/pooling.py (flax 0.8.5) `pool`: window_shape and strides cover the spatial axes between the leading
+    // batch axis and the trailing feature axis; lax.reduce_window gives VALID: floor((n - w) / s) + 1, SAME: ceil(n / s).
+    names: ['flax.linen.avg_pool', 'flax.linen.max_pool', 'flax.linen.pooling.avg_pool', 'flax.linen.pooling.max_pool'],
+    citation: 'flax/linen/pooling.py pool (flax 0.8.5) over jax.lax.reduce_window', signature: ['inputs', 'window_shape', 'strides', 'padding'],
+    result: (a) => poolShape(a.inputs, a.window_shape, a.strides, a.padding, 'flax'),
+  },
+  {
+    // haiku/_src/pool.py (dm-haiku 0.0.12) max_pool/avg_pool(value, window_shape, strides, padding, channel_axis=-1);
+    // padding is required.
+    names: ['haiku.max_pool', 'haiku.avg_pool'],
+    citation: 'haiku/_src/pool.py (dm-haiku 0.0.12) over jax.lax.reduce_window', signature: ['value', 'window_shape', 'strides', 'padding', 'channel_axis'],
+    result: (a) => (a.channel_axis === undefined || a.channel_axis === -1
+      ? poolShape(a.value, a.window_shape, a.strides, a.padding, 'haiku')
+      : unk('haiku pooling with a channel_axis other than -1 is not modelled')),
+  },
+  {
+    // flax/linen/attention.py make_causal_mask(x) (flax 0.8.5): make_attention_mask(idxs, idxs, greater_equal) on
+    // idxs = broadcast_to(arange(x.shape[-1]), x.shape) → x.shape[:-1] + (1, L, L), dtype float32.
+    names: ['flax.linen.make_causal_mask', 'flax.linen.attention.make_causal_mask'],
+    citation: 'flax/linen/attention.py make_causal_mask (flax 0.8.5)', signature: ['x', 'extra_batch_dims', 'dtype'],
+    result: (a) => (isArr(a.x) && a.x.shape.length >= 1
+      ? array([...a.x.shape.slice(0, -1), 1, a.x.shape[a.x.shape.length - 1], a.x.shape[a.x.shape.length - 1]], dtypeArg(a.dtype, 'float32'))
+      : unk('no array operand')),
+  },
   sameShape(['torch.nn.functional.relu', 'torch.nn.functional.gelu', 'torch.nn.functional.silu', 'torch.nn.functional.sigmoid', 'torch.nn.functional.tanh', 'torch.nn.functional.leaky_relu', 'torch.nn.functional.elu', 'torch.nn.functional.mish', 'torch.nn.functional.softplus', 'torch.nn.functional.dropout', 'torch.nn.functional.normalize'], TF, ['input']),
   sameShape(['torch.nn.functional.softmax', 'torch.nn.functional.log_softmax', 'torch.softmax', 'torch.log_softmax'], TF, ['input', 'dim']),
   sameShape(['torch.nn.functional.layer_norm'], 'torch.nn.functional.layer_norm docs: output has the input shape', ['input', 'normalized_shape', 'weight', 'bias', 'eps']),
@@ -763,6 +824,7 @@ const RAW: OpEntry[] = [
 
   // ---- casts
   castOp(['jax.Array.astype', 'jax.numpy.astype', 'torch.Tensor.to', 'torch.Tensor.type', 'jax.lax.convert_element_type'], 'jax.Array.astype / torch.Tensor.to docs: same shape, new dtype'),
+  castOp(['torch.Tensor.cuda', 'torch.Tensor.cpu'], 'torch.Tensor.cuda / .cpu docs: the same shape and dtype on another device'),
   castOp(['torch.Tensor.float'], 'torch.Tensor.float docs: float32', 'float32'),
   castOp(['torch.Tensor.half'], 'torch.Tensor.half docs: float16', 'float16'),
   castOp(['torch.Tensor.bfloat16'], 'torch.Tensor.bfloat16 docs', 'bfloat16'),

@@ -326,6 +326,65 @@ function transformerLayer(a: Args, decoder: boolean): ParamSpec[] | UnknownValue
 
 const TRANSFORMER_SIG = ['d_model', 'nhead', 'dim_feedforward', 'dropout', 'activation', 'layer_norm_eps', 'batch_first', 'norm_first', 'bias', 'device', 'dtype'];
 
+// nn.Transformer (transformer.py Transformer.__init__, 2.1): unless custom_encoder /
+// custom_decoder are given,
+//   encoder = TransformerEncoder(TransformerEncoderLayer(d_model, nhead, dim_feedforward, ..., bias=bias),
+//                                num_encoder_layers, LayerNorm(d_model, eps=layer_norm_eps, bias=bias))
+//   decoder = TransformerDecoder(TransformerDecoderLayer(...), num_decoder_layers, LayerNorm(...))
+// and TransformerEncoder/Decoder hold `layers = _get_clones(layer, num_layers)` (deep copies, so
+// num_layers independent sets of parameters) and `norm`. Parameter names: encoder.layers.{i}.*,
+// encoder.norm.*, decoder.layers.{i}.*, decoder.norm.*.
+const FULL_TRANSFORMER_SIG = ['d_model', 'nhead', 'num_encoder_layers', 'num_decoder_layers', 'dim_feedforward', 'dropout', 'activation',
+  'custom_encoder', 'custom_decoder', 'layer_norm_eps', 'batch_first', 'norm_first', 'bias', 'device', 'dtype'];
+
+function fullTransformer(a: Args): ParamSpec[] | UnknownValue {
+  if ((a.custom_encoder !== undefined && a.custom_encoder !== null) || (a.custom_decoder !== undefined && a.custom_decoder !== null)) {
+    return unk('nn.Transformer with custom_encoder / custom_decoder: the custom modules are not followed');
+  }
+  const ne = a.num_encoder_layers === undefined ? 6 : int(a, 'num_encoder_layers');
+  const nd = a.num_decoder_layers === undefined ? 6 : int(a, 'num_decoder_layers');
+  if (ne === undefined || nd === undefined) return unk('num_encoder_layers / num_decoder_layers not known');
+  const layerArgs: Args = {
+    d_model: a.d_model === undefined ? 512 : a.d_model, nhead: a.nhead === undefined ? 8 : a.nhead,
+    dim_feedforward: a.dim_feedforward, bias: a.bias, dtype: a.dtype,
+  };
+  const enc = transformerLayer(layerArgs, false);
+  if (isUnknown(enc)) return enc;
+  const dec = transformerLayer(layerArgs, true);
+  if (isUnknown(dec)) return dec;
+  const dm = layerArgs.d_model as number;
+  const d = dt(a.dtype);
+  const norm = flag(a.bias, true) ? [p('weight', [dm], d, 'ones'), p('bias', [dm], d, 'zeros')] : [p('weight', [dm], d, 'ones')];
+  const out: ParamSpec[] = [];
+  for (let i = 0; i < ne; i++) out.push(...under(`encoder.layers.${i}`, enc));
+  out.push(...under('encoder.norm', norm));
+  for (let i = 0; i < nd; i++) out.push(...under(`decoder.layers.${i}`, dec));
+  out.push(...under('decoder.norm', norm));
+  return out;
+}
+
+/**
+ * Names that code probes with `hasattr(torch..., name)` to detect a feature, with
+ * the release that introduced them; hasattr is answered from the pinned torch.
+ */
+export const TORCH_API_SINCE: Record<string, { version: string; citation: string }> = {
+  'torch.nn.functional.scaled_dot_product_attention': { version: '2.0', citation: 'added in PyTorch 2.0 (release notes, beta feature); hasattr is False on torch 1.13 (checked by test/analysis/torch_modules.test.ts)' },
+  'torch.compile': { version: '2.0', citation: 'added in PyTorch 2.0 (release notes); absent from torch 1.13' },
+  'torch.nn.RMSNorm': { version: '2.4', citation: 'added in PyTorch 2.4 (torch/nn/modules/normalization.py RMSNorm; absent from 2.3)' },
+};
+
+/** Compares dotted release numbers numerically ('2.1.0' ≥ '2.0'); pre-release tags after the numbers are ignored. */
+export function versionAtLeast(v: string, min: string): boolean {
+  const parse = (x: string) => (/^\d+(?:\.\d+)*/.exec(x.trim())?.[0] ?? '0').split('.').map(Number);
+  const a = parse(v);
+  const b = parse(min);
+  for (let i = 0; i < b.length; i++) {
+    const x = a[i] ?? 0;
+    if (x !== b[i]) return x > b[i];
+  }
+  return true;
+}
+
 // ---------------------------------------------------------------------------
 
 export const TORCH_LAYERS: LayerEntry[] = [
@@ -488,11 +547,20 @@ export const TORCH_LAYERS: LayerEntry[] = [
     defaults: { dim_feedforward: 2048, dropout: 0.1, layer_norm_eps: 1e-5, batch_first: false, norm_first: false, bias: true },
     params: (a) => transformerLayer(a, true),
   },
+  {
+    names: names('Transformer', 'transformer'),
+    framework: 'torch',
+    citation: `torch/nn/modules/transformer.py (${V}) Transformer.__init__: TransformerEncoder/Decoder stacks of cloned layers, each with a final LayerNorm`,
+    signature: FULL_TRANSFORMER_SIG,
+    defaults: { d_model: 512, nhead: 8, num_encoder_layers: 6, num_decoder_layers: 6, dim_feedforward: 2048, dropout: 0.1, custom_encoder: null, custom_decoder: null, layer_norm_eps: 1e-5, batch_first: false, norm_first: false, bias: true },
+    params: fullTransformer,
+  },
   // Modules without parameters: listed so the interpreter knows they cost nothing.
   ...['ReLU', 'ReLU6', 'LeakyReLU', 'ELU', 'SELU', 'CELU', 'GELU', 'SiLU', 'Mish', 'Sigmoid', 'Tanh', 'Softplus', 'Softsign',
     'Hardtanh', 'Hardswish', 'Hardsigmoid', 'LogSigmoid', 'Softmax', 'LogSoftmax', 'Softmin', 'GLU', 'Threshold', 'Tanhshrink',
     'Softshrink', 'Hardshrink'].map((n) => none(n, 'activation')),
-  ...['Dropout', 'Dropout1d', 'Dropout2d', 'Dropout3d', 'AlphaDropout'].map((n) => none(n, 'dropout')),
+  // _DropoutNd.__init__(self, p: float = 0.5, inplace: bool = False) (torch/nn/modules/dropout.py): p decides whether masks are kept in training.
+  ...['Dropout', 'Dropout1d', 'Dropout2d', 'Dropout3d', 'AlphaDropout'].map((n) => ({ ...none(n, 'dropout', ['p', 'inplace']), defaults: { p: 0.5, inplace: false } })),
   ...['MaxPool1d', 'MaxPool2d', 'MaxPool3d', 'AvgPool1d', 'AvgPool2d', 'AvgPool3d', 'AdaptiveAvgPool1d', 'AdaptiveAvgPool2d',
     'AdaptiveAvgPool3d', 'AdaptiveMaxPool1d', 'AdaptiveMaxPool2d', 'AdaptiveMaxPool3d', 'LPPool1d', 'LPPool2d'].map((n) => none(n, 'pooling')),
   none('Identity', 'linear'), none('Flatten', 'flatten'), none('Unflatten', 'flatten'),
@@ -508,6 +576,64 @@ function embeddingParams(a: Args): ParamSpec[] | UnknownValue {
   const e = int(a, 'embedding_dim');
   if (n === undefined || e === undefined) return unk('num_embeddings / embedding_dim not known');
   return [p('weight', [n, e], dt(a.dtype))];
+}
+
+/**
+ * Attributes a built layer exposes that code reads back (`model.fc.in_features`,
+ * `self.conv.kernel_size[0]`): the constructor arguments PyTorch stores under
+ * the same name, normalised as its __init__ does: conv.py _ConvNd stores
+ * kernel_size / stride / dilation / output_padding (and non-string padding) as
+ * tuples via _ntuple; normalization.py LayerNorm stores normalized_shape as a
+ * tuple; activation.py MultiheadAttention sets kdim / vdim to embed_dim when
+ * None and head_dim = embed_dim // num_heads; sparse.py Embedding turns a
+ * negative padding_idx into num_embeddings + padding_idx. An optional `bias` /
+ * affine `weight` that was not created is None (register_parameter(name, None)).
+ * Anything else: undefined (not known).
+ */
+const LAYER_ATTRS: Record<string, string[]> = {
+  Linear: ['in_features', 'out_features'],
+  Bilinear: ['in1_features', 'in2_features', 'out_features'],
+  Embedding: ['num_embeddings', 'embedding_dim', 'padding_idx', 'max_norm', 'norm_type', 'scale_grad_by_freq', 'sparse'],
+  EmbeddingBag: ['num_embeddings', 'embedding_dim', 'mode', 'padding_idx'],
+  Conv: ['in_channels', 'out_channels', 'kernel_size', 'stride', 'padding', 'dilation', 'groups', 'padding_mode', 'output_padding'],
+  LayerNorm: ['normalized_shape', 'eps', 'elementwise_affine'],
+  RMSNorm: ['normalized_shape', 'eps', 'elementwise_affine'],
+  GroupNorm: ['num_groups', 'num_channels', 'eps', 'affine'],
+  Norm: ['num_features', 'eps', 'momentum', 'affine', 'track_running_stats'],
+  MultiheadAttention: ['embed_dim', 'num_heads', 'dropout', 'batch_first', 'kdim', 'vdim', 'head_dim'],
+  RNN: ['input_size', 'hidden_size', 'num_layers', 'bias', 'batch_first', 'dropout', 'bidirectional', 'proj_size', 'nonlinearity', 'mode'],
+  Cell: ['input_size', 'hidden_size', 'bias'],
+  Dropout: ['p'],
+};
+
+export function torchLayerAttr(entry: LayerEntry, a: Args, name: string, has: (n: string) => boolean): CatValue | undefined {
+  const short = entry.names[0].split('.').pop()!;
+  const family = /^Conv/.test(short) ? 'Conv'
+    : /^(BatchNorm|SyncBatchNorm|InstanceNorm)/.test(short) ? 'Norm'
+      : /^(RNN|LSTM|GRU)$/.test(short) ? 'RNN'
+        : /Cell$/.test(short) ? 'Cell'
+          : /^(Dropout|AlphaDropout)/.test(short) ? 'Dropout' : short;
+  if ((name === 'bias' && entry.signature.includes('bias')) || (name === 'weight' && (entry.signature.includes('elementwise_affine') || entry.signature.includes('affine')))) {
+    return has(name) ? undefined : null;
+  }
+  const list = LAYER_ATTRS[family];
+  if (!list || !list.includes(name)) return undefined;
+  const n = Number(/(\d)d$/.exec(short)?.[1] ?? 0);
+  if (family === 'Conv' && ['kernel_size', 'stride', 'dilation', 'output_padding'].includes(name)) return ntuple(a[name] ?? (name === 'kernel_size' ? undefined : name === 'output_padding' ? 0 : 1), n);
+  if (family === 'Conv' && name === 'padding') return typeof a.padding === 'string' ? a.padding : ntuple(a.padding ?? 0, n);
+  if ((short === 'LayerNorm' || short === 'RMSNorm') && name === 'normalized_shape') return normShape(a.normalized_shape);
+  if (family === 'MultiheadAttention') {
+    const e = int(a, 'embed_dim');
+    if ((name === 'kdim' || name === 'vdim') && (a[name] === null || a[name] === undefined)) return e;
+    if (name === 'head_dim') { const h = int(a, 'num_heads'); return e !== undefined && h ? Math.floor(e / h) : undefined; }
+  }
+  if (family === 'Embedding' && name === 'padding_idx') {
+    const p = a.padding_idx; const ne = int(a, 'num_embeddings');
+    return typeof p === 'number' && p < 0 ? (ne === undefined ? undefined : ne + p) : p ?? null;
+  }
+  if (family === 'RNN' && name === 'mode') return short;
+  const v = a[name];
+  return v === undefined ? undefined : v;
 }
 
 /** Looks an entry up by any of its qualified names. */

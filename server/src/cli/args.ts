@@ -11,7 +11,9 @@ export interface CliOptions {
   command: Command;
   paths: string[];
   device?: string;
-  format: 'text' | 'json';
+  format: 'text' | 'json' | 'svg';
+  /** With --format svg: the folder that receives one SVG per model. */
+  out?: string;
   units?: Units;
   /** Code prefixes to report (ruff style: 'OOM1' selects OOM101, OOM103...). Empty: all. */
   select: string[];
@@ -26,8 +28,8 @@ export class UsageError extends Error {}
 export const USAGE = `oomlens — predicts whether JAX / PyTorch model code fits in accelerator memory, from the source alone.
 
 Usage:
-  oomlens check PATH... [--device ID] [--format text|json] [--units GB|GiB]
-                        [--select CODES] [--ignore CODES] [--preview]
+  oomlens check PATH... [--device ID] [--format text|json|svg] [--out DIR]
+                        [--units GB|GiB] [--select CODES] [--ignore CODES] [--preview]
   oomlens fix PATH...   [--device ID] [--select CODES] [--ignore CODES] [--unsafe-fixes]
   oomlens devices       list the known device ids
   oomlens --help | --version
@@ -37,6 +39,8 @@ node_modules, .venv, venv and __pycache__). CODES is a comma-separated list
 of rule codes or prefixes (OOM101,OOM9). ID is a catalogue id such as
 a100-40gb, or N devices as 8xh100-80gb; [tool.oomlens] in pyproject.toml
 supplies defaults, flags win. GB = 10^9 bytes, GiB = 2^30 bytes.
+--format svg draws each model's memory timeline: printed when there is one
+model, written as DIR/<file>.<model>.svg with --out DIR.
 
 Exit status: 0 no findings, 1 findings, 2 bad usage or unreadable input.`;
 
@@ -80,7 +84,7 @@ export function parseArgs(argv: string[]): CliOptions {
       case '--device': case '-d': opts.device = value(); break;
       case '--format': {
         const v = value();
-        if (v !== 'text' && v !== 'json') throw new UsageError(`--format must be text or json, not "${v}"`);
+        if (v !== 'text' && v !== 'json' && v !== 'svg') throw new UsageError(`--format must be text, json or svg, not "${v}"`);
         opts.format = v;
         break;
       }
@@ -91,6 +95,7 @@ export function parseArgs(argv: string[]): CliOptions {
         opts.units = u;
         break;
       }
+      case '--out': case '-o': opts.out = value(); break;
       case '--select': opts.select.push(...splitCodes(value())); break;
       case '--ignore': opts.ignore.push(...splitCodes(value())); break;
       case '--unsafe-fixes': flag(); opts.unsafeFixes = true; break;
@@ -99,7 +104,8 @@ export function parseArgs(argv: string[]): CliOptions {
       default: throw new UsageError(`unknown option ${arg}`);
     }
   }
-  if (opts.command === 'fix' && opts.format === 'json') throw new UsageError('fix prints text only; use check --format json for JSON');
+  if (opts.command === 'fix' && opts.format !== 'text') throw new UsageError(`fix prints text only; use check --format ${opts.format} for ${opts.format.toUpperCase()}`);
+  if (opts.out !== undefined && opts.format !== 'svg') throw new UsageError('--out goes with --format svg');
   if (opts.command !== 'devices' && opts.paths.length === 0) throw new UsageError(`${opts.command} needs at least one PATH`);
   return opts;
 }

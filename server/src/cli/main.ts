@@ -6,9 +6,10 @@
  * unreadable input. Per-file defaults come from `[tool.oomlens]` in the
  * nearest pyproject.toml; command-line flags win.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { listDevices, parseDeviceSpec } from '../../../shared/src/devices';
+import { timelineSvg } from '../../../shared/src/timelineSvg';
 import { GB, GiB } from '../../../shared/src/units';
 import type { Units } from '../../../shared/src/types';
 import { analyze } from '../analysis/analyze';
@@ -69,6 +70,7 @@ async function check(opts: CliOptions, io: Io): Promise<number> {
   let unsafeFixable = 0;
   let filesWithFindings = 0;
   const unitsSeen = new Set<Units>();
+  const svgs: { file: string; model: string; svg: string }[] = [];
   for (const e of errors) { io.err(`oomlens: error: ${e}`); status = 2; }
   for (const file of files) {
     const path = displayPath(file);
@@ -98,6 +100,9 @@ async function check(opts: CliOptions, io: Io): Promise<number> {
       if (f.fixes.some((x) => x.applicability === 'safe')) safeFixable++;
       else if (f.fixes.some((x) => x.applicability === 'unsafe')) unsafeFixable++;
     }
+    if (opts.format === 'svg') {
+      for (const m of r.result.models) svgs.push({ file, model: m.facts.name, svg: timelineSvg(m.facts, m.estimate, { units: s.units }) });
+    }
     if (opts.format === 'text' && (r.result.models.length || r.findings.length || r.result.unknowns.length)) {
       const idx = new LineIndex(r.result.text);
       const spec = parseDeviceSpec(s.device);
@@ -112,6 +117,9 @@ async function check(opts: CliOptions, io: Io): Promise<number> {
   }
   if (opts.format === 'json') {
     io.out(JSON.stringify(report, null, 2));
+  } else if (opts.format === 'svg') {
+    const drawn = writeSvgs(svgs, opts.out, io);
+    if (drawn === 'error') return 2;
   } else {
     if (unitsSeen.size) text.unshift(`Units: ${[...unitsSeen].map(unitNote).join('; ')}.`, '');
     for (const l of text) io.out(l);
@@ -126,6 +134,48 @@ async function check(opts: CliOptions, io: Io): Promise<number> {
     }
   }
   return status === 2 ? 2 : findingCount > 0 ? 1 : 0;
+}
+
+function slug(s: string): string {
+  return s.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+|_+$/g, '').slice(0, 80) || 'model';
+}
+
+/**
+ * `--format svg`: without --out, the one model's SVG on stdout (several or
+ * none is an error, exit 2); with --out DIR, DIR/<file>.<model>.svg per
+ * model (a numeric suffix keeps names apart) and one "wrote" line each.
+ */
+function writeSvgs(svgs: { file: string; model: string; svg: string }[], out: string | undefined, io: Io): 'ok' | 'error' {
+  if (out === undefined) {
+    if (svgs.length === 1) { io.out(svgs[0].svg.replace(/\n$/, '')); return 'ok'; }
+    io.err(svgs.length === 0
+      ? 'oomlens: error: no model found: nothing to draw'
+      : `oomlens: error: ${svgs.length} models found (${svgs.map((x) => x.model).join(', ')}): pass --out DIR to write one SVG per model`);
+    return 'error';
+  }
+  try {
+    mkdirSync(out, { recursive: true });
+  } catch (e) {
+    io.err(`oomlens: error: cannot create ${out} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    return 'error';
+  }
+  if (svgs.length === 0) io.err('oomlens: warning: no model found: no SVG written');
+  const used = new Set<string>();
+  for (const x of svgs) {
+    const stem = `${slug(basename(x.file).replace(/\.py$/, ''))}.${slug(x.model)}`;
+    let name = `${stem}.svg`;
+    for (let i = 2; used.has(name); i++) name = `${stem}-${i}.svg`;
+    used.add(name);
+    const path = join(out, name);
+    try {
+      writeFileSync(path, x.svg);
+    } catch (e) {
+      io.err(`oomlens: error: cannot write ${path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+      return 'error';
+    }
+    io.out(`wrote ${path} (${x.model}, ${displayPath(x.file)})`);
+  }
+  return 'ok';
 }
 
 async function fix(opts: CliOptions, io: Io): Promise<number> {

@@ -5,6 +5,7 @@
  * cursor position and ruff do, so a non-ASCII character counts once.
  */
 import type { Span, Unknown } from '../../../shared/src/facts';
+import { adviseModel, type Change, type FitsOn, type SplitBasis } from '../../../shared/src/advice';
 import type { AnalysisResult, Finding, Fix, ModelReport } from '../analysis/api';
 
 export interface Position { line: number; column: number }
@@ -65,6 +66,24 @@ export interface JsonPhase {
   /** Only with several devices: the peak of each device, and which one is the busiest (0-based). */
   perDeviceBytes?: number[];
   peakDevice?: number;
+  /** The smallest count of each catalogue device that holds the phase (shared/src/advice.ts). */
+  fitsWhere: JsonFitsWhere;
+  /** Only when the phase does not fit: changes that lower the peak on the target, cheapest first. */
+  changes?: Change[];
+  /** Only when the phase does not fit: the cheapest change that fits, or null. */
+  cheapestChange?: Change | null;
+}
+
+export interface JsonFitsWhere {
+  /** 'code': split is what the program shards; 'obvious': parameters, gradients, optimizer state and KV cache (FSDP / ZeRO-3). */
+  basis: SplitBasis;
+  /** Bytes that divide over N devices, and bytes every device holds, at the single-device peak. */
+  splitBytes: number;
+  fixedBytes: number;
+  /** Some sizes are unknown: each count is a lower bound. */
+  lowerBound: boolean;
+  /** One row per catalogue device; count null when no count fits. */
+  devices: FitsOn[];
 }
 
 export interface JsonUnknown { what: string; reason: string; line: number | null }
@@ -124,6 +143,7 @@ export function diagnosticJson(idx: LineIndex, f: Finding): JsonDiagnostic {
 export function modelJson(idx: LineIndex, m: ModelReport): JsonModel {
   const e = m.estimate;
   const several = e.target.count > 1;
+  const advice = adviseModel(m.facts, e);
   return {
     name: m.facts.name,
     framework: m.facts.framework,
@@ -131,14 +151,19 @@ export function modelJson(idx: LineIndex, m: ModelReport): JsonModel {
     params: m.facts.paramCount,
     paramBytes: e.paramBytes,
     bytesByDtype: e.bytesByDtype,
-    phases: e.phases.map((p) => ({
-      name: p.phase,
-      peakBytes: p.peakBytes,
-      budgetBytes: p.budgetBytes,
-      fits: p.fits,
-      breakdown: p.breakdown.map((c) => ({ label: c.label, bytes: c.bytes, line: c.span ? idx.line(c.span.start) : null })),
-      ...(several ? { perDeviceBytes: p.perDeviceBytes, peakDevice: p.peakDevice } : {}),
-    })),
+    phases: e.phases.map((p, i) => {
+      const a = advice[i];
+      return {
+        name: p.phase,
+        peakBytes: p.peakBytes,
+        budgetBytes: p.budgetBytes,
+        fits: p.fits,
+        breakdown: p.breakdown.map((c) => ({ label: c.label, bytes: c.bytes, line: c.span ? idx.line(c.span.start) : null })),
+        ...(several ? { perDeviceBytes: p.perDeviceBytes, peakDevice: p.peakDevice } : {}),
+        fitsWhere: { basis: a.basis, splitBytes: a.splitBytes, fixedBytes: a.fixedBytes, lowerBound: a.lowerBound, devices: a.fitsOn },
+        ...(p.fits === false ? { changes: a.changes, cheapestChange: a.cheapest } : {}),
+      };
+    }),
     unknowns: [...m.facts.unknowns, ...e.unknowns].map((u) => unknownJson(idx, u)),
   };
 }

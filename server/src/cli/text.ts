@@ -5,6 +5,7 @@
  * then ruff-style finding lines and a summary. Every byte figure carries its
  * unit (GB = 10^9 bytes, GiB = 2^30 bytes).
  */
+import { adviseModel, fitsOnSummary, type PhaseAdvice } from '../../../shared/src/advice';
 import { displayName } from '../../../shared/src/devices';
 import type { Units } from '../../../shared/src/types';
 import { formatBytes } from '../../../shared/src/units';
@@ -44,10 +45,13 @@ export function modelText(m: ModelReport, idx: LineIndex, units: Units): string[
   out.push(...table(rows, '    ', [1, 2]));
   for (const p of e.phases) {
     if (p.peakBytes === null || !p.breakdown.length) continue;
-    const top = p.breakdown.slice(0, 3).map((c) => `${formatBytes(c.bytes, units)} ${c.label}${c.count > 1 ? ` ×${c.count}` : ''}${c.span ? ` (line ${idx.line(c.span.start)})` : ''}`);
+    // The training phase lists all its parts (weights, gradients, optimizer state, activations, logits).
+    const top = p.breakdown.slice(0, p.phase === 'training' ? 7 : 3).map((c) => `${formatBytes(c.bytes, units)} ${c.label}${c.count > 1 ? ` ×${c.count}` : ''}${c.span ? ` (line ${idx.line(c.span.start)})` : ''}`);
     out.push(`    ${p.phase} peak${e.target.count > 1 ? ` on device ${p.peakDevice}` : ''}: ${top.join('; ')}`);
   }
-  const unknowns = [...m.facts.unknowns, ...e.unknowns];
+  const advice = adviseModel(m.facts, e);
+  e.phases.forEach((p, i) => { if (p.peakBytes !== null) out.push(...adviceText(advice[i], p.fits, e.target.device.id, displayName(e.target), units)); });
+  const unknowns = [...m.facts.unknowns, ...e.unknowns, ...e.phases.flatMap((p) => p.unknowns)];
   const seen = new Set<string>();
   for (const u of unknowns) {
     const line = u.span ? ` (line ${idx.line(u.span.start)})` : '';
@@ -56,6 +60,32 @@ export function modelText(m: ModelReport, idx: LineIndex, units: Units): string[
     seen.add(key);
     if (seen.size > 5) { out.push(`    unknown: … and ${unknowns.length - 5} more`); break; }
     out.push(`    unknown: ${u.what}: ${u.reason}${line}`);
+  }
+  return out;
+}
+
+/**
+ * "init fits on: 2× A100 40GB, 1× H100 80GB, … (+3 more)" for every phase
+ * with a known peak, and for a phase that does not fit the cheapest change
+ * with its predicted peak and cost (shared/src/advice.ts).
+ */
+export function adviceText(a: PhaseAdvice, fits: boolean | null, targetId: string, target: string, units: Units): string[] {
+  const out: string[] = [];
+  const { shown, more } = fitsOnSummary(a.fitsOn, targetId);
+  const at = a.lowerBound ? 'needs at least' : 'fits on';
+  out.push(shown.length
+    ? `    ${a.phase} ${at}: ${shown.join(', ')}${more ? `, … (+${more} more)` : ''}`
+    : `    ${a.phase} ${at}: no catalogue device, at any count (${formatBytes(a.fixedBytes, units)} must sit on every device)`);
+  const own = a.fitsOn.find((r) => r.device === targetId);
+  if (shown.length && own && own.count === null) out[out.length - 1] += `; no count of ${own.name} (${formatBytes(a.fixedBytes, units)} must sit on every device)`;
+  if (fits === false) {
+    const c = a.cheapest;
+    if (c) {
+      out.push(`    ${a.phase} cheapest change: ${c.title} → peak ${formatBytes(c.peakBytes, units)} of ${formatBytes(c.budgetBytes, units)} on ${target} ✓ (cost: ${c.cost})`);
+    } else {
+      const closest = [...a.changes].sort((x, y) => x.peakBytes - y.peakBytes)[0];
+      out.push(`    ${a.phase} cheapest change: none of the single changes fits on ${target}${closest ? `; closest: ${closest.title} → ${formatBytes(closest.peakBytes, units)}` : ''}`);
+    }
   }
   return out;
 }

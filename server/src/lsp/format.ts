@@ -3,6 +3,7 @@
  * small Markdown table rather than a wall of text.
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { adviseModel, fitsOnSummary, type PhaseAdvice } from '../../../shared/src/advice';
 import { displayName } from '../../../shared/src/devices';
 import type { Estimate, PhaseEstimate, Units } from '../../../shared/src/types';
 import { formatBytes, formatCount } from '../../../shared/src/units';
@@ -33,6 +34,32 @@ export function lensTitle(e: Estimate, units: Units): string {
   return parts.join(' · ');
 }
 
+// Advice replays phases a few times; keep it per estimate while the analysis result lives.
+const adviceCache = new WeakMap<Estimate, PhaseAdvice[]>();
+
+export function modelAdvice(r: ModelReport): PhaseAdvice[] {
+  let a = adviceCache.get(r.estimate);
+  if (!a) { a = adviseModel(r.facts, r.estimate); adviceCache.set(r.estimate, a); }
+  return a;
+}
+
+/** One line per phase that does not fit: "Fits on (init): 2× A100 40GB, … · cheapest change: … → 28.2 GB ✓". */
+export function adviceLines(r: ModelReport, units: Units): string[] {
+  const e = r.estimate;
+  const advice = modelAdvice(r);
+  const lines: string[] = [];
+  e.phases.forEach((p, i) => {
+    if (p.fits !== false) return;
+    const a = advice[i];
+    const { shown, more } = fitsOnSummary(a.fitsOn, e.target.device.id, 3);
+    const where = shown.length ? `${shown.join(', ')}${more ? ', …' : ''}` : 'no catalogue device';
+    const c = a.cheapest;
+    const change = c ? `${c.title} → ${formatBytes(c.peakBytes, units)} ✓` : 'no single change fits';
+    lines.push(`Fits on (${p.phase}): ${where} · cheapest change: ${change}`);
+  });
+  return lines;
+}
+
 export function hoverMarkdown(r: ModelReport, doc: TextDocument, units: Units): string {
   const e = r.estimate;
   const lines: string[] = [];
@@ -49,6 +76,10 @@ export function hoverMarkdown(r: ModelReport, doc: TextDocument, units: Units): 
     lines.push(`| ${p.phase} | ${p.peakBytes === null ? 'unknown' : formatBytes(p.peakBytes, units)} | ${formatBytes(p.budgetBytes, units)} | ${verdict(p.fits)} |`);
   }
   lines.push('');
+  const advice = adviceLines(r, units);
+  if (advice.length) {
+    lines.push(...advice.flatMap((l) => [l, '']));
+  }
   lines.push(`Budget: ${e.budget.explanation}`);
   const p = worstPhase(e);
   if (p && p.breakdown.length) {

@@ -11,6 +11,7 @@ import type { SyntaxNode } from '../parser';
 import { indexShape, type Index } from '../shapes';
 import { type InstV, type TensorV, type Value, NONE, describe, int, num, unknown } from '../values';
 import { markBackendStart } from './runtime';
+import { strFormat } from './strings';
 
 const PASS = unknown('__pass__');
 
@@ -25,7 +26,14 @@ export function installArrays(it: Interpreter): void {
     const obj = self!;
     const key = c.args[0];
     if (obj.t === 'tensor') return indexTensor(it, obj, key, node);
-    if (obj.t === 'key') return { t: 'key' };
+    if (obj.t === 'key') {
+      // Slicing a batch of keys (`keys = jax.random.split(key, n); keys[4:]`) keeps a batch of the slice's length.
+      if (obj.batch !== undefined && key.t === 'slice') {
+        const n = sliceLength(obj.batch, key);
+        return n === undefined ? unknown('slice of a key batch with bounds that are not known', it.span(node)) : { t: 'key', batch: n };
+      }
+      return { t: 'key' };
+    }
     if (obj.t === 'inst' && obj.items) {
       const i = num(key);
       if (i !== undefined) return obj.items[i < 0 ? obj.items.length + i : i] ?? unknown('index out of range', it.span(node));
@@ -118,7 +126,11 @@ export function installArrays(it: Interpreter): void {
     return v;
   });
   m('builtins.dict.copy', (s) => (s.t === 'dict' ? { t: 'dict', keys: [...s.keys], vals: [...s.vals] } : PASS));
-  m('builtins.str.format', (_s, _c, node) => unknown('str.format', it.span(node)));
+  m('builtins.str.format', (s, c, node) => {
+    if (s.t !== 'str') return PASS;
+    const f = strFormat(s.v, c.args, c.kw);
+    return f.t === 'unknown' ? unknown(f.reason, it.span(node)) : f;
+  });
   m('builtins.str.upper', (s) => (s.t === 'str' ? { t: 'str', v: s.v.toUpperCase() } : PASS));
   m('builtins.str.lower', (s) => (s.t === 'str' ? { t: 'str', v: s.v.toLowerCase() } : PASS));
   m('builtins.str.startswith', (s, c) => (s.t === 'str' && c.args[0]?.t === 'str' ? { t: 'bool', v: s.v.startsWith(c.args[0].v) } : PASS));
@@ -161,9 +173,25 @@ function tensorAttr(it: Interpreter, t: TensorV, name: string, node: SyntaxNode)
       return applyOp(it, `${t.lib === 'torch' ? 'torch.Tensor' : 'jax.Array'}.${name}`, { args: [t], kw: new Map() }, node);
     case 'device': return { t: 'str', v: t.placement.kind === 'host' ? 'cpu' : 'cuda' };
     case 'at': return unknown('x.at[...] updates are not modelled', it.span(node));
-    case 'requires_grad': return { t: 'bool', v: t.role === 'param' };
+    case 'requires_grad': return { t: 'bool', v: t.role === 'param' && t.note !== 'requires_grad=False: no gradient' };
   }
   return { t: 'extern', name: `${t.lib === 'torch' ? 'torch.Tensor' : 'jax.Array'}.${name}`, self: t };
+}
+
+/** len(range(*slice(start, stop, step).indices(n))): Python's slice.indices clamping (Objects/sliceobject.c PySlice_AdjustIndices). */
+function sliceLength(n: number, s: Value & { t: 'slice' }): number | undefined {
+  const get = (v: Value): number | null | undefined => (v.t === 'none' ? null : v.t === 'int' ? v.v : undefined);
+  const start = get(s.start), stop = get(s.stop), step = get(s.step) ?? 1;
+  if (start === undefined || stop === undefined || step === undefined || step === 0) return undefined;
+  const adjust = (v: number | null, dflt: number): number => {
+    if (v === null) return dflt;
+    if (v < 0) return Math.max(v + n, step < 0 ? -1 : 0);
+    return Math.min(v, step < 0 ? n - 1 : n);
+  };
+  const lo = adjust(start, step < 0 ? n - 1 : 0);
+  const hi = adjust(stop, step < 0 ? -1 : n);
+  const len = step > 0 ? Math.ceil((hi - lo) / step) : Math.ceil((lo - hi) / -step);
+  return Math.max(0, len);
 }
 
 function toIndex(it: Interpreter, v: Value): Index {

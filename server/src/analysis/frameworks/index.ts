@@ -6,7 +6,11 @@ import { installModules } from './modules';
 import { installPython } from './python';
 import { installRuntime } from './runtime';
 import { installTorch } from './torch';
+import { installEquinox } from './equinox';
+import { installHaiku } from './haiku';
 import { installTransformers } from './transformers';
+import { installInference } from './inference';
+import { installTraining } from './training';
 
 export function installFrameworks(it: Interpreter): void {
   installPython(it);
@@ -15,5 +19,9 @@ export function installFrameworks(it: Interpreter): void {
   installJax(it);
   installModules(it);
   installTorch(it);
+  installEquinox(it);
+  installHaiku(it);
   installTransformers(it);
+  installInference(it);
+  installTraining(it);
 }

@@ -19,6 +19,7 @@ import type { SyntaxNode } from '../parser';
 import { type ClassV, type InstV, type TensorV, type Value, NONE, describe, int, str, unknown } from '../values';
 import { placementFor } from './jax';
 import { markBackendStart, configSets } from './runtime';
+import { absorbTorchParts, torchBaseLayer } from './torch';
 
 const LAZY = new Set(['flax', 'haiku']);
 
@@ -67,7 +68,26 @@ function startModel(it: Interpreter, node: SyntaxNode, name: string, framework: 
 function finishModel(it: Interpreter, rec: ModelRecord | undefined, result: Value): void {
   if (!rec) return;
   rec.result = result;
-  it.memory.atJitExit(() => it.memory.end(rec));
+  it.memory.atJitExit(() => { it.memory.end(rec); absorbTorchParts(it, rec); });
+}
+
+const flaxSetupDone = new WeakSet<InstV>();
+/** Runs a flax module's setup() once per instance (flax/linen/module.py `_try_setup`, flax 0.8.5). */
+function runFlaxSetup(it: Interpreter, inst: InstV, node: SyntaxNode): void {
+  if (flaxSetupDone.has(inst)) return;
+  flaxSetupDone.add(inst);
+  const setup = it.classAttr(inst.cls, 'setup');
+  if (setup?.t === 'func') it.callFunction({ ...setup, self: inst }, { args: [], kw: new Map() }, node);
+}
+
+/**
+ * Leading axes that parameters created now get: inside `hk.layer_stack(n)(f)` every parameter of f is
+ * stacked n times (haiku/_src/layer_stack.py, dm-haiku 0.0.12: the init is vmapped over n keys and the
+ * apply is a scan), while activations keep one layer's shape. Set by frameworks/haiku.ts.
+ */
+export const STACK_STATE = 'haikuLayerStack';
+function stackedAxes(it: Interpreter): number[] {
+  return (it.state.get(STACK_STATE) as number[] | undefined) ?? [];
 }
 
 /** Creates the tensors of one catalogue layer's ParamSpecs. */
@@ -75,7 +95,7 @@ function makeParams(it: Interpreter, entry: LayerEntry, specs: ParamSpec[], node
   const out = new Map<string, TensorV>();
   for (const p of specs) {
     const t = it.memory.alloc({
-      shape: p.shape, dtype: p.dtype, role: p.role, name: p.name, span: it.span(node), random: p.init === 'random',
+      shape: [...stackedAxes(it), ...p.shape], dtype: p.dtype, role: p.role, name: p.name, span: it.span(node), random: p.init === 'random',
       partition: p.partition, citation: entry.citation, lib, placement,
     });
     if (p.init === 'random' && lib === 'jax') randomInitCost(it, t, node);
@@ -186,6 +206,10 @@ export function installModules(it: Interpreter): void {
   // ------------------------------------------------------------- user classes
   it.externs.set('__instantiate__', (_i, self, c, node) => {
     const cls = self as ClassV;
+    // A base class that could not be resolved (imported from a file that is not followed) may create
+    // parameters in its constructor: inside a model, the count cannot be exact.
+    const lost = linearize(cls).flatMap((k) => k.bases).find((b) => b.t === 'unknown');
+    if (lost && it.memory.current) it.note(`${cls.name} derives from a class that is not known (${describe(lost)}): the parameters it creates are not known`, node);
     if (cls.kind === 'flax') {
       const inst = it.newInst(cls);
       const kw = new Map(c.kw);
@@ -224,17 +248,23 @@ export function installModules(it: Interpreter): void {
   // ----------------------------------------------------------- calling modules
   it.externs.set('__call_inst__', (_i, self, c, node) => {
     const inst = self as InstV;
-    if (inst.items && !inst.cls.entry) {
-      // Sequential containers apply their items in order.
+    if (inst.items && !inst.cls.entry && !(inst.cls.kind === 'torch' && it.classAttr(inst.cls, 'forward'))) {
+      // Sequential containers apply their items in order (a subclass with its own forward runs that instead).
       let x = c.args[0] ?? NONE;
       for (const m of inst.items) x = it.call(m, { args: [x], kw: new Map() }, node);
       return x;
     }
     const entry = inst.cls.entry;
     if (entry) return callLayer(it, inst, entry, c, node);
+    // Flax runs a submodule's setup() lazily, when the bound module is first used (flax/linen/module.py
+    // `_try_setup`, flax 0.8.5): a child defined in a parent's setup() gets its own layers now.
+    if (inst.cls.kind === 'flax') runFlaxSetup(it, inst, node);
     const method = inst.cls.kind === 'torch' ? it.classAttr(inst.cls, 'forward') ?? it.classAttr(inst.cls, '__call__') : it.classAttr(inst.cls, '__call__');
     if (method?.t === 'func') return it.callFunction({ ...method, self: inst }, c, node);
     if (method?.t === 'extern' && method.self?.t === 'func') return it.callFunction({ ...method.self, self: inst }, c, node);
+    // A subclass of a catalogue layer without its own forward runs the layer's (class Norm(nn.LayerNorm): ...).
+    const base = inst.catArgs ? torchBaseLayer(it, inst) : undefined;
+    if (base) return callLayer(it, inst, base, c, node);
     return unknown(`${inst.cls.name} has no __call__ that could be followed`, it.span(node));
   });
 
@@ -253,8 +283,8 @@ export function installModules(it: Interpreter): void {
     it.memory.rootProviders.push(root);
     let out: Value;
     try {
-      const setup = it.classAttr(inst.cls, 'setup');
-      if (setup?.t === 'func') it.callFunction({ ...setup, self: inst }, { args: [], kw: new Map() }, node);
+      flaxSetupDone.delete(inst); // each init binds the module afresh
+      runFlaxSetup(it, inst, node);
       const methodName = c.kw.get('method');
       const kw = new Map(c.kw); kw.delete('method'); kw.delete('mutable'); kw.delete('rngs');
       const method = methodName?.t === 'func' ? methodName : it.classAttr(inst.cls, methodName?.t === 'str' ? methodName.v : '__call__');
@@ -364,7 +394,7 @@ function makeRawParam(it: Interpreter, ctx: LazyCtx | undefined, name: string, s
   if (!dims) return it.note(`shape of parameter ${name} is not known`, node);
   const random = init?.t === 'init' ? init.init.random : init?.t === 'extern' ? it.cat.inits.get(init.name)?.random ?? true : init === undefined || init.t === 'none';
   const partition = init?.t === 'init' ? init.init.partition : undefined;
-  const t = it.memory.alloc({ shape: dims, dtype, role: 'param', name, span: it.span(node), random, partition });
+  const t = it.memory.alloc({ shape: [...stackedAxes(it), ...dims], dtype, role: 'param', name, span: it.span(node), random, partition });
   if (random) randomInitCost(it, t, node);
   if (ctx) ctx.params.set(uniqueName(ctx, name), t);
   return t;
@@ -377,7 +407,7 @@ function uniqueName(ctx: LazyCtx, base: string): string {
 }
 
 /** A catalogue layer called on an input: lazy layers create their parameters now; all produce an output. */
-function callLayer(it: Interpreter, inst: InstV, entry: LayerEntry, c: CallArgs, node: SyntaxNode): Value {
+export function callLayer(it: Interpreter, inst: InstV, entry: LayerEntry, c: CallArgs, node: SyntaxNode): Value {
   const x = c.args[0];
   const input: ArrayValue | undefined = x?.t === 'tensor' ? { kind: 'array', shape: x.shape, dtype: x.dtype } : undefined;
   const args = inst.catArgs ?? {};

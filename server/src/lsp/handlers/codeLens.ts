@@ -17,7 +17,7 @@ export function registerCodeLens(server: OomlensServer): void {
     const lenses: CodeLens[] = [];
     for (const m of s.result.models) {
       const range = toRange(s.doc, m.facts.span);
-      lenses.push({ range, command: { title: lensTitle(m.estimate, s.settings.units), command: 'oomlens.showTimeline', arguments: [s.doc.uri, range.start] } });
+      lenses.push({ range, command: { title: lensTitle(m.estimate, s.settings.units), tooltip: 'Show memory timeline', command: 'oomlens.showTimeline', arguments: [s.doc.uri, range.start] } });
     }
     return lenses;
   });

@@ -1,5 +1,6 @@
 /** The custom `oomlens/<verb>` requests declared in ../../protocol.ts. */
-import { listDevices } from '../../../../shared/src/devices';
+import { displayName, listDevices } from '../../../../shared/src/devices';
+import { timelineSvg } from '../../../../shared/src/timelineSvg';
 import { formatBytes } from '../../../../shared/src/units';
 import { DEFAULT_SETTINGS } from '../../settings';
 import { ListDevicesRequest, ShowTimelineRequest, type ListDevicesResult, type ShowTimelineParams, type ShowTimelineResult } from '../../protocol';
@@ -11,12 +12,23 @@ export function registerCustom(server: OomlensServer): void {
   server.connection.onRequest(ListDevicesRequest, (): ListDevicesResult => ({
     devices: listDevices().map((d) => ({ id: d.id, name: d.name, capacity: formatBytes(d.capacityBytes, server.pushedSettings.units ?? DEFAULT_SETTINGS.units) })),
   }));
-  // Placeholder for the timeline view: returns the hover Markdown of the model at the position.
-  server.connection.onRequest(ShowTimelineRequest, async (p: ShowTimelineParams): Promise<ShowTimelineResult> => {
-    const s = server.store.get(p.uri);
-    if (!s) return { markdown: null };
-    await server.store.current(s);
-    const hit = modelAt(s, s.doc.offsetAt(p.position)) ?? (s.result?.models[0] ? { report: s.result.models[0] } : undefined);
-    return { markdown: hit ? hoverMarkdown(hit.report, s.doc, s.settings?.units ?? 'GB') : null };
-  });
+  // The memory timeline of the model at the position (else the file's first model), as SVG for the client's webview.
+  server.connection.onRequest(ShowTimelineRequest, (p: ShowTimelineParams): Promise<ShowTimelineResult> => timelineAt(server, p));
+}
+
+/** The timeline of the model at a position of an open document, or of its first model; nulls when there is none. */
+export async function timelineAt(server: OomlensServer, p: ShowTimelineParams): Promise<ShowTimelineResult> {
+  const none = { markdown: null, svg: null, title: null };
+  const s = server.store.get(p.uri);
+  if (!s) return none;
+  await server.store.current(s);
+  const hit = modelAt(s, s.doc.offsetAt(p.position)) ?? (s.result?.models[0] ? { report: s.result.models[0] } : undefined);
+  if (!hit) return none;
+  const units = s.settings?.units ?? DEFAULT_SETTINGS.units;
+  const { facts, estimate } = hit.report;
+  return {
+    markdown: hoverMarkdown(hit.report, s.doc, units),
+    svg: timelineSvg(facts, estimate, { units }),
+    title: `Memory timeline: ${facts.name} on ${displayName(estimate.target)}`,
+  };
 }

@@ -1,15 +1,47 @@
 /**
  * `workspace/executeCommand`: server-side commands usable from any editor.
- * "Show documentation" asks the client to open the rule's page.
+ * "Show documentation" asks the client to open the rule's page. "Show
+ * memory timeline" is for editors without the VS Code client's webview
+ * (Neovim, Helix, …): arguments `[uri, position]`, as the CodeLens passes
+ * them; it writes the model's timeline SVG to the temporary folder and asks
+ * the client to open it with the system's viewer (window/showDocument,
+ * external). It returns the file's path, or null when there is no model.
  */
+import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { OomlensServer } from '../server';
+import { timelineAt } from './custom';
 
 export const COMMAND_SHOW_DOCS = 'oomlens.server.showDocumentation';
+export const COMMAND_SHOW_TIMELINE = 'oomlens.server.showTimeline';
+
+function isPosition(x: unknown): x is { line: number; character: number } {
+  return typeof x === 'object' && x !== null && Number.isInteger((x as { line: unknown }).line) && Number.isInteger((x as { character: unknown }).character);
+}
 
 export function registerExecuteCommand(server: OomlensServer): void {
   server.connection.onExecuteCommand(async ({ command, arguments: args }) => {
     if (command === COMMAND_SHOW_DOCS && typeof args?.[0] === 'string') {
       await server.connection.window.showDocument({ uri: args[0], external: true }).catch(() => undefined);
+    }
+    if (command === COMMAND_SHOW_TIMELINE && typeof args?.[0] === 'string') {
+      const position = isPosition(args[1]) ? args[1] : { line: 0, character: 0 };
+      const t = await timelineAt(server, { uri: args[0], position });
+      if (!t.svg || !t.title) return null;
+      // One file per document and model, overwritten on each request.
+      const name = `oomlens-timeline-${createHash('sha256').update(`${args[0]}\n${t.title}`).digest('hex').slice(0, 16)}.svg`;
+      const path = join(tmpdir(), name);
+      try {
+        writeFileSync(path, t.svg);
+      } catch (e) {
+        server.connection.console.error(`oomlens: cannot write ${path}: ${(e as Error).message}`);
+        return null;
+      }
+      await server.connection.window.showDocument({ uri: pathToFileURL(path).href, external: true }).catch(() => undefined);
+      return { path };
     }
     return null;
   });

@@ -2,7 +2,7 @@
 import { CodeActionKind, TextDocumentSyncKind } from 'vscode-languageserver';
 import type { OomlensServer } from '../server';
 import { FIX_ALL_KIND } from './codeAction';
-import { COMMAND_SHOW_DOCS } from './executeCommand';
+import { COMMAND_SHOW_DOCS, COMMAND_SHOW_TIMELINE } from './executeCommand';
 
 export function registerInitialize(server: OomlensServer): void {
   server.connection.onInitialize((params) => {
@@ -13,7 +13,7 @@ export function registerInitialize(server: OomlensServer): void {
         hoverProvider: true,
         codeLensProvider: { resolveProvider: false },
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND] },
-        executeCommandProvider: { commands: [COMMAND_SHOW_DOCS] },
+        executeCommandProvider: { commands: [COMMAND_SHOW_DOCS, COMMAND_SHOW_TIMELINE] },
       },
       serverInfo: { name: 'oomlens', version: '0.1.0' },
     };

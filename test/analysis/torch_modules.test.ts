@@ -1,0 +1,494 @@
+// PyTorch module semantics that decide a parameter count, checked against real
+// PyTorch: each snippet below is analysed by oomlens and executed by
+// /usr/bin/python3 with torch on the meta device (the same meta-device mode
+// the corpus uses, test/corpus/torch_truth.py), and the parameter and buffer
+// element counts must agree. Covers subclasses of nn.Sequential / ModuleList
+// / catalogue layers (`super().__init__(...)`), in-place tensor initialisers
+// (`torch.empty(...).normal_()`), torch.nn.init, named_parameters() loops,
+// weight tying, and hasattr feature detection answered from the pinned torch.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { analyze } from '../../server/src/analysis/analyze';
+import { pythonWithTorch } from '../corpus/compare';
+
+interface Snippet { name: string; src: string; model: string }
+
+const HEADER = 'import math\nimport torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n';
+
+const SNIPPETS: Snippet[] = [
+  {
+    name: 'nn.Sequential subclass filled by super().__init__',
+    model: 'Net',
+    src: `
+class MLPBlock(nn.Sequential):
+    def __init__(self, d, h):
+        super().__init__(nn.Linear(d, h), nn.GELU(), nn.Linear(h, d))
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.blocks = nn.ModuleList([MLPBlock(16, 64) for _ in range(3)])
+        self.norm = nn.LayerNorm(16)
+
+model = Net()
+`,
+  },
+  {
+    name: 'nn.ModuleList.__init__(self, ...) called explicitly, and a Linear subclass with an extra Parameter',
+    model: 'Stack',
+    src: `
+class Layers(nn.ModuleList):
+    def __init__(self, n, d):
+        nn.ModuleList.__init__(self, [nn.Linear(d, d) for _ in range(n)])
+
+class ScaledLinear(nn.Linear):
+    def __init__(self, i, o):
+        super().__init__(i, o, bias=False)
+        self.scale = nn.Parameter(torch.ones(o))
+
+class Stack(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.layers = Layers(4, 12)
+        self.out = ScaledLinear(12, 5)
+
+model = Stack()
+`,
+  },
+  {
+    name: 'in-place initialisers and torch.nn.init keep the tensor (torchvision ViT style)',
+    model: 'Tokens',
+    src: `
+class Tokens(nn.Module):
+    def __init__(self, n, d):
+        super().__init__()
+        self.pos = nn.Parameter(torch.empty(1, n, d).normal_(std=0.02))
+        self.cls = nn.Parameter(torch.zeros(1, 1, d).uniform_(-0.1, 0.1))
+        self.proj = nn.Conv2d(3, d, kernel_size=4, stride=4)
+        nn.init.trunc_normal_(self.proj.weight, std=0.02)
+        nn.init.zeros_(self.proj.bias)
+        self.register_buffer("mask", torch.ones(n, n).tril_())
+        self.frozen = nn.Parameter(torch.zeros(7, 3), requires_grad=False)
+        self.scale = nn.Parameter(torch.ones(5)).requires_grad_(False)
+        self.gate = nn.Linear(2, 2) if not self.frozen.requires_grad else None
+
+model = Tokens(65, 32)
+`,
+  },
+  {
+    name: 'weight tying counted once; named_parameters() yields (name, tensor) pairs',
+    model: 'LM',
+    src: `
+class LM(nn.Module):
+    def __init__(self, vocab, d, n_layer):
+        super().__init__()
+        self.wte = nn.Embedding(vocab, d)
+        self.h = nn.ModuleList([nn.Linear(d, d) for _ in range(n_layer)])
+        self.lm_head = nn.Linear(d, vocab, bias=False)
+        self.wte.weight = self.lm_head.weight
+        for pn, p in self.named_parameters():
+            if pn.endswith("bias"):
+                torch.nn.init.zeros_(p)
+        self.extra = nn.Linear(d, 2) if len([n for n, _ in self.named_parameters()]) == 2 * n_layer + 1 else None
+
+model = LM(1000, 24, 3)
+`,
+  },
+  {
+    name: 'only registered members count: a plain list of layers, a dict of tensors and a function attribute are not parameters',
+    model: 'Student',
+    src: `
+class Big(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(100, 100)
+
+teacher = Big()
+
+def act(x):
+    return teacher(x)
+
+class Student(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(2, 2)
+        self.act = act
+        self.helpers = [nn.Linear(3, 3)]
+        self.cache = {"k": torch.zeros(4)}
+        self.scales = nn.ParameterList([torch.ones(5), nn.Parameter(torch.zeros(6))])
+        self.scales.append(torch.ones(7))
+        self.gates = nn.ParameterDict({"a": torch.ones(2, 3)})
+
+model = Student()
+`,
+  },
+  {
+    name: 'DenseNet-style ModuleDict subclass filled by add_module with %-formatted and str.format names',
+    model: 'Net',
+    src: `
+class Block(nn.ModuleDict):
+    _version = 2
+
+    def __init__(self, num_layers, width):
+        super().__init__()
+        for i in range(num_layers):
+            self.add_module("denselayer%d" % (i + 1), nn.Conv2d(width + i * 4, 4, 3, bias=False))
+
+class Net(nn.Module):
+    def __init__(self, blocks=(2, 3)):
+        super().__init__()
+        self.features = nn.Sequential()
+        for i, n in enumerate(blocks):
+            self.features.add_module("denseblock{}".format(i + 1), Block(n, 8))
+            self.features.add_module("norm%s_%d" % ("x", i), nn.BatchNorm2d(8 + n * 4))
+
+model = Net()
+`,
+  },
+  {
+    name: 'layer attributes read back (fc.in_features, conv.kernel_size[0], mha.head_dim, an absent bias is None)',
+    model: 'FineTune',
+    src: `
+class FineTune(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.backbone = nn.Sequential(nn.Conv2d(3, 8, 5, stride=2, bias=False), nn.Flatten())
+        conv = self.backbone[0]
+        self.fc = nn.Linear(conv.out_channels * conv.kernel_size[0] * conv.kernel_size[1] * conv.stride[1], 10)
+        self.head = nn.Linear(self.fc.out_features, self.fc.in_features // 4)
+        self.emb = nn.Embedding(100, 16, padding_idx=-1)
+        self.extra = nn.Linear(self.emb.padding_idx, self.emb.embedding_dim)
+        self.mha = nn.MultiheadAttention(64, 8)
+        self.proj = nn.Linear(self.mha.head_dim, self.mha.kdim)
+        self.norm = nn.LayerNorm(32, elementwise_affine=False)
+        self.gate = nn.Linear(3, 3) if self.norm.weight is None and conv.bias is None else nn.Linear(5, 5)
+        self.lstm = nn.LSTM(10, 20, 2)
+        self.out = nn.Linear(self.lstm.hidden_size * self.lstm.num_layers, self.norm.normalized_shape[0])
+
+model = FineTune()
+`,
+  },
+  {
+    name: 'subclasses of a layer: no __init__ of their own, and super().forward() inside forward',
+    model: 'Net',
+    src: `
+class Norm(nn.LayerNorm):
+    pass
+
+class Norm2(nn.LayerNorm):
+    def forward(self, x):
+        return super().forward(x.float())
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.norm = Norm(16)
+        self.norm2 = Norm2(16, eps=1e-6)
+        self.head = nn.Linear(self.norm2(self.norm(torch.zeros(2, 16))).shape[-1], 4)
+
+model = Net()
+`,
+  },
+  {
+    name: 'copy.deepcopy clones (DETR / nn.TransformerEncoder _get_clones) are independent parameters; ties inside a clone stay tied',
+    model: 'Enc',
+    src: `
+import copy
+
+def _get_clones(module, N):
+    return nn.ModuleList([copy.deepcopy(module) for i in range(N)])
+
+class Tied(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Linear(8, 8, bias=False)
+        self.b = nn.Linear(8, 8, bias=False)
+        self.b.weight = self.a.weight
+
+class Enc(nn.Module):
+    def __init__(self, layer, n):
+        super().__init__()
+        self.layers = _get_clones(layer, n)
+        self.tied = _get_clones(Tied(), 2)
+        self.norm = nn.LayerNorm(8)
+
+model = Enc(nn.Linear(8, 8), 3)
+`,
+  },
+  {
+    name: 'container edits: ModuleList.insert / [i] =, ModuleDict [k] = / update, ParameterList.append, ParameterDict [k] =',
+    model: 'Edits',
+    src: `
+class Edits(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.layers = nn.ModuleList([nn.Linear(2, 2)])
+        self.layers.insert(0, nn.Linear(3, 3))
+        self.heads = nn.ModuleDict()
+        self.heads["a"] = nn.Linear(4, 4)
+        self.heads.update({"b": nn.Linear(5, 5)})
+        self.heads.update([("c", nn.Linear(1, 1))])
+        self.seq = nn.Sequential()
+        self.seq.append(nn.Linear(6, 6))
+        self.layers[1] = nn.Linear(7, 7)
+        self.plist = nn.ParameterList()
+        self.plist.append(torch.zeros(8))
+        self.pdict = nn.ParameterDict()
+        self.pdict["w"] = torch.zeros(9)
+        self.out = nn.Linear(len(self.heads), len(list(self.heads.keys())) + len(self.layers))
+
+model = Edits()
+`,
+  },
+  {
+    name: 'modules() / children() / named_modules() list the registered modules as PyTorch does',
+    model: 'Walk',
+    src: `
+class B(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.c = nn.Conv2d(3, 4, 3)
+        self.bn = nn.BatchNorm2d(4)
+
+class Walk(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.b = nn.Sequential(B(), B())
+        self.fc = nn.Linear(4, 2)
+        self.plain = [nn.Linear(9, 9)]
+        for m in self.modules():
+            if isinstance(m, nn.Conv2d):
+                nn.init.kaiming_normal_(m.weight, mode="fan_out", nonlinearity="relu")
+        n = len(list(self.modules()))
+        k = len(list(self.children()))
+        names = [name for name, _ in self.named_modules()]
+        self.extra = nn.Linear(n, k * 10 + len(names) + len([c for c in self.b.children()]))
+
+model = Walk()
+`,
+  },
+];
+
+/** Runs every snippet under PyTorch on the meta device; returns {params, buffers} per snippet. */
+function torchCounts(): { ok: true; counts: { params: number; buffers: number; error?: string }[] } | { ok: false; error: string } {
+  const py = pythonWithTorch(); // the python with torch the corpus uses
+  if (!py.exe) return { ok: false, error: `no python3 with PyTorch; tried ${py.tried.join('; ')}` };
+  const prog = `
+import json, sys
+sys.dont_write_bytecode = True
+sys.path.insert(0, ${JSON.stringify(join(__dirname, '..', 'corpus'))})
+from torch_truth import meta_device
+out = []
+for s in json.load(sys.stdin):
+    ns = {}
+    try:
+        with meta_device():
+            exec(s["src"], ns)
+        m = ns["model"]
+        out.append({"params": sum(p.numel() for p in m.parameters()), "buffers": sum(b.numel() for b in m.buffers())})
+    except Exception as e:
+        out.append({"params": -1, "buffers": -1, "error": "%s: %s" % (type(e).__name__, e)})
+print(json.dumps(out))
+`;
+  const r = spawnSync(py.exe, ['-c', prog], { input: JSON.stringify(SNIPPETS.map((s) => ({ src: HEADER + s.src }))), encoding: 'utf8' });
+  if (r.status !== 0) return { ok: false, error: r.stderr };
+  return { ok: true, counts: JSON.parse(r.stdout) };
+}
+
+const elements = (ts: { shape: number[] }[]) => ts.reduce((s, t) => s + t.shape.reduce((a, b) => a * b, 1), 0);
+
+test('torch module semantics: parameter and buffer counts equal real PyTorch', async (t) => {
+  const truth = torchCounts();
+  if (!truth.ok) assert.fail(truth.error);
+  for (const [i, s] of SNIPPETS.entries()) {
+    await t.test(s.name, async () => {
+      const want = truth.counts[i];
+      assert.equal(want.error, undefined, `PyTorch could not run the snippet: ${want.error}`);
+      const r = await analyze(HEADER + s.src, { path: '/tmp/snippet.py', device: 'a100-80gb', versions: {} });
+      const m = r.models.find((x) => x.facts.name === s.model);
+      assert.ok(m, `no model ${s.model}: ${r.models.map((x) => x.facts.name).join(', ')}`);
+      assert.deepEqual(m.facts.unknowns.map((u) => u.reason), []);
+      assert.equal(m.facts.paramCount, want.params, 'parameters');
+      assert.equal(elements(m.facts.buffers), want.buffers, 'buffers');
+    });
+  }
+});
+
+const NANO_FLASH = `${HEADER}
+class Attn(nn.Module):
+    def __init__(self, block_size, d):
+        super().__init__()
+        self.c_attn = nn.Linear(d, 3 * d)
+        self.flash = hasattr(torch.nn.functional, "scaled_dot_product_attention")
+        if not self.flash:
+            self.register_buffer("bias", torch.tril(torch.ones(block_size, block_size)).view(1, 1, block_size, block_size))
+
+model = Attn(64, 8)
+`;
+
+test('hasattr(torch.nn.functional, "scaled_dot_product_attention") follows the pinned torch (added in 2.0)', async () => {
+  const run = async (versions: Record<string, string>) => {
+    const r = await analyze(NANO_FLASH, { path: '/tmp/snippet.py', device: 'a100-80gb', versions });
+    const m = r.models.find((x) => x.facts.name === 'Attn')!;
+    assert.deepEqual(m.facts.unknowns, []);
+    assert.equal(m.facts.paramCount, 8 * 24 + 24);
+    return elements(m.facts.buffers);
+  };
+  assert.equal(await run({ torch: '1.13.1' }), 64 * 64, 'torch 1.13 has no SDPA: the causal-mask buffer is registered');
+  assert.equal(await run({ torch: '2.1.0+cu121' }), 0);
+  // Unpinned: the catalogued PyTorch (2.1), which has it.
+  assert.equal(await run({}), 0);
+  // The installed PyTorch agrees with the version table.
+  const py = pythonWithTorch();
+  if (!py.exe) assert.fail(`no python3 with PyTorch; tried ${py.tried.join('; ')}`);
+  const r = spawnSync(py.exe, ['-c', 'import torch; print(torch.__version__, hasattr(torch.nn.functional, "scaled_dot_product_attention"))'], { encoding: 'utf8' });
+  const [version, has] = r.stdout.trim().split(' ');
+  assert.equal(has, Number(version.split('.')[0]) >= 2 ? 'True' : 'False', r.stdout + r.stderr);
+});
+
+test('a subclass of a torch.nn module the catalogue does not know gives an unknown count, not zero', async () => {
+  const src = `${HEADER}
+class Enc(nn.TransformerEncoder):
+    def __init__(self):
+        super().__init__(nn.TransformerEncoderLayer(16, 2), 3)
+
+model = Enc()
+`;
+  const r = await analyze(src, { path: '/tmp/snippet.py', device: 'a100-80gb', versions: {} });
+  const m = r.models.find((x) => x.facts.name === 'Enc')!;
+  assert.equal(m.facts.paramCount, null);
+  assert.ok(m.facts.unknowns.some((u) => /TransformerEncoder\.__init__/.test(u.reason)), JSON.stringify(m.facts.unknowns));
+});
+
+test('slicing a split key array keeps the slice length (keys[4:], keys[::2], keys[-3:])', async () => {
+  const src = (slice: string) => `import equinox as eqx
+import jax
+
+class M(eqx.Module):
+    layers: list
+    def __init__(self, key):
+        keys = jax.random.split(key, 9)
+        self.layers = [eqx.nn.Linear(4, 4, key=k) for k in keys[${slice}]]
+
+model = M(jax.random.PRNGKey(0))
+`;
+  // len(range(9)[s]) for each slice, as Python computes it; 20 parameters per Linear(4, 4).
+  for (const [slice, n] of [['4:', 5], ['::2', 5], ['-3:', 3], ['1:-1:3', 3], ['::-4', 3], ['10:', 0]] as const) {
+    const r = await analyze(src(slice), { path: '/tmp/snippet.py', device: 'a100-80gb', versions: {} });
+    const m = r.models.find((x) => x.facts.name === 'M')!;
+    assert.equal(m.facts.paramCount, 20 * n, `keys[${slice}]: ${JSON.stringify(m.facts.unknowns)}`);
+  }
+});
+
+test('a base class that is not known, a module registered under an unknown name, an unknown container item, unexpanded or possibly changed **kwargs give an unknown count', async () => {
+  const src = `${HEADER}
+from .blocks import MLP
+
+class Block(MLP):
+    def __init__(self):
+        super().__init__(16, [64, 16])
+
+class A(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.b = Block()
+
+class B(nn.Module):
+    def __init__(self, names):
+        super().__init__()
+        for n in names:
+            self.add_module(n.title(), nn.Linear(2, 2))
+
+class C(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.seq = nn.Sequential(make_stem(), nn.Linear(8, 8))
+
+class F(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.layers = nn.ModuleList([nn.Linear(8, 8) for _ in range(3)])
+        self.layers.pop(0)
+
+from dataclasses import dataclass
+from .cfg import load_args
+
+@dataclass
+class Cfg:
+    d: int = 16
+    n: int = 2
+
+class D(nn.Module):
+    def __init__(self, cfg):
+        super().__init__()
+        self.layers = nn.ModuleList([nn.Linear(cfg.d, cfg.d) for _ in range(cfg.n)])
+
+from .utils import overwrite
+
+class E(nn.Module):
+    def __init__(self, n=2):
+        super().__init__()
+        self.layers = nn.ModuleList([nn.Linear(4, 4) for _ in range(n)])
+
+def build_e(**kwargs):
+    overwrite(kwargs, "n", 4)
+    return E(**kwargs)
+
+a = A()
+b = B(["first", "second"])
+c = C()
+d = D(Cfg(**load_args()))
+e = build_e()
+f = F()
+`;
+  const r = await analyze(src, { path: '/tmp/snippet.py', device: 'a100-80gb', versions: {} });
+  const a = r.models.find((x) => x.facts.name === 'A')!;
+  assert.equal(a.facts.paramCount, null);
+  assert.ok(a.facts.unknowns.some((u) => /Block derives from a class that is not known/.test(u.reason)), JSON.stringify(a.facts.unknowns));
+  const b = r.models.find((x) => x.facts.name === 'B')!;
+  assert.equal(b.facts.paramCount, null);
+  assert.ok(b.facts.unknowns.some((u) => /module registered under a name that is not known/.test(u.reason)), JSON.stringify(b.facts.unknowns));
+  const c = r.models.find((x) => x.facts.name === 'C')!;
+  assert.equal(c.facts.paramCount, null);
+  assert.ok(c.facts.unknowns.some((u) => /Sequential holds a module that is not known/.test(u.reason)), JSON.stringify(c.facts.unknowns));
+  // Cfg(**load_args()): the unexpanded keywords may set any field, so the defaults are not used.
+  const d = r.models.find((x) => x.facts.name === 'D')!;
+  assert.equal(d.facts.paramCount, null);
+  assert.ok(d.facts.unknowns.some((u) => /could not be expanded/.test(u.reason)), JSON.stringify(d.facts.unknowns));
+  // torchvision's `_ovewrite_named_param(kwargs, "groups", 32)`: a function that is not followed may change the dict.
+  const e = r.models.find((x) => x.facts.name === 'E')!;
+  assert.equal(e.facts.paramCount, null);
+  assert.ok(e.facts.unknowns.some((u) => /was passed to `overwrite`/.test(u.reason)), JSON.stringify(e.facts.unknowns));
+  // ModuleList.pop is not modelled: the count must not silently include the removed layer.
+  const f = r.models.find((x) => x.facts.name === 'F')!;
+  assert.equal(f.facts.paramCount, null);
+  assert.ok(f.facts.unknowns.some((u) => /pop\(\) is not modelled/.test(u.reason)), JSON.stringify(f.facts.unknowns));
+});
+
+test('%-formatting and str.format agree with Python', async () => {
+  const { percentFormat, strFormat } = await import('../../server/src/analysis/frameworks/strings');
+  const { int, str } = await import('../../server/src/analysis/values');
+  const fl = (v: number) => ({ t: 'float' as const, v });
+  const cases: { py: string; got: () => ReturnType<typeof percentFormat> }[] = [
+    { py: '"denselayer%d" % (3,)', got: () => percentFormat('denselayer%d', int(3)) },
+    { py: '"%s_%i-%%" % ("x", 7)', got: () => percentFormat('%s_%i-%%', { t: 'tuple', items: [str('x'), int(7)] }) },
+    { py: '"%d" % 3.9', got: () => percentFormat('%d', fl(3.9)) },
+    { py: '"%s" % 2.0', got: () => percentFormat('%s', fl(2.0)) },
+    { py: '"%s" % 0.25', got: () => percentFormat('%s', fl(0.25)) },
+    { py: '"%s|%s" % (True, None)', got: () => percentFormat('%s|%s', { t: 'tuple', items: [{ t: 'bool', v: true }, { t: 'none' }] }) },
+    { py: '"layer{}.{}".format(1, "w")', got: () => strFormat('layer{}.{}', [int(1), str('w')], new Map()) },
+    { py: '"{1}{0}{{}}".format("a", "b")', got: () => strFormat('{1}{0}{{}}', [str('a'), str('b')], new Map()) },
+    { py: '"{name}_{0}".format(5, name="n")', got: () => strFormat('{name}_{0}', [int(5)], new Map([['name', str('n')]])) },
+  ];
+  const py = pythonWithTorch().exe ?? 'python3';
+  const r = spawnSync(py, ['-c', `import json; print(json.dumps([${cases.map((c) => c.py).join(', ')}]))`], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const want = JSON.parse(r.stdout) as string[];
+  cases.forEach((c, i) => assert.deepEqual(c.got(), { t: 'str', v: want[i] }, c.py));
+  // Conversions that are not modelled stay unknown rather than guessed.
+  assert.equal(percentFormat('%5.2f', fl(1.5)).t, 'unknown');
+  assert.equal(strFormat('{:>4}', [int(1)], new Map()).t, 'unknown');
+  assert.equal(percentFormat('%s', fl(1e-7)).t, 'unknown');
+});

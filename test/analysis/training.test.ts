@@ -1,0 +1,359 @@
+// The training phase read from code (issue 5): optimizers, gradient
+// transforms, mixed precision, checkpointing, accumulation, FSDP / ZeRO, and
+// activations from Korthikanti et al. 2022 or from the traced forward. Each
+// expected number is derived in a comment from the formula's source.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { analyze } from '../../server/src/analysis/analyze';
+import type { PhaseEstimate } from '../../shared/src/types';
+
+async function training(src: string, device = 'a100-80gb', model?: string): Promise<{ phase: PhaseEstimate; params: number; all: Awaited<ReturnType<typeof analyze>> }> {
+  const r = await analyze(src, { device });
+  const m = model ? r.models.find((x) => x.facts.name === model) : r.models.find((x) => x.estimate.phases.some((p) => p.phase === 'training'));
+  assert.ok(m, `a model with a training phase: ${r.models.map((x) => x.facts.name).join(', ')}`);
+  const phase = m.estimate.phases.find((p) => p.phase === 'training');
+  assert.ok(phase, 'training phase');
+  return { phase, params: m.facts.paramCount ?? NaN, all: r };
+}
+
+const part = (p: PhaseEstimate, re: RegExp) => p.breakdown.filter((c) => re.test(c.label)).reduce((a, c) => a + c.bytes, 0);
+
+const EQX_LM = `
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+import optax
+
+
+class Block(eqx.Module):
+    attn: eqx.nn.MultiheadAttention
+    mlp: eqx.nn.MLP
+
+    def __init__(self, dim, heads, key):
+        k1, k2 = jax.random.split(key)
+        self.attn = eqx.nn.MultiheadAttention(heads, dim, key=k1)
+        self.mlp = eqx.nn.MLP(dim, dim, 4 * dim, 1, key=k2)
+
+
+class LM(eqx.Module):
+    embed: eqx.nn.Embedding
+    blocks: list
+    n_head: int = eqx.field(static=True)
+
+    def __init__(self, key):
+        keys = jax.random.split(key, 3)
+        self.embed = eqx.nn.Embedding(1000, 256, key=keys[0])
+        self.blocks = [Block(256, 4, k) for k in keys[1:]]
+        self.n_head = 4
+`;
+
+test('optax MultiSteps(chain(clip, adamw(mu_dtype=bf16))), bf16 compute by casting, jax.checkpoint', async () => {
+  const src = EQX_LM + `
+
+def loss_fn(model, x):
+    model = jax.tree_util.tree_map(lambda p: p.astype(jnp.bfloat16) if eqx.is_array(p) else p, model)
+    h = jax.checkpoint(lambda m, x: x)(model, x)
+    return optax.softmax_cross_entropy_with_integer_labels(h, x).mean()
+
+
+model = LM(jax.random.PRNGKey(0))
+opt = optax.MultiSteps(optax.chain(optax.clip_by_global_norm(1.0), optax.adamw(3e-4, mu_dtype=jnp.bfloat16)), every_k_schedule=4)
+opt_state = opt.init(eqx.filter(model, eqx.is_array))
+x = jnp.zeros((8, 128), dtype=jnp.int32)
+
+for i in range(1000000):
+    loss, grads = eqx.filter_value_and_grad(loss_fn)(model, x)
+    updates, opt_state = opt.update(grads, opt_state, model)
+    model = eqx.apply_updates(model, updates)
+`;
+  const t0 = Date.now();
+  const { phase, params: P } = await training(src);
+  // The million-step loop is followed for two iterations only.
+  assert.ok(Date.now() - t0 < 20_000);
+  assert.ok(P > 1_000_000);
+  // optax scale_by_adam: mu in bfloat16 (2 B) + nu in float32 (4 B) per parameter + int32 count (4 B).
+  assert.equal(part(phase, /^optimizer state: optax\.adamw/), 6 * P + 4);
+  // MultiSteps acc_grads = zeros_like(params): 4 B per parameter; gradients the same.
+  assert.equal(part(phase, /^MultiSteps accumulator/), 4 * P);
+  assert.equal(part(phase, /^gradients/), 4 * P);
+  // jax.checkpoint: full recomputation keeps each layer's input: e·s·b·h per layer, e = 2 (bf16 compute)
+  // = 2 · 128 · 8 · 256 = 524,288 B × 2 layers = 1,048,576 B.
+  assert.equal(part(phase, /^activations saved/), 1_048_576);
+  // Under jit only the saved log-probs [8, 128, 1000] in bf16: 1,024,000 elements × 2 B.
+  assert.equal(part(phase, /log-probs/), 2_048_000);
+  assert.equal(part(phase, /^logits/), 0);
+});
+
+test('optax adafactor and sgd: factored / no state', async () => {
+  const base = EQX_LM + `
+model = LM(jax.random.PRNGKey(0))
+params = eqx.filter(model, eqx.is_array)
+`;
+  const sgd = await training(base + 'opt = optax.sgd(0.1)\nstate = opt.init(params)\n');
+  // optax.sgd without momentum keeps no state.
+  assert.equal(part(sgd.phase, /^optimizer state/), 0);
+  const mom = await training(base + 'opt = optax.sgd(0.1, momentum=0.9)\nstate = opt.init(params)\n');
+  // trace(): one float32 buffer per parameter.
+  assert.equal(part(mom.phase, /^optimizer state/), 4 * mom.params);
+  const af = await training(base + 'opt = optax.adafactor(1e-3)\nstate = opt.init(params)\n');
+  // Factored: far less than a full v (4 B per parameter).
+  const s = part(af.phase, /^optimizer state/);
+  assert.ok(s > 0 && s < 4 * af.params / 4, `adafactor state ${s}`);
+  // No forward input was seen: activations unknown with the reason, the rest still reported.
+  assert.ok(af.phase.unknowns.some((u) => u.what === 'activations' && /not sized/.test(u.reason)));
+  assert.equal(af.phase.fits, null);
+});
+
+test('torch: FSDP divides parameters, gradients and SGD momentum over the devices', async () => {
+  const src = `
+import torch
+import torch.nn as nn
+from torch.distributed.fsdp import FullyShardedDataParallel as FSDP
+
+
+class MLP(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(4096, 4096)
+        self.fc2 = nn.Linear(4096, 4096)
+
+    def forward(self, x):
+        return self.fc2(torch.relu(self.fc1(x)))
+
+
+model = FSDP(MLP())
+opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+for step in range(10):
+    x = torch.randn(64, 4096, device="cuda")
+    loss = model(x).sum()
+    loss.backward()
+    opt.step()
+    opt.zero_grad()
+`;
+  const { phase, params: P } = await training(src, '8xa100-80gb');
+  // 2 × (4096² + 4096) = 33,562,624 parameters × 4 B = 134,250,496 B; FULL_SHARD over 8: 16,781,312 B each.
+  assert.equal(P, 33_562_624);
+  assert.equal(part(phase, /^parameters/), 16_781_312);
+  assert.equal(part(phase, /^gradients/), 16_781_312);
+  assert.equal(part(phase, /^optimizer state: torch\.optim\.SGD/), 16_781_312);
+  // Not a transformer: the traced forward's op outputs, kept by autograd:
+  // fc1 [64, 4096], relu [64, 4096], fc2 [64, 4096] in float32 = 3 × 1,048,576 B.
+  assert.equal(part(phase, /^activations: op outputs/), 3 * 1_048_576);
+});
+
+test('DeepSpeed ZeRO stage 2 from the config dict, optimizer from its "optimizer" entry', async () => {
+  const src = `
+import deepspeed
+import torch
+from transformers import AutoModelForCausalLM
+
+ds_config = {"train_batch_size": 8, "zero_optimization": {"stage": 2}, "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}}}
+model = AutoModelForCausalLM.from_pretrained("gpt2")
+engine, optimizer, _, _ = deepspeed.initialize(model=model, model_parameters=model.parameters(), config=ds_config)
+`;
+  const { phase } = await training(src, '8xa100-40gb');
+  // GPT-2: 124,439,808 × 4 B = 497,759,232 B. Stage 2: parameters whole, gradients and AdamW state / 8:
+  // 62,219,904 and 995,518,464 / 8 = 124,439,808 B.
+  assert.equal(part(phase, /^parameters/), 497_759_232);
+  assert.equal(part(phase, /^gradients/), 62_219_904);
+  assert.equal(part(phase, /^optimizer state/), 124_439_808);
+  assert.ok(phase.notes.some((n) => /ZeRO stage 2/.test(n)));
+});
+
+test('transformers: autocast bf16 and gradient_checkpointing_enable', async () => {
+  const src = `
+import torch
+from transformers import AutoModelForCausalLM
+
+model = AutoModelForCausalLM.from_pretrained("gpt2")
+model.gradient_checkpointing_enable()
+optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
+for step in range(100):
+    batch = torch.randint(0, 50257, (16, 1024), device="cuda")
+    with torch.autocast("cuda", dtype=torch.bfloat16):
+        out = model(input_ids=batch, labels=batch)
+    out.loss.backward()
+    optimizer.step()
+    optimizer.zero_grad()
+`;
+  const { phase } = await training(src);
+  // Full recomputation keeps each layer's input in bf16: 2 · s·b·h = 2 · 1024·16·768 = 25,165,824 B × 12 layers.
+  assert.equal(part(phase, /^activations saved/), 301_989_888);
+  // bf16 logits 16·1024·50257 × 2 B = 1,646,821,376; float32 log-probs (log_softmax autocasts to fp32) twice that.
+  assert.equal(part(phase, /^logits/), 1_646_821_376);
+  assert.equal(part(phase, /log-probs/), 3_293_642_752);
+  // AdamW state follows the float32 parameters: 2 × 497,759,232 B.
+  assert.equal(part(phase, /^optimizer state/), 995_518_464);
+});
+
+test('torch.utils.checkpoint in a hand-written model, and 8-bit AdamW', async () => {
+  const src = `
+import bitsandbytes as bnb
+import torch
+import torch.nn as nn
+from torch.utils.checkpoint import checkpoint
+
+
+class Block(nn.Module):
+    def __init__(self, d, h):
+        super().__init__()
+        self.n_head = h
+        self.fc = nn.Linear(d, d)
+
+    def forward(self, x):
+        return self.fc(x)
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(1000, 512)
+        self.blocks = nn.ModuleList([Block(512, 8) for _ in range(4)])
+
+    def forward(self, idx):
+        x = self.emb(idx)
+        for b in self.blocks:
+            x = checkpoint(b, x, use_reentrant=False)
+        return x
+
+
+model = Net()
+opt = bnb.optim.AdamW8bit(model.parameters(), lr=1e-3)
+for step in range(10):
+    idx = torch.randint(0, 1000, (4, 256))
+    loss = model(idx).sum()
+    loss.backward()
+    opt.step()
+`;
+  const { phase, params: P } = await training(src);
+  // 8-bit AdamW: 2 B per parameter.
+  assert.equal(part(phase, /^optimizer state: bnb\.optim\.AdamW8bit/), 2 * P);
+  // Checkpointed layers keep their fp32 input: 4 · s·b·h = 4 · 256·4·512 = 2,097,152 B × 4 layers.
+  assert.equal(part(phase, /^activations saved/), 8_388_608);
+});
+
+test('activations unknown with the reason when the batch comes from an unknown loader', async () => {
+  const src = `
+import torch
+import torch.nn as nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(1000, 512)
+        self.n_head = 8
+        self.blocks = nn.ModuleList([nn.Linear(512, 512) for _ in range(4)])
+
+    def forward(self, idx):
+        return self.emb(idx)
+
+
+model = Net()
+opt = torch.optim.AdamW(model.parameters())
+
+
+def train_step(batch):
+    loss = model(batch).sum()
+    loss.backward()
+    opt.step()
+
+
+for batch in loader:
+    train_step(batch)
+`;
+  const { phase, params: P } = await training(src);
+  const u = phase.unknowns.find((x) => x.what === 'activations');
+  assert.ok(u, 'activations unknown');
+  assert.match(u.reason, /not sized/);
+  // Still reported: weights, gradients and AdamW state (4 + 4 + 8 B per parameter).
+  assert.equal(part(phase, /^parameters/) + part(phase, /^gradients/) + part(phase, /^optimizer state/), 16 * P);
+  assert.equal(phase.fits, null);
+});
+
+test('no training phase for a model that is only run', async () => {
+  const r = await analyze(`
+import torch
+import torch.nn as nn
+model = nn.Linear(10, 10)
+with torch.no_grad():
+    y = model(torch.randn(4, 10))
+`, { device: 'a100-80gb' });
+  assert.ok(r.models.every((m) => m.estimate.phases.every((p) => p.phase !== 'training')));
+});
+
+test('@eqx.filter_checkpoint as a decorator: full recomputation', async () => {
+  const src = `
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+import optax
+
+
+class Block(eqx.Module):
+    mlp: eqx.nn.MLP
+
+    def __init__(self, key):
+        self.mlp = eqx.nn.MLP(256, 256, 1024, 1, key=key)
+
+    @eqx.filter_checkpoint
+    def __call__(self, x):
+        return self.mlp(x)
+
+
+class LM(eqx.Module):
+    embed: eqx.nn.Embedding
+    blocks: list
+    n_heads: int = 4
+
+    def __init__(self, key):
+        keys = jax.random.split(key, 3)
+        self.embed = eqx.nn.Embedding(1000, 256, key=keys[0])
+        self.blocks = [Block(k) for k in keys[1:]]
+
+
+def loss_fn(model, x):
+    return jnp.mean(x)
+
+
+model = LM(jax.random.PRNGKey(0))
+opt = optax.adam(1e-3)
+state = opt.init(eqx.filter(model, eqx.is_array))
+x = jnp.zeros((8, 128), dtype=jnp.int32)
+for i in range(10):
+    loss, grads = eqx.filter_value_and_grad(loss_fn)(model, x)
+`;
+  const { phase, params: P } = await training(src);
+  // Layer inputs only, float32: 4 · s·b·h = 4 · 128·8·256 = 1,048,576 B × 2 layers.
+  assert.equal(part(phase, /^activations saved/), 2_097_152);
+  // optax.adam, no mu_dtype: mu and nu in float32 (8 B per parameter) + the int32 count.
+  assert.equal(part(phase, /^optimizer state/), 8 * P + 4);
+  // No cross-entropy in the file: no logits counted, and a note says so.
+  assert.equal(part(phase, /log-probs|^logits/), 0);
+  assert.ok(phase.notes.some((n) => /no cross-entropy/.test(n)));
+});
+
+test('transformers before GPT-2 had SDPA (4.40): attention scores are stored', async () => {
+  const src = `
+import torch
+from transformers import AutoModelForCausalLM
+
+model = AutoModelForCausalLM.from_pretrained("gpt2", torch_dtype=torch.float32)
+optimizer = torch.optim.AdamW(model.parameters(), lr=3e-4)
+for step in range(100):
+    batch = torch.randint(0, 50257, (2, 512))
+    out = model(input_ids=batch, labels=batch)
+    out.loss.backward()
+    optimizer.step()
+`;
+  const act = async (versions: Record<string, string>) => {
+    const r = await analyze(src, { device: 'a100-80gb', versions });
+    const p = r.models[0].estimate.phases.find((x) => x.phase === 'training')!;
+    return part(p, /^activations saved/);
+  };
+  // eval mode (no .train()): no dropout. s·b·h = 512·2·768 = 786,432; a·s²·b = 12·512²·2 = 6,291,456.
+  // 4.40 (eager): (64·786,432 + 4·6,291,456) × 12 = (50,331,648 + 25,165,824) × 12 = 905,969,664 B.
+  assert.equal(await act({ transformers: '4.40.0' }), 905_969_664);
+  // 4.46 (SDPA): 64·786,432 × 12 = 603,979,776 B.
+  assert.equal(await act({ transformers: '4.46.0' }), 603_979_776);
+});

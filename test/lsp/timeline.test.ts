@@ -1,0 +1,110 @@
+// The memory timeline and fits-where over LSP (dist/server.js over stdio):
+// the lens runs "Show memory timeline", the custom request returns an SVG
+// with every phase, its contributors and the budget line, the server command
+// for other editors writes it and asks to open it, and the hover carries
+// one "Fits on … · cheapest change …" line per phase that does not fit.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { LspClient, SCENARIOS } from './harness';
+
+const S1 = join(SCENARIOS, 's1_equinox_mistral/model.py');
+const S5 = join(SCENARIOS, 's5_hf_llama_edit/edit.py');
+
+interface TimelineResult { markdown: string | null; svg: string | null; title: string | null }
+
+const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+
+describe('memory timeline and fits-where over LSP', () => {
+  let c: LspClient;
+  before(async () => {
+    c = new LspClient();
+    c.settings = { target: { device: 'a100-40gb' } };
+    await c.initialize();
+  });
+  after(async () => { await c.close(); });
+
+  it('S1: the lens opens the timeline; the SVG has the phase, its contributors and the budget line', async () => {
+    c.settings = { target: { device: 'a100-40gb' } };
+    const d = c.open(S1);
+    await c.diagnostics(d);
+    const [lens] = await c.codeLens(d);
+    assert.equal(lens.command?.command, 'oomlens.showTimeline');
+    assert.equal(lens.command?.tooltip, 'Show memory timeline');
+    const [uri, position] = lens.command!.arguments as [string, { line: number; character: number }];
+    assert.equal(uri, d.uri);
+
+    const r = await c.conn.sendRequest<TimelineResult>('oomlens/showTimeline', { uri, position });
+    assert.ok(r.svg, 'an SVG for the model at the lens');
+    assert.match(r.title ?? '', /^Memory timeline: Transformer on A100 40GB$/);
+    assert.match(r.svg, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    // Budget line and its label, with the figure the lens shows.
+    const budget = /of ([\d.]+ GB) usable/.exec(lens.command!.title)?.[1];
+    assert.ok(budget, lens.command!.title);
+    assert.ok(r.svg.includes(`budget ${budget}`), `budget ${budget} labelled`);
+    assert.ok(r.svg.includes('stroke-dasharray'), 'dashed budget line');
+    // Every contributor the hover lists at the peak is a band of the picture.
+    const h = await c.hover(d, lens.range.start);
+    const md = (h?.contents as { value: string }).value;
+    const labels = [...md.matchAll(/^- [\d.]+ [kMGT]?B (.+?)(?: ×\d+)?(?: \(line \d+\))?$/gm)].map((m) => m[1]);
+    assert.ok(labels.length >= 2, md);
+    for (const l of labels) assert.ok(r.svg.includes(escapeXml(l)), `band for ${l}`);
+    assert.ok(r.svg.includes('init: peak'), 'the init panel');
+    assert.ok(!/<script|href=/.test(r.svg), 'nothing to run or fetch');
+  });
+
+  it('S1: the hover says where the init phase fits and the cheapest change, in one line', async () => {
+    const d = c.open(S1.replace('model.py', 'model_hover.py'), readFileSync(S1, 'utf8'));
+    await c.diagnostics(d);
+    const [lens] = await c.codeLens(d);
+    const md = ((await c.hover(d, lens.range.start))?.contents as { value: string }).value;
+    const line = md.split('\n').find((l) => l.startsWith('Fits on (init): '));
+    assert.ok(line, md);
+    assert.match(line, /^Fits on \(init\): \d+× A100 40GB, .* · cheapest change: .+ → [\d.]+ GB ✓$/);
+    // The table and the verdict keep their shape.
+    assert.match(md, /\| init \| [\d.]+ GB \| [\d.]+ GB \| ✗ \|/);
+  });
+
+  it('S5 on two devices: phases that fit get no advice line; the timeline still draws each phase', async () => {
+    c.setSettings({ target: { device: '2xv100-32gb' } });
+    const d = c.open(S5);
+    await c.diagnostics(d);
+    const [lens] = await c.codeLens(d);
+    const md = ((await c.hover(d, lens.range.start))?.contents as { value: string }).value;
+    assert.ok(!md.includes('Fits on ('), md);
+    const r = await c.conn.sendRequest<TimelineResult>('oomlens/showTimeline', { uri: d.uri, position: { line: 0, character: 0 } });
+    assert.ok(r.svg?.includes('load: peak'), 'falls back to the file\'s first model');
+    assert.ok(r.svg?.includes('(busiest device: 0)'));
+  });
+
+  it('other editors: oomlens.server.showTimeline writes the SVG and asks the client to open it', async () => {
+    c.setSettings({ target: { device: 'a100-40gb' } });
+    const d = c.open(S1.replace('model.py', 'model_cmd.py'), readFileSync(S1, 'utf8'));
+    await c.diagnostics(d);
+    const [lens] = await c.codeLens(d);
+    const shown: { uri: string; external?: boolean }[] = [];
+    c.conn.onRequest('window/showDocument', (p: { uri: string; external?: boolean }) => { shown.push(p); return { success: true }; });
+    const r = await c.conn.sendRequest<{ path: string } | null>('workspace/executeCommand', { command: 'oomlens.server.showTimeline', arguments: [d.uri, lens.range.start] });
+    assert.ok(r?.path, 'the path of the written SVG');
+    assert.equal(shown.length, 1);
+    assert.equal(shown[0].uri, pathToFileURL(r.path).href);
+    assert.equal(shown[0].external, true);
+    const svg = readFileSync(r.path, 'utf8');
+    assert.match(svg, /^<svg /);
+    assert.ok(svg.includes('budget 32.2 GB'), 'A100 40GB under JAX: 75% of 40,960 MiB');
+    // No model: nothing written, nothing shown.
+    const e = c.open(join(SCENARIOS, 'no_model_cmd.py'), 'y = 2\n');
+    await c.diagnostics(e);
+    assert.equal(await c.conn.sendRequest('workspace/executeCommand', { command: 'oomlens.server.showTimeline', arguments: [e.uri, { line: 0, character: 0 }] }), null);
+    assert.equal(shown.length, 1);
+  });
+
+  it('a file without a model answers nulls', async () => {
+    const d = c.open(join(SCENARIOS, 'no_model.py'), 'x = 1\n');
+    await c.diagnostics(d);
+    const r = await c.conn.sendRequest<TimelineResult>('oomlens/showTimeline', { uri: d.uri, position: { line: 0, character: 0 } });
+    assert.deepEqual(r, { markdown: null, svg: null, title: null });
+  });
+});
