@@ -71,7 +71,61 @@ v = M().init(jax.random.PRNGKey(0), jnp.ones((128, 784)))
   });
 });
 
+describe('flax: nn.Sequential', () => {
+  it('applies its layers in order, a tuple output spread over the next layer\'s arguments', async () => {
+    // Two: Dense(4) on 8 features: 8*4+4 = 36, returns (y, x); the lambda concatenates 4 + 8 = 12 features;
+    // Dense(2) on 12: 12*2+2 = 26; total 62. (Without the tuple spread the lambda would get one argument.)
+    const r = await params(`${FLAX}
+class Two(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        return nn.Dense(4)(x), x
+
+class M(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        return nn.Sequential([Two(), lambda a, b: jnp.concatenate([a, b], axis=-1), nn.Dense(2)])(x)
+
+v = M().init(jax.random.PRNGKey(0), jnp.ones((2, 8)))
+`);
+    assert.deepEqual(r, { count: 62, unknowns: [] });
+  });
+});
+
 describe('haiku: containers, pooling and layer stacks', () => {
+  it('hk.Reshape and hk.Flatten keep x.shape[:preserve_dims] (negative: all but that many trailing axes)', async () => {
+    // Input (2, 4, 5, 6). Reshape((-1, 10), preserve_dims=2): (2, 4) + (30 / 10 = 3, 10) → Linear(2) on 10: 22.
+    // Flatten(preserve_dims=-2) on (2, 4, 5, 6): (2, 4) + (30,) → Linear(3) on 30: 93. Flatten() → (2, 120):
+    // Linear(1) on 120: 121. Total 22 + 93 + 121 = 236.
+    const r = await params(`${HAIKU}
+def net_fn(x):
+    a = hk.Linear(2)(hk.Reshape((-1, 10), preserve_dims=2)(x))
+    b = hk.Linear(3)(hk.Flatten(preserve_dims=-2)(x))
+    c = hk.Linear(1)(hk.Flatten()(x))
+    return a, b, c
+
+net = hk.transform(net_fn)
+p = net.init(jax.random.PRNGKey(0), jnp.ones((2, 4, 5, 6)))
+`);
+    assert.deepEqual(r, { count: 236, unknowns: [] });
+  });
+
+  it('hk.MaxPool module and hk.GroupNorm', async () => {
+    // Conv2D(8, 3) SAME on 3 channels: 3*3*3*8+8 = 224; GroupNorm(2) on 8 channels: scale + offset = 16;
+    // MaxPool(2, 2, VALID): 16 → 8; Flatten 8*8*8 = 512; Linear(10): 5,130. Total 224 + 16 + 5,130 = 5,370.
+    const r = await params(`${HAIKU}
+def net_fn(x):
+    x = hk.Conv2D(8, 3)(x)
+    x = hk.GroupNorm(2)(x)
+    x = hk.MaxPool(2, 2, "VALID")(x)
+    return hk.Linear(10)(hk.Flatten()(x))
+
+net = hk.transform(net_fn)
+p = net.init(jax.random.PRNGKey(0), jnp.ones((4, 16, 16, 3)))
+`);
+    assert.deepEqual(r, { count: 5370, unknowns: [] });
+  });
+
   it('hk.nets.MLP is Linear per output size with activations between', async () => {
     // 784→300: 235,500; 300→100: 30,100; 100→10: 1,010; total 266,610.
     const r = await params(`${HAIKU}
@@ -132,5 +186,57 @@ p = net.init(jax.random.PRNGKey(0), jnp.ones((8, 28, 28, 1)))
 `);
     assert.equal(r.count, null);
     assert.ok(r.unknowns.length > 0);
+  });
+});
+
+describe('decorators that change what a def creates are applied', () => {
+  it('@hk.layer_stack(n) on a def stacks its parameters, nested stacks multiply', async () => {
+    // Block Linear 64→64 = 4,160, stacked 6 times = 24,960; head Linear(10) = 650; total 25,610
+    // (ignoring the decorator would give 4,160 + 650 = 4,810).
+    const r = await params(`${HAIKU}
+def model_fn(x):
+    @hk.layer_stack(6)
+    def block(x):
+        return x + jax.nn.gelu(hk.Linear(64)(x))
+    x = block(x)
+    return hk.Linear(10)(x)
+
+m = hk.without_apply_rng(hk.transform(model_fn))
+p = m.init(jax.random.PRNGKey(0), jnp.ones((4, 64)))
+`);
+    assert.deepEqual(r, { count: 25610, unknowns: [] });
+    // @hk.layer_stack(2) over @hk.experimental.layer_stack(3): w (2, 3, 64, 64), b (2, 3, 64): 6 * 4,160 = 24,960.
+    const n = await params(`${HAIKU}
+def model_fn(x):
+    @hk.layer_stack(2)
+    @hk.experimental.layer_stack(3)
+    def block(x):
+        return hk.Linear(64)(x)
+    return block(x)
+
+m = hk.without_apply_rng(hk.transform(model_fn))
+p = m.init(jax.random.PRNGKey(0), jnp.ones((4, 64)))
+`);
+    assert.deepEqual(n, { count: 24960, unknowns: [] });
+  });
+
+  it('@eqx.filter_vmap / @jax.vmap on a constructor def give every layer the batch axis', async () => {
+    // eqx.nn.Linear(64, 64): 64*64+64 = 4,160 per key, 6 keys: 24,960 (ignoring the decorator: 4,160).
+    for (const deco of ['@eqx.filter_vmap', '@jax.vmap', '@eqx.filter_vmap(in_axes=0)']) {
+      const r = await params(`import jax
+import equinox as eqx
+
+class M(eqx.Module):
+    layers: eqx.nn.Linear
+    def __init__(self, key):
+        ${deco}
+        def make(k):
+            return eqx.nn.Linear(64, 64, key=k)
+        self.layers = make(jax.random.split(key, 6))
+
+m = M(jax.random.PRNGKey(0))
+`);
+      assert.deepEqual(r, { count: 24960, unknowns: [] }, deco);
+    }
   });
 });

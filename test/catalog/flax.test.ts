@@ -124,3 +124,18 @@ test('Dropout has no parameters; every entry cites flax source and version', () 
     assert.ok(e.names.every((n) => n.startsWith('flax.linen.')));
   }
 });
+
+test('Conv output: padding strings as lax reads them, CIRCULAR/REFLECT/CAUSAL keep SAME\'s shape', () => {
+  // 'valid' is upper-cased by lax padtype_to_pads: 32 - 3 + 1 = 30.
+  assert.deepEqual(out('flax.linen.Conv', arr([1, 32, 32, 3]), [16, [3, 3]], { padding: 'valid' }), arr([1, 30, 30, 16]));
+  // 'same' with stride 2: ceil(32 / 2) = 16.
+  assert.deepEqual(out('flax.linen.Conv', arr([1, 32, 32, 3]), [16, [3, 3]], { padding: 'same', strides: 2 }), arr([1, 16, 16, 16]));
+  // CIRCULAR, kernel 4 stride 3: pads (1, 2) then VALID: floor((32 + 3 - 4) / 3) + 1 = 11 = ceil(32 / 3).
+  assert.deepEqual(out('flax.linen.Conv', arr([1, 32, 32, 3]), [16, [4, 4]], { padding: 'CIRCULAR', strides: 3 }), arr([1, 11, 11, 16]));
+  assert.deepEqual(out('flax.linen.Conv', arr([1, 32, 32, 3]), [16, [3, 3]], { padding: 'REFLECT' }), arr([1, 32, 32, 16]));
+  // CAUSAL 1-D, kernel 5 dilation 2: left pad 8, VALID with effective kernel 9: 100 + 8 - 9 + 1 = 100.
+  assert.deepEqual(out('flax.linen.Conv', arr([2, 100, 8]), [4, [5]], { padding: 'CAUSAL', kernel_dilation: 2 }), arr([2, 100, 4]));
+  // CAUSAL on 2-D raises in flax: not a shape.
+  const r = out('flax.linen.Conv', arr([1, 32, 32, 3]), [16, [3, 3]], { padding: 'CAUSAL' }) as { shape: unknown[] };
+  assert.ok(r.shape.slice(1, 3).every((d) => typeof d === 'object'), JSON.stringify(r));
+});

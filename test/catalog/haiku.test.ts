@@ -105,3 +105,28 @@ test('every entry cites haiku source and version', () => {
     assert.ok(e.names.every((n) => n.startsWith('haiku.')));
   }
 });
+
+test('GroupNorm: scale/offset (C,) channels_last, (C, 1, 1) channels_first; C must divide by groups', () => {
+  // group_norm.py: params_shape = (x.shape[-1],) for channels_last → (32,), two of them: 64 parameters.
+  const last = specs('haiku.GroupNorm', arr([8, 16, 16, 32], 'bfloat16'), [4]);
+  assert.deepEqual(shapes(last), { scale: [32], offset: [32] });
+  assert.equal(count(last), 64);
+  assert.ok(last.every((p) => p.dtype === 'bfloat16'));
+  // channels_first on NCHW: (x.shape[1],) + (1,) * (rank - 2) = (32, 1, 1).
+  assert.deepEqual(shapes(specs('haiku.GroupNorm', arr([8, 32, 16, 16]), [4], { data_format: 'channels_first' })), { scale: [32, 1, 1], offset: [32, 1, 1] });
+  assert.deepEqual(shapes(specs('haiku.GroupNorm', arr([8, 32, 16, 16]), [4], { data_format: 'NCHW', create_offset: false })), { scale: [32, 1, 1] });
+  // 32 channels into 5 groups raises in haiku.
+  assert.match(unknownOf('haiku.GroupNorm', arr([8, 16, 16, 32]), [5]).reason, /divide/);
+  assert.match(unknownOf('haiku.GroupNorm', undefined, [4]).reason, /needs its input/);
+  assert.deepEqual(out('haiku.GroupNorm', arr([2, 4, 4, 8]), [2]), arr([2, 4, 4, 8]));
+});
+
+test('MaxPool / AvgPool modules: no parameters, output from max_pool / avg_pool', () => {
+  assert.deepEqual(specs('haiku.MaxPool', arr([8, 28, 28, 16]), [2, 2, 'VALID']), []);
+  // int 2 → window (1, 2, 2, 1): floor((28 - 2) / 2) + 1 = 14.
+  assert.deepEqual(out('haiku.MaxPool', arr([8, 28, 28, 16]), [2, 2, 'VALID']), arr([8, 14, 14, 16]));
+  // SAME, window 3, stride 2: ceil(7 / 2) = 4.
+  assert.deepEqual(out('haiku.AvgPool', arr([8, 7, 7, 4]), [3, 2, 'SAME']), arr([8, 4, 4, 4]));
+  assert.equal((out('haiku.AvgPool', arr([8, 7, 7, 4]), [3, 2, 'same']) as UnknownValue).kind, 'unknown');
+  assert.equal((out('haiku.MaxPool', arr([8, 7, 7, 4]), [3, 2, 'SAME'], { channel_axis: 1 }) as UnknownValue).kind, 'unknown');
+});

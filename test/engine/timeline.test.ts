@@ -143,6 +143,23 @@ test('accelerate balanced map: two GPUs, equal layers', () => {
   assert.deepEqual(balancedDeviceMap(mods, 1).perDevice, [4 * GiB]);
 });
 
+test('accelerate balanced map with max_memory: caps, the last GPU uncapped by the balance, CPU offload', () => {
+  const mods = [0, 1, 2, 3].map((i) => ({ name: `layer.${i}`, bytes: GiB }));
+  // Balanced cap = 4 GiB / 2 + 1 GiB = 3 GiB; GPU 0 gets min(3, 1.5) = 1.5 GiB → one module;
+  // GPU 1 is the last listed, so its cap is its max_memory, 10 GiB → the other three.
+  const a = balancedDeviceMap(mods, 2, undefined, 'auto', { 0: 1.5 * GiB, 1: 10 * GiB });
+  assert.deepEqual(a.perDevice, [GiB, 3 * GiB]);
+  assert.deepEqual(a.unplaced, []);
+  // GPU 1 capped at 2.5 GiB holds two; the fourth goes to the CPU when max_memory lists "cpu" ...
+  const b = balancedDeviceMap(mods, 2, undefined, 'auto', { 0: 1.5 * GiB, 1: 2.5 * GiB }, true);
+  assert.deepEqual(b.perDevice, [GiB, 2 * GiB]);
+  assert.equal(b.assignment['layer.3'], -1);
+  // ... and is reported as unplaced when it does not.
+  assert.deepEqual(balancedDeviceMap(mods, 2, undefined, 'auto', { 0: 1.5 * GiB, 1: 2.5 * GiB }).unplaced, ['layer.3']);
+  // A GPU missing from max_memory gets nothing.
+  assert.deepEqual(balancedDeviceMap(mods, 2, undefined, 'auto', { 1: 10 * GiB }).perDevice, [0, 4 * GiB]);
+});
+
 test('estimate: parameters by dtype and phases', () => {
   const spec = parseDeviceSpec('a100-40gb') as DeviceSpec;
   const w = t(1, [2 ** 28], { kind: 'device', index: 0 });

@@ -354,15 +354,29 @@ export class Interpreter {
   private execDecorated(node: SyntaxNode): void {
     const decos = node.namedChildren.filter((c): c is SyntaxNode => c?.type === 'decorator');
     const def = node.childForFieldName('definition')!;
+    const values: Value[] = [];
     const names = decos.map((d) => {
       const e = d.namedChildren[0]!;
       const v = this.eval(e);
+      values.push(v);
       if (v.t === 'extern') return v.name + (e.type === 'call' ? '()' : '');
       if (v.t === 'func' && v.partialArgs?.[0]?.t === 'extern') return (v.partialArgs[0] as { name: string }).name;
       return e.text;
     });
-    if (def.type === 'function_definition') this.defineFunction(def, names);
-    else if (def.type === 'class_definition') this.defineClass(def, names);
+    if (def.type === 'function_definition') {
+      const fn = this.defineFunction(def, names);
+      // Decorators that frameworks list in state 'applyDecorators' change what the function creates
+      // (`@hk.layer_stack(n)` stacks its parameters): they are applied, innermost first, as Python does.
+      const apply = this.state.get('applyDecorators') as Set<string> | undefined;
+      if (apply && values.some((v) => v.t === 'extern' && apply.has(v.name))) {
+        let v: Value = this.currentFrame().vars.get(fn.name) ?? fn;
+        for (let i = values.length - 1; i >= 0; i--) {
+          const dv = values[i];
+          if (dv.t === 'extern' && apply.has(dv.name)) v = this.call(dv, { args: [v], kw: new Map() }, decos[i]!);
+        }
+        this.currentFrame().vars.set(fn.name, v);
+      }
+    } else if (def.type === 'class_definition') this.defineClass(def, names);
   }
 
   defineFunction(node: SyntaxNode, decorators: string[]): FuncV {
@@ -777,7 +791,7 @@ export class Interpreter {
   getAttr(obj: Value, name: string, node: SyntaxNode): Value {
     switch (obj.t) {
       case 'extern': {
-        if (obj.self === undefined && !obj.kw) {
+        if (obj.self === undefined && !obj.kw && !obj.args) {
           const full = canonical(`${obj.name}.${name}`);
           if (full === 'os.environ') return { t: 'environ' };
           const dt = externDType(full);

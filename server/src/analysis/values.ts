@@ -40,7 +40,7 @@ export type Value =
   | { t: 'super'; cls: ClassV; self: Value }
   | { t: 'transformed'; fn: Value; name: string; span: Span }
   | { t: 'mesh'; axes: Map<string, number | undefined> }
-  | { t: 'sharding'; mesh?: Map<string, number | undefined> }
+  | { t: 'sharding'; mesh?: Map<string, number | undefined>; spec?: Value }
   | { t: 'environ' }
   | { t: 'hfmodel'; id: number };
 

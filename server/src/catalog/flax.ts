@@ -57,8 +57,13 @@ function convDims(sp: Dim[], k: number[], s: number[], dil: number[], padding: C
   return sp.map((len, i) => {
     if (typeof len !== 'number') return len;
     const ek = dil[i] * (k[i] - 1) + 1;
-    if (padding === 'SAME' || padding === undefined) return Math.ceil(len / s[i]);
-    if (padding === 'VALID') return Math.floor((len - ek) / s[i]) + 1;
+    // A padding string reaches lax.conv_general_dilated, whose padtype_to_pads upper-cases it ('same' = 'SAME',
+    // SAME_LOWER has SAME's shape). CIRCULAR / REFLECT pad ((ek - 1) // 2, ek // 2) and CAUSAL (1-D) pads (ek - 1, 0)
+    // before a VALID conv (linear.py _Conv.__call__): floor((len + ek - 1 - ek) / s) + 1 = ceil(len / s), SAME's shape.
+    const named = typeof padding === 'string' ? padding.toUpperCase() : padding;
+    if (named === 'SAME' || named === 'SAME_LOWER' || padding === undefined) return Math.ceil(len / s[i]);
+    if (padding === 'CIRCULAR' || padding === 'REFLECT' || (padding === 'CAUSAL' && n === 1)) return Math.ceil(len / s[i]);
+    if (named === 'VALID') return Math.floor((len - ek) / s[i]) + 1;
     let lo: number | undefined, hi: number | undefined;
     if (typeof padding === 'number') { lo = padding; hi = padding; }
     else if (Array.isArray(padding) && padding.length === n) {

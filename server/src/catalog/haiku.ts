@@ -12,6 +12,7 @@
 import type { DType } from '../../../shared/src/facts';
 import type { ArrayValue, Args, CatValue, Dim, LayerEntry, ParamSpec, UnknownValue } from './types';
 import { initFill } from './initializers';
+import { poolShape } from './ops';
 
 const V = 'dm-haiku v0.0.12';
 
@@ -199,6 +200,46 @@ export const HAIKU_LAYERS: LayerEntry[] = [
     },
     output: (_a: Args, x) => x,
   },
+  {
+    // group_norm.py GroupNorm.__call__: channels = x.shape[channel_index] must divide by groups (else ValueError);
+    // scale / offset of shape (C,) for channels_last, (C, 1, ..., 1) for channels_first, dtype = x.dtype.
+    // channel_index from utils.py get_channel_index: 'channels_first' / 'NC…' → 1, 'channels_last' / '…C' → -1.
+    names: ['haiku.GroupNorm', 'haiku._src.group_norm.GroupNorm'], framework: 'haiku',
+    citation: `haiku/_src/group_norm.py (${V}) GroupNorm.__call__: scale ones / offset zeros (C,) channels_last or (C, 1, …, 1) channels_first, dtype = x.dtype`,
+    signature: ['groups', 'axis', 'create_scale', 'create_offset', 'eps', 'scale_init', 'offset_init', 'data_format', 'name'],
+    defaults: { create_scale: true, create_offset: true, data_format: 'channels_last' },
+    params: (a: Args, input) => {
+      const x = needInput(input, 'GroupNorm'); if (isUnknown(x)) return x;
+      const g = int(a.groups, 'groups'); if (isUnknown(g)) return g;
+      const f = a.data_format;
+      const first = f === 'channels_first' || (typeof f === 'string' && f.startsWith('NC'));
+      const lastC = f === 'channels_last' || (typeof f === 'string' && /^N\w*C$/.test(f));
+      if (!first && !lastC) return unknown('GroupNorm data_format is not known');
+      if (first && x.shape.length < 2) return unknown('GroupNorm channels_first needs an input of rank 2 or more');
+      const c = x.shape[first ? 1 : x.shape.length - 1];
+      if (typeof c === 'number' && c % g !== 0) return unknown(`GroupNorm: ${c} channels do not divide into ${g} groups (haiku raises)`);
+      const shape: Dim[] = first ? [c, ...x.shape.slice(2).map(() => 1)] : [c];
+      const specs: ParamSpec[] = [];
+      if (a.create_scale !== false) specs.push(p('scale', shape, x.dtype, initFill(a.scale_init, 'ones')));
+      if (a.create_offset !== false) specs.push(p('offset', shape, x.dtype, initFill(a.offset_init, 'zeros')));
+      return specs;
+    },
+    output: (_a: Args, x) => x,
+  },
+  ...(['MaxPool', 'AvgPool'] as const).map((cls): LayerEntry => ({
+    // pool.py MaxPool / AvgPool(window_shape, strides, padding, channel_axis=-1): no parameters; __call__ is
+    // max_pool / avg_pool(value, window_shape, strides, padding, channel_axis).
+    names: [`haiku.${cls}`, `haiku._src.pool.${cls}`], framework: 'haiku',
+    citation: `haiku/_src/pool.py (${V}) ${cls}: no parameters, __call__ = ${cls === 'MaxPool' ? 'max_pool' : 'avg_pool'}(value, window_shape, strides, padding, channel_axis)`,
+    signature: ['window_shape', 'strides', 'padding', 'channel_axis', 'name'],
+    defaults: { channel_axis: -1 },
+    params: () => [],
+    output: (a: Args, x) => {
+      if (a.channel_axis !== -1) return unknown('haiku pooling with a channel_axis other than -1 is not modelled');
+      const r = poolShape(x, a.window_shape, a.strides, a.padding, 'haiku');
+      return r.kind === 'array' ? { kind: 'array', shape: r.shape, dtype: r.dtype } : r.kind === 'unknown' ? r : unknown('pooling result is not an array');
+    },
+  })),
   {
     // attention.py MultiHeadAttention: value_size defaults to key_size,
     // model_size to key_size * num_heads; query/key/value are

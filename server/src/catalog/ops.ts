@@ -94,36 +94,63 @@ function nestedShape(v: CatValue): { shape: Dim[]; float: boolean } | undefined 
 }
 
 /**
- * Output shape of a reduce_window pooling: per axis, VALID gives floor((n - w) / s) + 1 and SAME gives
- * ceil(n / s) (jax.lax.reduce_window docs, jax 0.4.30). Which axes the window covers:
- * - flax (`layout: 'flax'`, flax/linen/pooling.py pool, flax 0.8.5): window_shape and strides (default 1s)
- *   cover the axes between the leading batch axis and the trailing feature axis;
- * - haiku (`layout: 'haiku'`, haiku/_src/pool.py _infer_shape, dm-haiku 0.0.12): an int becomes
- *   (1,) + size on every axis but the channel axis (-1); a shorter sequence is padded with leading 1s; a
- *   full-rank one is used as is.
+ * Output shape of a reduce_window pooling. Per window axis, VALID gives floor((n - w) / s) + 1, SAME (and
+ * SAME_LOWER) ceil(n / s), and explicit (lo, hi) pads floor((n + lo + hi - w) / s) + 1 (jax/_src/lax/lax.py
+ * padtype_to_pads, which upper-cases a padding string; jax 0.4.30). Which axes the window covers:
+ * - flax (flax/linen/pooling.py pool, flax 0.8.5): window_shape is a sequence of k ints over the k axes before the
+ *   trailing feature axis, the axes in front of them being batch axes (num_batch_dims = ndim - (k + 1), possibly 0);
+ *   strides default to k 1s and must have length k; padding is a string or k (lo, hi) pairs, default 'VALID'. An int
+ *   window or strides raises in flax (`len(window_shape)`, `(1,) * n + strides`), so it is left unknown;
+ * - haiku (haiku/_src/pool.py _infer_shape, dm-haiku 0.0.12): padding must be exactly 'SAME' or 'VALID' (else
+ *   ValueError); an int window/strides becomes (1,) + size on every axis but the channel axis (-1); a shorter
+ *   sequence is padded with leading 1s (batch axes); a full-rank one is used as is.
  */
-function poolShape(x: CatValue | undefined, win: CatValue | undefined, str: CatValue | undefined, pad: CatValue | undefined, layout: 'flax' | 'haiku'): OpResult {
+export function poolShape(x: CatValue | undefined, win: CatValue | undefined, str: CatValue | undefined, pad: CatValue | undefined, layout: 'flax' | 'haiku'): OpResult {
   if (!isArr(x)) return unk('no array operand');
-  const padding = typeof pad === 'string' ? pad.toUpperCase() : pad === undefined && layout === 'flax' ? 'VALID' : undefined;
-  if (padding !== 'VALID' && padding !== 'SAME') return unk('pooling padding is not VALID or SAME');
   const rank = x.shape.length;
-  const ints = (v: CatValue | undefined): number[] | number | undefined =>
-    typeof v === 'number' ? v : Array.isArray(v) && v.every((d) => typeof d === 'number') ? (v as number[]) : undefined;
-  const full = (v: CatValue | undefined, dflt: number): number[] | undefined => {
-    const n = v === undefined || v === null ? (layout === 'flax' ? dflt : undefined) : ints(v);
-    if (n === undefined) return undefined;
-    if (layout === 'flax') {
-      const inner = typeof n === 'number' ? Array.from({ length: rank - 2 }, () => n) : n;
-      return inner.length === rank - 2 ? [1, ...inner, 1] : undefined;
+  const ints = (v: CatValue | undefined): number[] | undefined =>
+    Array.isArray(v) && v.every((d) => typeof d === 'number') ? (v as number[]) : undefined;
+  const ones = (n: number): number[] => Array.from({ length: n }, () => 1);
+  let w: number[], s: number[];
+  let pads: [number, number][] | 'SAME' | 'VALID';
+  if (layout === 'flax') {
+    const k = ints(win);
+    if (!k) return unk(typeof win === 'number' ? 'flax pooling window_shape must be a tuple (an int raises in flax)' : 'pooling window not known');
+    if (k.length + 1 > rank) return unk(`a ${k.length}-D pooling window on a ${rank}-D input`);
+    const st = str === undefined || str === null ? ones(k.length) : ints(str);
+    if (!st || st.length !== k.length) return unk('pooling strides not known or not of the window\'s length');
+    const nb = rank - k.length - 1;
+    w = [...ones(nb), ...k, 1];
+    s = [...ones(nb), ...st, 1];
+    const p = pad === undefined ? 'VALID' : pad;
+    if (typeof p === 'string') {
+      const u = p.toUpperCase();
+      if (u !== 'VALID' && u !== 'SAME' && u !== 'SAME_LOWER') return unk(`pooling padding ${p} is not VALID or SAME`);
+      pads = u === 'VALID' ? 'VALID' : 'SAME';
+    } else {
+      const pairs = Array.isArray(p) && p.length === k.length && p.every((q) => Array.isArray(q) && q.length === 2 && q.every((d) => typeof d === 'number'))
+        ? (p as [number, number][]) : undefined;
+      if (!pairs) return unk('pooling padding not known');
+      pads = [...ones(nb).map((): [number, number] => [0, 0]), ...pairs, [0, 0]];
     }
-    if (typeof n === 'number') return Array.from({ length: rank }, (_, d) => (d === 0 || d === rank - 1 ? 1 : n));
-    return n.length <= rank ? [...Array.from({ length: rank - n.length }, () => 1), ...n] : undefined;
-  };
-  if (win === undefined) return unk('pooling window not known');
-  const w = full(win, 1);
-  const s = full(str, 1);
-  if (!w || !s) return unk('pooling window or strides not known');
-  return array(x.shape.map((n, d) => (typeof n !== 'number' ? n : padding === 'SAME' ? Math.ceil(n / s[d]) : Math.floor((n - w[d]) / s[d]) + 1)), x.dtype);
+  } else {
+    if (pad !== 'SAME' && pad !== 'VALID') return unk(typeof pad === 'string' ? `haiku pooling padding must be 'SAME' or 'VALID', got '${pad}'` : 'pooling padding not known');
+    pads = pad;
+    const full = (v: CatValue | undefined): number[] | undefined => {
+      if (typeof v === 'number') return Array.from({ length: rank }, (_, d) => (d === 0 || d === rank - 1 ? 1 : v));
+      const n = ints(v);
+      return n && n.length <= rank ? [...ones(rank - n.length), ...n] : undefined;
+    };
+    const fw = full(win), fs = full(str);
+    if (!fw || !fs) return unk('pooling window or strides not known');
+    w = fw; s = fs;
+  }
+  return array(x.shape.map((n, d) => {
+    if (typeof n !== 'number') return n;
+    if (pads === 'SAME') return Math.ceil(n / s[d]);
+    const [lo, hi] = pads === 'VALID' ? [0, 0] : pads[d];
+    return Math.floor((n + lo + hi - w[d]) / s[d]) + 1;
+  }), x.dtype);
 }
 
 // ------------------------------------------------------------- entry makers
@@ -403,14 +430,14 @@ const RAW: OpEntry[] = [
   {
     // flax/linen/pooling.py (flax 0.8.5) `pool`: window_shape and strides cover the spatial axes between the leading
     // batch axis and the trailing feature axis; lax.reduce_window gives VALID: floor((n - w) / s) + 1, SAME: ceil(n / s).
-    names: ['flax.linen.avg_pool', 'flax.linen.max_pool', 'flax.linen.pooling.avg_pool', 'flax.linen.pooling.max_pool'],
+    names: ['avg_pool', 'max_pool', 'min_pool'].flatMap((f) => [`flax.linen.${f}`, `flax.linen.pooling.${f}`]),
     citation: 'flax/linen/pooling.py pool (flax 0.8.5) over jax.lax.reduce_window', signature: ['inputs', 'window_shape', 'strides', 'padding'],
     result: (a) => poolShape(a.inputs, a.window_shape, a.strides, a.padding, 'flax'),
   },
   {
     // haiku/_src/pool.py (dm-haiku 0.0.12) max_pool/avg_pool(value, window_shape, strides, padding, channel_axis=-1);
     // padding is required.
-    names: ['haiku.max_pool', 'haiku.avg_pool'],
+    names: ['haiku.max_pool', 'haiku.avg_pool', 'haiku._src.pool.max_pool', 'haiku._src.pool.avg_pool'],
     citation: 'haiku/_src/pool.py (dm-haiku 0.0.12) over jax.lax.reduce_window', signature: ['value', 'window_shape', 'strides', 'padding', 'channel_axis'],
     result: (a) => (a.channel_axis === undefined || a.channel_axis === -1
       ? poolShape(a.value, a.window_shape, a.strides, a.padding, 'haiku')

@@ -36,6 +36,17 @@
 import type { Rule } from './types';
 import { lineSpan } from './util';
 
+/** Start of the module-level comment lines directly above `lineStart`: they describe the statement and move with it. */
+function attachedComments(text: string, lineStart: number): number {
+  let from = lineStart;
+  while (from > 0) {
+    const prevStart = text.lastIndexOf('\n', from - 2) + 1;
+    if (!text.slice(prevStart, from).startsWith('#')) break;
+    from = prevStart;
+  }
+  return from;
+}
+
 const RELEVANT = /^(XLA_PYTHON_CLIENT_|XLA_CLIENT_MEM_FRACTION|TF_GPU_ALLOCATOR|XLA_FLAGS|JAX_)/;
 
 export const jaxEnvAfterBackendStart: Rule = {
@@ -58,13 +69,18 @@ export const jaxEnvAfterBackendStart: Rule = {
         if (ctx.text.slice(stmt.start, e.stmt.start).trim() === '' && stmt.start === lineSpan(ctx.text, e.stmt).start && !/^[ \t]/.test(ctx.text.slice(stmt.start, stmt.end))) {
           const osImported = /^\s*import\s+os\b/m.exec(ctx.text);
           const needOs = !osImported || osImported.index > first.start;
+          const block = attachedComments(ctx.text, stmt.start);
+          const moved = ctx.text.slice(block, stmt.start) + (line.endsWith('\n') ? line : line + '\n');
+          // A block that stood between two blank lines leaves one blank line behind, not two.
+          const blankBefore = block >= 2 && ctx.text.slice(block - 2, block) === '\n\n';
+          const end = blankBefore && ctx.text[stmt.end] === '\n' ? stmt.end + 1 : stmt.end;
           fixes.push({
             title: `Move the ${e.name} setting above the first JAX import`,
             applicability: 'safe' as const,
             preferred: true,
             edits: [
-              { start: first.start, end: first.start, newText: `${needOs ? 'import os\n' : ''}${line.endsWith('\n') ? line : line + '\n'}` },
-              { ...stmt, newText: '' },
+              { start: first.start, end: first.start, newText: `${needOs ? 'import os\n' : ''}${moved}` },
+              { start: block, end, newText: '' },
             ],
           });
         }

@@ -8,9 +8,10 @@
  *   activate_final)` is hk.Linear(output_size, name=f"linear_{i}") per size,
  *   with `activation` (default jax.nn.relu) between them and after the last
  *   one only if activate_final (haiku/_src/nets/mlp.py);
- * - `hk.Flatten(preserve_dims=1)` reshapes to x.shape[:preserve_dims] + (-1,)
- *   and leaves inputs of rank <= preserve_dims as they are
- *   (haiku/_src/basic.py Flatten / Reshape);
+ * - `hk.Reshape(output_shape, preserve_dims=1)` reshapes to
+ *   x.shape[:preserve_dims] + output_shape, `hk.Flatten(preserve_dims=1)` to
+ *   x.shape[:preserve_dims] + (-1,), both leaving inputs of rank <=
+ *   preserve_dims as they are (haiku/_src/reshape.py Reshape / Flatten);
  * - `hk.dropout(rng, rate, x)` has the shape of x (haiku/_src/basic.py dropout);
  * - `hk.layer_stack(n)(f)` runs f once per layer with every parameter
  *   stacked n times along a new leading axis, activations keeping one
@@ -18,7 +19,7 @@
  */
 import type { Interpreter } from '../interp';
 import type { SyntaxNode } from '../parser';
-import { type ClassV, type InstV, type Value, int, str, unknown } from '../values';
+import { type ClassV, type InstV, type Value, NONE, int, str, unknown } from '../values';
 import { STACK_STATE } from './modules';
 
 const SEQUENTIAL: ClassV = { t: 'class', name: 'Sequential', bases: [], ns: new Map(), kind: 'haiku', dataclass: false, fields: [] };
@@ -68,21 +69,29 @@ export function installHaiku(it: Interpreter): void {
     });
   }
 
-  for (const name of ['haiku.Flatten', 'haiku._src.basic.Flatten']) {
-    it.externs.set(name, (_i, _self, c) => {
-      const keep = c.kw.get('preserve_dims') ?? c.args[0] ?? int(1);
-      return { t: 'extern', name: '__haiku_flatten__', args: [keep] };
-    });
-  }
-  it.externs.set('__haiku_flatten__', (_i, _self, c, node, fn) => {
+  // hk.Reshape(output_shape, preserve_dims=1) and hk.Flatten(preserve_dims=1) = Reshape((-1,), preserve_dims)
+  // (haiku/_src/reshape.py): an input of rank <= preserve_dims is returned as is; otherwise
+  // jnp.reshape(x, x.shape[:preserve_dims] + output_shape), -1 standing for the rest (a negative preserve_dims
+  // keeps all but that many trailing axes); preserve_dims == 0 raises.
+  const reshaper = (c: { args: Value[]; kw: Map<string, Value> }, flatten: boolean): Value => {
+    const out: Value = flatten ? { t: 'tuple', items: [int(-1)] } : (c.kw.get('output_shape') ?? c.args[0] ?? NONE);
+    const keep = c.kw.get('preserve_dims') ?? (flatten ? c.args[0] : c.args[1]) ?? int(1);
+    return { t: 'extern', name: '__haiku_reshape__', args: [keep, out] };
+  };
+  for (const name of ['haiku.Flatten', 'haiku._src.reshape.Flatten']) it.externs.set(name, (_i, _self, c) => reshaper(c, true));
+  for (const name of ['haiku.Reshape', 'haiku._src.reshape.Reshape']) it.externs.set(name, (_i, _self, c) => reshaper(c, false));
+  it.externs.set('__haiku_reshape__', (_i, _self, c, node, fn) => {
     const x = c.args[0];
-    const keep = fn.args?.[0];
-    if (x?.t !== 'tensor') return unknown('hk.Flatten called on an input that is not known', span(node));
-    if (keep?.t !== 'int') return unknown('hk.Flatten preserve_dims is not known', span(node));
+    const [keep, outShape] = fn.args!;
+    if (x?.t !== 'tensor') return unknown('hk.Reshape / hk.Flatten called on an input that is not known', span(node));
+    if (keep?.t !== 'int') return unknown('hk.Reshape / hk.Flatten preserve_dims is not known', span(node));
+    if (keep.v === 0) return unknown('hk.Reshape / hk.Flatten with preserve_dims=0 (haiku raises)', span(node));
+    const dims = outShape && (outShape.t === 'tuple' || outShape.t === 'list') ? outShape.items : undefined;
+    if (!dims || dims.some((d) => d.t !== 'int')) return unknown('hk.Reshape output_shape is not known', span(node));
     if (x.shape.length <= keep.v) return x;
     const lead = x.shape.slice(0, keep.v);
-    if (lead.some((d) => typeof d !== 'number')) return unknown('hk.Flatten of an input whose leading axes are not known', span(node));
-    return it.arrayOp('jax.numpy.reshape', [x, { t: 'tuple', items: [...(lead as number[]).map(int), int(-1)] }], new Map(), node);
+    if (lead.some((d) => typeof d !== 'number')) return unknown('hk.Reshape / hk.Flatten of an input whose leading axes are not known', span(node));
+    return it.arrayOp('jax.numpy.reshape', [x, { t: 'tuple', items: [...(lead as number[]).map(int), ...dims] }], new Map(), node);
   });
 
   for (const name of ['haiku.dropout', 'haiku._src.basic.dropout']) {
@@ -91,7 +100,12 @@ export function installHaiku(it: Interpreter): void {
     it.externs.set(name, (_i, _self, c, node) => c.args[2] ?? c.kw.get('x') ?? unknown('hk.dropout without an input', span(node)));
   }
 
-  for (const name of ['haiku.layer_stack', 'haiku._src.layer_stack.layer_stack']) {
+  // `@hk.layer_stack(n)` on a def is applied too (interp.ts execDecorated, state 'applyDecorators').
+  const applied = (it.state.get('applyDecorators') as Set<string> | undefined) ?? new Set<string>();
+  applied.add('__haiku_layer_stack__');
+  it.state.set('applyDecorators', applied);
+  // hk.experimental.layer_stack is the same function (haiku/experimental/__init__.py imports it from _src.layer_stack).
+  for (const name of ['haiku.layer_stack', 'haiku.experimental.layer_stack', 'haiku._src.layer_stack.layer_stack']) {
     it.externs.set(name, (_i, _self, c, node) => {
       const n = c.args[0] ?? c.kw.get('num_layers');
       const perLayer = c.kw.get('with_per_layer_inputs');

@@ -8,6 +8,7 @@ import { installRuntime } from './runtime';
 import { installTorch } from './torch';
 import { installEquinox } from './equinox';
 import { installHaiku } from './haiku';
+import { installSharding } from './sharding';
 import { installTransformers } from './transformers';
 import { installInference } from './inference';
 import { installTraining } from './training';
@@ -17,6 +18,7 @@ export function installFrameworks(it: Interpreter): void {
   installRuntime(it);
   installArrays(it);
   installJax(it);
+  installSharding(it);
   installModules(it);
   installTorch(it);
   installEquinox(it);

@@ -36,12 +36,19 @@ export function installJax(it: Interpreter): void {
   });
   reg(['jax.random.fold_in', 'jax.random.clone'], () => ({ t: 'key' }));
 
-  // vmap
+  // vmap. As a decorator on a def (`@eqx.filter_vmap def make(k): return eqx.nn.Linear(..., key=k)`) it is applied
+  // too (interp.ts execDecorated, state 'applyDecorators'): what the def creates gets the batch axis.
+  const applied = (it.state.get('applyDecorators') as Set<string> | undefined) ?? new Set<string>();
+  for (const n of ['jax.vmap', 'equinox.filter_vmap', '__vmap_factory__']) applied.add(n);
+  it.state.set('applyDecorators', applied);
   reg(['jax.vmap', 'equinox.filter_vmap', 'flax.linen.vmap'], (_s, c, node, fnv) => {
     if (!c.args[0]) {
       // Used as a decorator factory: eqx.filter_vmap(in_axes=...)(f)
       return { t: 'extern', name: '__vmap_factory__', kw: c.kw };
     }
+    // nn.vmap(ModuleClass, variable_axes=..., split_rngs=...) is a lifted transform returning a new Module class
+    // whose variables are mapped or shared per collection (flax/linen/transforms.py vmap): not modelled.
+    if (fnv.name === 'flax.linen.vmap' && c.args[0].t === 'class') return unknown(`nn.vmap of the Module class ${c.args[0].name} (a lifted transform) is not modelled`, it.span(node));
     return { t: 'extern', name: '__vmapped__', self: c.args[0], kw: c.kw, args: [{ t: 'str', v: fnv.name }] };
   });
   reg(['__vmap_factory__'], (_s, c, node, fnv) => ({ t: 'extern', name: '__vmapped__', self: c.args[0], kw: fnv.kw, args: [{ t: 'str', v: 'jax.vmap' }] }));

@@ -315,6 +315,29 @@ export function installModules(it: Interpreter): void {
   it.externs.set('flax.linen.Module.variable', (_i, _self, _c, node) => unknown('self.variable() is not modelled', it.span(node)));
   it.externs.set('flax.linen.Module.is_initializing', () => ({ t: 'bool', v: !!lazyCtx(it) }));
   it.externs.set('flax.linen.Module.make_rng', () => ({ t: 'key' }));
+  // nn.Sequential(layers) (flax/linen/combinators.py, flax 0.8.5): __call__ passes its arguments to the first
+  // layer, then each output to the next one, a tuple as *args and a dict as **kwargs.
+  for (const n of ['flax.linen.Sequential', 'flax.linen.combinators.Sequential']) {
+    it.externs.set(n, (_i, _self, c, node) => {
+      const layers = c.args[0] ?? c.kw.get('layers');
+      const items = layers ? it.iterate(layers, node) : undefined;
+      if (!items) return unknown('nn.Sequential of layers that are not known', it.span(node));
+      if (!items.length) return unknown('nn.Sequential with no layers (flax raises)', it.span(node));
+      return { t: 'extern', name: '__flax_sequential__', args: [...items] };
+    });
+  }
+  it.externs.set('__flax_sequential__', (_i, _self, c, node, fn) => {
+    const [first, ...rest] = fn.args!;
+    let out = it.call(first, c, node);
+    for (const layer of rest) {
+      const o = out;
+      const call: CallArgs = o.t === 'tuple' ? { args: o.items, kw: new Map() }
+        : o.t === 'dict' && o.keys.every((k) => k.t === 'str') ? { args: [], kw: new Map(o.keys.map((k, i) => [(k as { v: string }).v, o.vals[i]])) }
+          : { args: [o], kw: new Map() };
+      out = it.call(layer, call, node);
+    }
+    return out;
+  });
 
   // ------------------------------------------------------------------ haiku
   for (const n of ['haiku.transform', 'haiku.without_apply_rng', 'haiku.transform_with_state', 'haiku.multi_transform']) {

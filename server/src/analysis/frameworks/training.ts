@@ -504,10 +504,17 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
   const weights = liveAtEnd(base);
   const ps: ParamShape[] = weights.filter((t) => t.role === 'param').map((t) => ({ shape: t.shape, dtype: t.dtype }));
   const paramDtype: DType = ps[0]?.dtype ?? 'float32';
-  const shard = prog.zero ?? prog.fsdp;
+  // JAX: parameters placed with jax.device_put(params, NamedSharding(mesh, spec)) before opt.init keep that
+  // sharding, and so do their gradients (same sharding as the primal under jit) and optax's state
+  // (tree_map(zeros_like, params) inherits each leaf's sharding): frameworks/sharding.ts sets the placement.
+  const placed = opt?.params.map((t) => t.placement) ?? [];
+  const meshOver = placed.length && placed.every((p) => p.kind === 'sharded' && p.over === (placed[0] as { over: number }).over)
+    ? Math.min((placed[0] as { over: number }).over, deviceCount) : undefined;
+  const shard = prog.zero ?? prog.fsdp ?? (meshOver && meshOver > 1 ? { stage: 3 as ZeroStage, how: `parameters sharded over ${meshOver} devices (jax.device_put with a NamedSharding)` } : undefined);
   const stage: ZeroStage = shard?.stage ?? 0;
-  const sharded = (s: number): Placement => (shard && stage >= s && deviceCount > 1 ? { kind: 'sharded', over: deviceCount } : { kind: 'device', index: 0 });
-  if (shard && deviceCount > 1) notes.push(`${shard.how}: ${stage >= 3 ? 'parameters, gradients and optimizer state' : stage === 2 ? 'gradients and optimizer state' : stage === 1 ? 'optimizer state' : 'nothing'} divided over ${deviceCount} devices (Rajbhandari et al. 2019, arXiv:1910.02054 §5)`);
+  const over = meshOver ?? deviceCount;
+  const sharded = (s: number): Placement => (shard && stage >= s && deviceCount > 1 ? { kind: 'sharded', over } : { kind: 'device', index: 0 });
+  if (shard && deviceCount > 1) notes.push(`${shard.how}: ${stage >= 3 ? 'parameters, gradients and optimizer state' : stage === 2 ? 'gradients and optimizer state' : stage === 1 ? 'optimizer state' : 'nothing'} divided over ${over} devices (Rajbhandari et al. 2019, arXiv:1910.02054 §5)`);
   else if (shard) notes.push(`${shard.how} on a single target device: nothing is divided (set the device count, e.g. 8xa100-80gb)`);
 
   // 1. Weights, as loaded / initialised.
@@ -515,7 +522,7 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
     const placement = t.role === 'param' ? sharded(3) : t.placement;
     events.push({ op: 'alloc', tensor: { ...t, placement, group: t.role === 'param' ? `parameters (${t.dtype})` : t.group } });
   }
-  const bytesOn = (b: number, s: number) => (shard && stage >= s && deviceCount > 1 ? b / deviceCount : b);
+  const bytesOn = (b: number, s: number) => (shard && stage >= s && deviceCount > 1 ? b / over : b);
   const paramBytes = gradientBytes(ps);
   const mk = (label: string, group: string, bytes: number, role: TensorFact['role'], placement: Placement, span: Span | undefined, note: string, citation: string, shape?: number[], dtype?: DType): number => {
     const id = nextId++;

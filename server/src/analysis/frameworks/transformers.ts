@@ -15,7 +15,7 @@ import { readLocalConfig } from '../../catalog/hf-cache';
 import { defaultLoadDType, dtypeKeyword, lookupCheckpoint, moduleSizes, type HfConfig } from '../../catalog/transformers';
 import type { Interpreter } from '../interp';
 import type { SyntaxNode } from '../parser';
-import { type ClassV, type Value, unknown } from '../values';
+import { type ClassV, type Value, describe, unknown } from '../values';
 
 export interface HfLoad {
   span: Span;
@@ -121,9 +121,12 @@ function fromPretrained(it: Interpreter, className: string, args: Value[], kw: M
     const count = it.state.get('deviceCount') as number | undefined ?? 1;
     const bytes = dtypeBytes(dtype);
     let places: Placement[] = sizes.map(() => ({ kind: 'device', index: 0 }) as Placement);
-    if (deviceMap && /^(auto|balanced|balanced_low_0|sequential)$/.test(deviceMap) && count > 1) {
-      const plan = balancedDeviceMap(sizes.map((s) => ({ name: s.name, bytes: s.params * bytes })), count, undefined, deviceMap);
-      places = sizes.map((s) => ({ kind: 'device', index: plan.assignment[s.name] ?? 0 }) as Placement);
+    const maxMem = maxMemoryArg(kw.get('max_memory'));
+    if (maxMem && 'error' in maxMem) it.note(`max_memory: ${maxMem.error}`, node);
+    else if (deviceMap && /^(auto|balanced|balanced_low_0|sequential)$/.test(deviceMap) && (count > 1 || maxMem)) {
+      const plan = balancedDeviceMap(sizes.map((s) => ({ name: s.name, bytes: s.params * bytes })), count, undefined, deviceMap, maxMem?.gpus, maxMem?.cpu);
+      if (plan.unplaced.length) it.note(`max_memory leaves no room for ${plan.unplaced.length} module(s) (${plan.unplaced.slice(0, 3).join(', ')}…) and lists no "cpu": accelerate would offload them to disk or fail; not estimated`, node);
+      places = sizes.map((s) => (plan.assignment[s.name] === -1 ? { kind: 'host' } : { kind: 'device', index: plan.assignment[s.name] ?? 0 }) as Placement);
     } else if (deviceMap?.startsWith('cuda:')) {
       places = sizes.map(() => ({ kind: 'device', index: Number(deviceMap.split(':')[1]) || 0 }) as Placement);
     }
@@ -146,4 +149,33 @@ function fromPretrained(it: Interpreter, className: string, args: Value[], kw: M
     it.memory.end(rec);
   }
   return inst;
+}
+
+/**
+ * `max_memory={0: "20GiB", 1: 30 * 2**30, "cpu": "100GB"}`: GPU index → bytes, as accelerate's
+ * convert_file_size_to_int reads them (utils/memory.py, v0.25.0: "GiB"/"MiB"/"KiB" are powers of 2,
+ * "GB"/"MB"/"KB" powers of 10; an int is bytes). Whether a "cpu" entry is present decides offloading.
+ */
+export function maxMemoryArg(v: Value | undefined): { gpus: Record<number, number>; cpu: boolean } | { error: string } | undefined {
+  if (!v || v.t === 'none') return undefined;
+  if (v.t !== 'dict') return { error: 'not a literal dict, so the per-GPU caps are not known' };
+  const gpus: Record<number, number> = {};
+  let cpu = false;
+  const UNITS: Record<string, number> = { GIB: 2 ** 30, MIB: 2 ** 20, KIB: 2 ** 10, GB: 1e9, MB: 1e6, KB: 1e3, TIB: 2 ** 40, TB: 1e12 };
+  for (let i = 0; i < v.keys.length; i++) {
+    const k = v.keys[i];
+    const val = v.vals[i];
+    let bytes: number | undefined;
+    if (val.t === 'int') bytes = val.v;
+    else if (val.t === 'str') {
+      const m = /^\s*([\d.]+)\s*([KMGT]I?B)\s*$/i.exec(val.v);
+      if (m) bytes = Math.floor(Number(m[1]) * UNITS[m[2].toUpperCase()]);
+    }
+    if (k.t === 'str' && (k.v === 'cpu' || k.v === 'disk' || k.v === 'mps')) { if (k.v === 'cpu') cpu = true; continue; }
+    const idx = k.t === 'int' ? k.v : k.t === 'str' && /^(cuda:)?\d+$/.test(k.v) ? Number(k.v.replace('cuda:', '')) : undefined;
+    if (idx === undefined) return { error: `key ${describe(k)} is not a GPU index or "cpu"` };
+    if (bytes === undefined) return { error: `the size for GPU ${idx} is not known` };
+    gpus[idx] = bytes;
+  }
+  return { gpus, cpu };
 }

@@ -1,0 +1,88 @@
+// JAX parameters placed with jax.device_put(params, NamedSharding(mesh, spec)):
+// the training phase divides parameters, gradients and optax state the way
+// the spec splits them. The MLP: Dense 16384→16384 twice with biases,
+// 2·(16384² + 16384) = 536,903,680 float32 parameters = 2,147,614,720 B.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { analyze } from '../../server/src/analysis/analyze';
+import { specShards } from '../../server/src/analysis/frameworks/sharding';
+import type { Value } from '../../server/src/analysis/values';
+
+const PARAM_BYTES = 2 * (16384 * 16384 + 16384) * 4;
+/** optax ScaleByAdamState also holds the int32 step `count` (4 B) next to mu and nu. */
+const COUNT = 4;
+
+const program = (spec: string) => `import jax
+import jax.numpy as jnp
+import numpy as np
+import optax
+import flax.linen as nn
+from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
+
+
+class MLP(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        x = nn.Dense(16384)(x)
+        return nn.Dense(16384)(x)
+
+
+mesh = Mesh(np.array(jax.devices()).reshape(4, 2), ("data", "model"))
+model = MLP()
+params = jax.jit(model.init)(jax.random.PRNGKey(0), jnp.ones((8, 16384)))
+params = jax.device_put(params, NamedSharding(mesh, ${spec}))
+opt = optax.adam(1e-3)
+opt_state = opt.init(params)
+
+
+@jax.jit
+def step(params, opt_state, x):
+    loss, grads = jax.value_and_grad(lambda p: jnp.mean(model.apply(p, x) ** 2))(params)
+    updates, opt_state = opt.update(grads, opt_state)
+    return optax.apply_updates(params, updates), opt_state
+
+
+params, opt_state = step(params, opt_state, jnp.ones((8, 16384)))
+`;
+
+async function training(spec: string) {
+  const r = await analyze(program(spec), { device: '8xh100-80gb' });
+  const phase = r.models[0].estimate.phases.find((p) => p.phase === 'training')!;
+  const part = (re: RegExp) => phase.breakdown.filter((c) => re.test(c.label)).reduce((a, c) => a + c.bytes, 0);
+  return { params: part(/^parameters/), grads: part(/^gradients/), opt: part(/^optimizer state/) };
+}
+
+describe('jax.device_put with a NamedSharding', () => {
+  it('P(None, ("data", "model")) splits every leaf over 4·2 = 8 devices: params, grads and Adam state / 8', async () => {
+    // Per device: params 2,147,614,720 / 8 = 268,451,840; gradients the same; Adam mu + nu 2·that = 536,903,680.
+    const t = await training('P(None, ("data", "model"))');
+    assert.equal(t.params, PARAM_BYTES / 8);
+    assert.equal(t.grads, PARAM_BYTES / 8);
+    assert.ok(Math.abs(t.opt - 2 * PARAM_BYTES / 8) <= COUNT, String(t.opt));
+  });
+
+  it('P("model") splits over the "model" axis only (2 devices)', async () => {
+    const t = await training('P("model")');
+    assert.equal(t.params, PARAM_BYTES / 2);
+    assert.ok(Math.abs(t.opt - 2 * PARAM_BYTES / 2) <= COUNT, String(t.opt));
+  });
+
+  it('P() replicates: every device holds everything', async () => {
+    const t = await training('P()');
+    assert.equal(t.params, PARAM_BYTES);
+    assert.equal(t.opt, 2 * PARAM_BYTES + COUNT);
+  });
+});
+
+describe('specShards', () => {
+  const s = (v: string): Value => ({ t: 'str', v });
+  const mesh = new Map<string, number | undefined>([['data', 4], ['model', 2], ['pipe', undefined]]);
+  it('multiplies the sizes of the mesh axes a spec names', () => {
+    assert.equal(specShards(mesh, { t: 'tuple', items: [s('data'), { t: 'none' }] }), 4);
+    assert.equal(specShards(mesh, { t: 'tuple', items: [{ t: 'tuple', items: [s('data'), s('model')] }] }), 8);
+  });
+  it('says why when a size or the mesh is not known', () => {
+    assert.match(String(specShards(mesh, { t: 'tuple', items: [s('pipe')] })), /mesh axis "pipe" is not known/);
+    assert.match(String(specShards(undefined, { t: 'tuple', items: [] })), /mesh/);
+  });
+});
