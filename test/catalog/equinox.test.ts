@@ -4,38 +4,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EQUINOX_LAYERS } from '../../server/src/catalog/equinox';
-import type { Args, ArrayValue, LayerEntry, ParamSpec, UnknownValue } from '../../server/src/catalog/types';
+import type { Args, ParamSpec, UnknownValue } from '../../server/src/catalog/types';
+import { arr, catalogue, count, shapes } from './helpers';
 
-function entry(name: string): LayerEntry {
-  const e = EQUINOX_LAYERS.find((l) => l.names.includes(name));
-  assert.ok(e, `no entry for ${name}`);
-  return e;
-}
-/** Bind positional arguments by signature, then keywords, then defaults, as the interpreter does. */
-function bind(e: LayerEntry, pos: Args[string][], kw: Args = {}): Args {
-  const a: Args = { ...e.defaults };
-  pos.forEach((v, i) => { a[e.signature[i]] = v; });
-  return { ...a, ...kw };
-}
-function specs(name: string, pos: Args[string][], kw: Args = {}): ParamSpec[] {
-  const e = entry(name);
-  const r = e.params(bind(e, pos, kw));
-  assert.ok(Array.isArray(r), `expected params, got ${JSON.stringify(r)}`);
-  return r;
-}
-function unknownOf(name: string, pos: Args[string][], kw: Args = {}): UnknownValue {
-  const e = entry(name);
-  const r = e.params(bind(e, pos, kw));
-  assert.ok(!Array.isArray(r), `expected unknown, got ${JSON.stringify(r)}`);
-  return r;
-}
-function count(ps: ParamSpec[], role: 'param' | 'buffer' = 'param'): number {
-  return ps.filter((p) => p.role === role).reduce((s, p) => s + p.shape.reduce<number>((m, d) => m * (d as number), 1), 0);
-}
-function shapes(ps: ParamSpec[]): Record<string, unknown> {
-  return Object.fromEntries(ps.map((p) => [p.name, p.shape]));
-}
-const arr = (shape: number[], dtype: ArrayValue['dtype'] = 'float32'): ArrayValue => ({ kind: 'array', shape, dtype });
+const cat = catalogue(EQUINOX_LAYERS);
+const { entry, bind } = cat;
+/** Equinox layers are sized from their constructor arguments alone (no input). */
+const specs = (name: string, pos: Args[string][], kw: Args = {}): ParamSpec[] => cat.specs(name, undefined, pos, kw);
+const unknownOf = (name: string, pos: Args[string][], kw: Args = {}): UnknownValue => cat.unknownOf(name, undefined, pos, kw);
 
 test('Linear: weight (out, in), bias (out,), random, float32 by default', () => {
   const ps = specs('equinox.nn.Linear', [3, 5]);

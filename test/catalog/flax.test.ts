@@ -5,38 +5,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FLAX_LAYERS } from '../../server/src/catalog/flax';
 import { withPartitioning } from '../../server/src/catalog/initializers';
-import type { Args, ArrayValue, InitValue, LayerEntry, ParamSpec, UnknownValue } from '../../server/src/catalog/types';
+import type { InitValue } from '../../server/src/catalog/types';
+import { arr, catalogue, count, shapes } from './helpers';
 
-function entry(name: string): LayerEntry {
-  const e = FLAX_LAYERS.find((l) => l.names.includes(name));
-  assert.ok(e, `no entry for ${name}`);
-  return e;
-}
-function bind(e: LayerEntry, pos: Args[string][], kw: Args = {}): Args {
-  const a: Args = { ...e.defaults };
-  pos.forEach((v, i) => { a[e.signature[i]] = v; });
-  return { ...a, ...kw };
-}
-const arr = (shape: number[], dtype: ArrayValue['dtype'] = 'float32'): ArrayValue => ({ kind: 'array', shape, dtype });
-function specs(name: string, x: ArrayValue | undefined, pos: Args[string][], kw: Args = {}): ParamSpec[] {
-  const e = entry(name);
-  const r = e.params(bind(e, pos, kw), x);
-  assert.ok(Array.isArray(r), `expected params, got ${JSON.stringify(r)}`);
-  return r;
-}
-function unknownOf(name: string, x: ArrayValue | undefined, pos: Args[string][], kw: Args = {}): UnknownValue {
-  const e = entry(name);
-  const r = e.params(bind(e, pos, kw), x);
-  assert.ok(!Array.isArray(r), `expected unknown, got ${JSON.stringify(r)}`);
-  return r;
-}
-function out(name: string, x: ArrayValue, pos: Args[string][], kw: Args = {}): unknown {
-  const e = entry(name);
-  return e.output!(bind(e, pos, kw), x);
-}
-const count = (ps: ParamSpec[], role: 'param' | 'buffer' = 'param') =>
-  ps.filter((p) => p.role === role).reduce((s, p) => s + p.shape.reduce<number>((m, d) => m * (d as number), 1), 0);
-const shapes = (ps: ParamSpec[]) => Object.fromEntries(ps.map((p) => [p.name, p.shape]));
+const { specs, unknownOf, out } = catalogue(FLAX_LAYERS);
 const init = (name: string, random: boolean): InitValue => ({ kind: 'init', name, random });
 
 test('Dense: kernel (in, features) random, bias zeros, float32 params whatever the input dtype', () => {

@@ -4,38 +4,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { HAIKU_LAYERS } from '../../server/src/catalog/haiku';
-import type { Args, ArrayValue, LayerEntry, ParamSpec, UnknownValue } from '../../server/src/catalog/types';
+import type { UnknownValue } from '../../server/src/catalog/types';
+import { arr, catalogue, count, shapes } from './helpers';
 
-function entry(name: string): LayerEntry {
-  const e = HAIKU_LAYERS.find((l) => l.names.includes(name));
-  assert.ok(e, `no entry for ${name}`);
-  return e;
-}
-function bind(e: LayerEntry, pos: Args[string][], kw: Args = {}): Args {
-  const a: Args = { ...e.defaults };
-  pos.forEach((v, i) => { a[e.signature[i]] = v; });
-  return { ...a, ...kw };
-}
-const arr = (shape: number[], dtype: ArrayValue['dtype'] = 'float32'): ArrayValue => ({ kind: 'array', shape, dtype });
-function specs(name: string, x: ArrayValue | undefined, pos: Args[string][], kw: Args = {}): ParamSpec[] {
-  const e = entry(name);
-  const r = e.params(bind(e, pos, kw), x);
-  assert.ok(Array.isArray(r), `expected params, got ${JSON.stringify(r)}`);
-  return r;
-}
-function unknownOf(name: string, x: ArrayValue | undefined, pos: Args[string][], kw: Args = {}): UnknownValue {
-  const e = entry(name);
-  const r = e.params(bind(e, pos, kw), x);
-  assert.ok(!Array.isArray(r), `expected unknown, got ${JSON.stringify(r)}`);
-  return r;
-}
-function out(name: string, x: ArrayValue, pos: Args[string][], kw: Args = {}): unknown {
-  const e = entry(name);
-  return e.output!(bind(e, pos, kw), x);
-}
-const count = (ps: ParamSpec[], role: 'param' | 'buffer' = 'param') =>
-  ps.filter((p) => p.role === role).reduce((s, p) => s + p.shape.reduce<number>((m, d) => m * (d as number), 1), 0);
-const shapes = (ps: ParamSpec[]) => Object.fromEntries(ps.map((p) => [p.name, p.shape]));
+const { specs, unknownOf, out } = catalogue(HAIKU_LAYERS);
 
 test('Linear: w (in, out) random, b zeros, in the input dtype', () => {
   // Scenario s3: hk.Linear(128) on [414, 64]: 64*128 + 128 = 8,320.

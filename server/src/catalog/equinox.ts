@@ -9,19 +9,13 @@
  */
 import type { DType } from '../../../shared/src/facts';
 import type { ArrayValue, Args, CatValue, Dim, LayerEntry, ParamSpec, UnknownValue } from './types';
+import { int, isUnknown, unknown } from './args';
 
 const V = 'equinox v0.11.4';
 
-function unknown(reason: string): UnknownValue { return { kind: 'unknown', reason }; }
-function isUnknown(v: unknown): v is UnknownValue {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && (v as { kind?: string }).kind === 'unknown';
-}
 /** dtype=None → float32 (equinox._misc.default_floating_dtype without x64). */
 function dt(v: CatValue | undefined): DType {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && v.kind === 'dtype' ? v.dtype : 'float32';
-}
-function int(v: CatValue | undefined, name: string): number | UnknownValue {
-  return typeof v === 'number' && Number.isInteger(v) ? v : unknown(`${name} is not known`);
 }
 /** Linear's in/out features: an int, or the string "scalar" for no dimension. */
 function feat(v: CatValue | undefined, name: string): Dim[] | UnknownValue {

@@ -8,14 +8,11 @@
  */
 import type { DType } from '../../../shared/src/facts';
 import type { ArrayValue, Args, CatValue, Dim, LayerEntry, ParamSpec, UnknownValue } from './types';
+import { int, ints, isUnknown, unknown } from './args';
 import { initFill, initPartition } from './initializers';
 
 const V = 'flax v0.8.5';
 
-function unknown(reason: string): UnknownValue { return { kind: 'unknown', reason }; }
-function isUnknown(v: unknown): v is UnknownValue {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && (v as { kind?: string }).kind === 'unknown';
-}
 /** param_dtype: float32 unless a dtype object is given (linear.py Dense.param_dtype). */
 function pdt(v: CatValue | undefined): DType {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && v.kind === 'dtype' ? v.dtype : 'float32';
@@ -23,14 +20,6 @@ function pdt(v: CatValue | undefined): DType {
 /** Output dtype: `dtype`, or (None) the promotion of input and params, approximated by the input's. */
 function odt(a: Args, x: ArrayValue): DType {
   return typeof a.dtype === 'object' && a.dtype !== null && !Array.isArray(a.dtype) && a.dtype.kind === 'dtype' ? a.dtype.dtype : x.dtype;
-}
-function int(v: CatValue | undefined, name: string): number | UnknownValue {
-  return typeof v === 'number' && Number.isInteger(v) ? v : unknown(`${name} is not known`);
-}
-function ints(v: CatValue | undefined, name: string): number[] | UnknownValue {
-  if (typeof v === 'number') return [v];
-  if (Array.isArray(v) && v.every((x) => typeof x === 'number')) return v as number[];
-  return unknown(`${name} is not known`);
 }
 function needInput(x: ArrayValue | undefined, cls: string): ArrayValue | UnknownValue {
   return x ?? unknown(`${cls} creates its parameters at the first call and needs its input to size them`);

@@ -11,23 +11,12 @@
  */
 import type { DType } from '../../../shared/src/facts';
 import type { ArrayValue, Args, CatValue, Dim, LayerEntry, ParamSpec, UnknownValue } from './types';
+import { int, ints, isUnknown, unknown } from './args';
 import { initFill } from './initializers';
 import { poolShape } from './ops';
 
 const V = 'dm-haiku v0.0.12';
 
-function unknown(reason: string): UnknownValue { return { kind: 'unknown', reason }; }
-function isUnknown(v: unknown): v is UnknownValue {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && (v as { kind?: string }).kind === 'unknown';
-}
-function int(v: CatValue | undefined, name: string): number | UnknownValue {
-  return typeof v === 'number' && Number.isInteger(v) ? v : unknown(`${name} is not known`);
-}
-function ints(v: CatValue | undefined, name: string): number[] | UnknownValue {
-  if (typeof v === 'number') return [v];
-  if (Array.isArray(v) && v.every((x) => typeof x === 'number')) return v as number[];
-  return unknown(`${name} is not known`);
-}
 function needInput(x: ArrayValue | undefined, cls: string): ArrayValue | UnknownValue {
   return x ?? unknown(`haiku ${cls} creates its parameters at the first call and needs its input to size them`);
 }

@@ -60,6 +60,18 @@ function badDevice(device: string, where: string): string | undefined {
   return `${where}: ${spec.error}${/Known devices/.test(spec.error) ? '' : ` Known devices: ${spec.known.join(', ')}.`}`;
 }
 
+/** Settings, device and source of one file; undefined (the error printed) when it cannot be analysed. */
+function openFile(file: string, opts: CliOptions, io: Io) {
+  const path = displayPath(file);
+  const s = settingsFor(file, opts);
+  for (const p of s.problems) io.err(`oomlens: warning: ${p}`);
+  const dev = badDevice(s.device, opts.device ? '--device' : `${path} ([tool.oomlens] device)`);
+  if (dev) { io.err(`oomlens: error: ${dev}`); return undefined; }
+  const src = readSource(file);
+  if (src.kind === 'error') { io.err(`oomlens: error: ${path}: ${src.reason}`); return undefined; }
+  return { path, s, src };
+}
+
 async function check(opts: CliOptions, io: Io): Promise<number> {
   const { files, errors } = collectFiles(opts.paths);
   let status = 0;
@@ -73,13 +85,9 @@ async function check(opts: CliOptions, io: Io): Promise<number> {
   const svgs: { file: string; model: string; svg: string }[] = [];
   for (const e of errors) { io.err(`oomlens: error: ${e}`); status = 2; }
   for (const file of files) {
-    const path = displayPath(file);
-    const s = settingsFor(file, opts);
-    for (const p of s.problems) io.err(`oomlens: warning: ${p}`);
-    const dev = badDevice(s.device, opts.device ? '--device' : `${path} ([tool.oomlens] device)`);
-    if (dev) { io.err(`oomlens: error: ${dev}`); status = 2; continue; }
-    const src = readSource(file);
-    if (src.kind === 'error') { io.err(`oomlens: error: ${path}: ${src.reason}`); status = 2; continue; }
+    const opened = openFile(file, opts, io);
+    if (!opened) { status = 2; continue; }
+    const { path, s, src } = opened;
     if (src.kind === 'skipped') {
       report.files.push({ path, device: s.device, diagnostics: [], models: [], unknowns: [], skipped: src.reason });
       text.push(`${path}: skipped: ${src.reason}`);
@@ -185,13 +193,9 @@ async function fix(opts: CliOptions, io: Io): Promise<number> {
   let remainingTotal = 0;
   for (const e of errors) { io.err(`oomlens: error: ${e}`); status = 2; }
   for (const file of files) {
-    const path = displayPath(file);
-    const s = settingsFor(file, opts);
-    for (const p of s.problems) io.err(`oomlens: warning: ${p}`);
-    const dev = badDevice(s.device, opts.device ? '--device' : `${path} ([tool.oomlens] device)`);
-    if (dev) { io.err(`oomlens: error: ${dev}`); status = 2; continue; }
-    const src = readSource(file);
-    if (src.kind === 'error') { io.err(`oomlens: error: ${path}: ${src.reason}`); status = 2; continue; }
+    const opened = openFile(file, opts, io);
+    if (!opened) { status = 2; continue; }
+    const { path, s, src } = opened;
     if (src.kind === 'skipped') { io.out(`${path}: skipped: ${src.reason}`); continue; }
     let out;
     try {

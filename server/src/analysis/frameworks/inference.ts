@@ -607,8 +607,9 @@ function syntacticForwards(it: Interpreter, rec: ModelRecord): ForwardUse[] {
 
 // ------------------------------------------------------------ grad loops (OOM302)
 
+
 /** Whether the nearest enclosing loop (else function) of `node` calls `.backward(`. */
-function inTrainingStep(node: SyntaxNode): boolean {
+export function inTrainingStep(node: SyntaxNode): boolean {
   for (let p = node.parent; p; p = p.parent) {
     if (p.type === 'for_statement' || p.type === 'while_statement' || p.type === 'function_definition') {
       const body = p.childForFieldName('body');

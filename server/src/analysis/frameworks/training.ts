@@ -33,7 +33,7 @@ import type { CallArgs, Interpreter } from '../interp';
 import { type ModelRecord, visitTensors } from '../memory';
 import type { SyntaxNode } from '../parser';
 import { type TensorV, type Value, NONE, num, unknown } from '../values';
-import { hfConfig, inferenceUses } from './inference';
+import { hfConfig, inferenceUses, inTrainingStep } from './inference';
 import { hfLoads } from './transformers';
 
 export interface OptimizerUse {
@@ -370,16 +370,6 @@ export function installTraining(it: Interpreter): void {
   });
 }
 
-/** Whether the nearest enclosing loop (else function) of `node` calls `.backward(`. */
-function inTrainingStep(node: SyntaxNode): boolean {
-  for (let p = node.parent; p; p = p.parent) {
-    if (p.type === 'for_statement' || p.type === 'while_statement' || p.type === 'function_definition') {
-      const body = p.childForFieldName('body');
-      return !!body && /\.backward\s*\(/.test(body.text);
-    }
-  }
-  return false;
-}
 
 // -------------------------------------------------------------- architecture
 
