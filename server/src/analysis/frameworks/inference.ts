@@ -595,14 +595,26 @@ function syntacticForwards(it: Interpreter, rec: ModelRecord): ForwardUse[] {
   for (const [k, v] of it.globals.vars) if (v === rec.result) names.add(k);
   if (!names.size) return [];
   const out: ForwardUse[] = [];
-  walk(it.tree.rootNode, (n) => {
-    if (n.type !== 'call') return undefined;
+  for (const n of nodesOfType(it, 'call')) {
     let f = n.childForFieldName('function');
     if (f?.type === 'attribute' && f.childForFieldName('attribute')?.text === 'forward') f = f.childForFieldName('object');
     if (f && names.has(f.text) && !inTrainingStep(n)) out.push({ kind: 'forward', span: { start: n.startIndex, end: n.endIndex }, batch: null, tokens: null, gradEnabled: !syntacticNoGrad(n), outputHiddenStates: false, useCache: false, unknowns: [] });
-    return undefined;
-  });
+  }
   return out;
+}
+
+/**
+ * Every node of one type in the file, found once per analysis by tree-sitter's own search
+ * (Node.descendantsOfType runs in wasm; a JS walk marshals every node and is ~10× slower).
+ */
+function nodesOfType(it: Interpreter, type: 'call' | 'loop'): SyntaxNode[] {
+  const key = `nodesOfType:${type}`;
+  let found = it.state.get(key) as SyntaxNode[] | undefined;
+  if (!found) {
+    found = it.tree.rootNode.descendantsOfType(type === 'loop' ? ['for_statement', 'while_statement'] : type).filter((n): n is SyntaxNode => !!n);
+    it.state.set(key, found);
+  }
+  return found;
 }
 
 // ------------------------------------------------------------ grad loops (OOM302)
@@ -664,26 +676,21 @@ export function findGradLoops(it: Interpreter): GradLoop[] {
     const r = recordOf(it, v);
     if (r) modelNames.set(k, r);
   }
-  walk(root, (loop) => {
-    if (loop.type !== 'for_statement' && loop.type !== 'while_statement') return undefined;
+  for (const loop of nodesOfType(it, 'loop')) {
     const body = loop.childForFieldName('body');
-    if (!body || syntacticNoGrad(loop)) return undefined;
-    if (/\.backward\s*\(|\.step\s*\(/.test(body.text)) return undefined;
+    if (!body || syntacticNoGrad(loop)) continue;
+    if (/\.backward\s*\(|\.step\s*\(/.test(body.text)) continue;
     // Enclosing scope text (function body or module) for `.eval()` evidence.
     let scope: SyntaxNode = root;
     for (let p = loop.parent; p; p = p.parent) if (p.type === 'function_definition') { scope = p; break; }
     // A function whose every call site is under no_grad / inference_mode runs its loops without autograd.
     if (scope !== root) {
       const fname = scope.childForFieldName('name')?.text;
-      const sites: SyntaxNode[] = [];
-      walk(root, (x) => {
-        if (x.type === 'call') {
-          const f = x.childForFieldName('function');
-          if (f && (f.text === fname || (f.type === 'attribute' && f.childForFieldName('attribute')?.text === fname))) sites.push(x);
-        }
-        return undefined;
+      const sites = nodesOfType(it, 'call').filter((x) => {
+        const f = x.childForFieldName('function');
+        return !!f && (f.text === fname || (f.type === 'attribute' && f.childForFieldName('attribute')?.text === fname));
       });
-      if (sites.length && sites.every((x) => syntacticNoGrad(x))) return undefined;
+      if (sites.length && sites.every((x) => syntacticNoGrad(x))) continue;
     }
     const evalNames = new Set<string>();
     for (const m of scope.text.matchAll(/([A-Za-z_][\w.]*)\.eval\s*\(\s*\)/g)) evalNames.add(m[1]);
@@ -745,8 +752,7 @@ export function findGradLoops(it: Interpreter): GradLoop[] {
         loopLineStart: lineStart, indent, loopText: text.slice(lineStart, loop.endIndex), perIteration, model: model?.name,
       });
     }
-    return undefined;
-  });
+  }
   return found;
 }
 
