@@ -86,3 +86,29 @@ describe('specShards', () => {
     assert.match(String(specShards(undefined, { t: 'tuple', items: [] })), /mesh/);
   });
 });
+
+describe('flax.jax_utils.replicate (pmap layout)', () => {
+  it('stacks one full copy per device: every device holds the whole tree', async () => {
+    // Dense(1024) on 1024 features: 1024² + 1024 = 1,049,600 float32 = 4,198,400 B. replicate over the
+    // 4 target devices makes a [4, ...] array split one slice per device: 4,198,400 B on each device,
+    // 16,793,600 B in all. Adam (mu, nu) on the replicated tree: 2 × 4,198,400 per device.
+    const src = `import jax
+import jax.numpy as jnp
+import optax
+import flax.linen as nn
+from flax import jax_utils
+
+model = nn.Dense(1024)
+params = model.init(jax.random.PRNGKey(0), jnp.ones((8, 1024)))
+params = jax_utils.replicate(params)
+opt = optax.adam(1e-3)
+opt_state = opt.init(params)
+grads = jax.grad(lambda p: jnp.sum(model.apply(p, jnp.ones((8, 1024)))))(params)
+`;
+    const r = await analyze(src, { device: '4xa100-80gb' });
+    const phase = r.models[0].estimate.phases.find((p) => p.phase === 'training')!;
+    const part = (re: RegExp) => phase.breakdown.filter((c) => re.test(c.label)).reduce((a, c) => a + c.bytes, 0);
+    assert.equal(part(/^parameters/), 4_198_400);
+    assert.ok(Math.abs(part(/^optimizer state/) - 2 * 4_198_400) <= COUNT, String(part(/^optimizer state/)));
+  });
+});

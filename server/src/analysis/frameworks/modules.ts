@@ -288,7 +288,10 @@ export function installModules(it: Interpreter): void {
       const methodName = c.kw.get('method');
       const kw = new Map(c.kw); kw.delete('method'); kw.delete('mutable'); kw.delete('rngs');
       const method = methodName?.t === 'func' ? methodName : it.classAttr(inst.cls, methodName?.t === 'str' ? methodName.v : '__call__');
-      out = method?.t === 'func' ? it.callFunction({ ...method, self: inst }, { args: inputs, kw }, node) : unknown(`${inst.cls.name}.__call__ not found`, it.span(node));
+      // A catalogue layer initialised on its own (`nn.Dense(4).init(key, x)`) creates its parameters from x.
+      out = method?.t === 'func' ? it.callFunction({ ...method, self: inst }, { args: inputs, kw }, node)
+        : inst.cls.entry && !methodName ? callLayer(it, inst, inst.cls.entry, { args: inputs, kw }, node)
+          : unknown(`${inst.cls.name}.__call__ not found`, it.span(node));
       // Flax creates parameters while the forward pass runs: when its output could not be followed,
       // a layer on the way may have been skipped, so the count cannot be called exact.
       if (rec && out.t === 'unknown') it.note(`the init forward pass of ${inst.cls.name} could not be followed to its end (${out.reason})`, node);

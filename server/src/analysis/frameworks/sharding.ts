@@ -51,9 +51,10 @@ export function installSharding(it: Interpreter): void {
       if (!n) return unknown('number of local devices is not known', it.span(node));
       return treeMap(it, x, (leaf) => (leaf.t === 'tensor'
         ? it.memory.alloc({
-          shape: [n, ...leaf.shape], dtype: leaf.dtype, role: leaf.role === 'input' ? 'activation' : leaf.role, name: leaf.label.split('.').pop(),
-          span: it.span(node), noBatch: true, placement: { kind: 'sharded', over: n }, lib: 'jax',
-          note: `one full copy per device (${name})`, citation: 'flax/jax_utils.py replicate; jax.device_put_replicated docs',
+          // Held as the per-device copy, replicated: the [n, ...] stack puts one whole copy on each device.
+          shape: leaf.shape, dtype: leaf.dtype, role: leaf.role === 'input' ? 'activation' : leaf.role, name: leaf.label.split('.').pop(),
+          span: it.span(node), noBatch: true, placement: { kind: 'replicated' }, lib: 'jax',
+          note: `stacked [${n}, …] for pmap: one full copy per device (${name})`, citation: 'flax/jax_utils.py replicate; jax.device_put_replicated docs',
         })
         : leaf), node);
     });
