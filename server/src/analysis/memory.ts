@@ -72,6 +72,8 @@ export interface AllocSpec {
    *  vmap axis (it was made inside the same vmap), the axes are not added again. */
   from?: TensorV[];
   lib?: 'jax' | 'torch';
+  /** Label path to use instead of the assignment targets (flax/haiku parameter scopes such as "Dense_0"). */
+  path?: string[];
 }
 
 interface JitFrame {
@@ -144,7 +146,7 @@ export class Memory {
     const inherits = depth > 0 && !!spec.from?.some((a) => (a.batched ?? 0) >= depth);
     const batch = spec.noBatch || inherits ? [] : [...this.vmap];
     const shape: Dim[] = [...batch, ...spec.shape];
-    const path = this.labelPath();
+    const path = spec.path ?? this.labelPath();
     const label = [...path, ...(spec.name ? [spec.name] : [])].join('.') || spec.name || 'array';
     const quals: string[] = [];
     if (batch.length) quals.push(`vmapped ×${batch.join('×')}`);

@@ -91,12 +91,12 @@ function stackedAxes(it: Interpreter): number[] {
 }
 
 /** Creates the tensors of one catalogue layer's ParamSpecs. */
-function makeParams(it: Interpreter, entry: LayerEntry, specs: ParamSpec[], node: SyntaxNode, lib: 'jax' | 'torch', placement?: Placement): Map<string, TensorV> {
+function makeParams(it: Interpreter, entry: LayerEntry, specs: ParamSpec[], node: SyntaxNode, lib: 'jax' | 'torch', placement?: Placement, path?: string[]): Map<string, TensorV> {
   const out = new Map<string, TensorV>();
   for (const p of specs) {
     const t = it.memory.alloc({
       shape: [...stackedAxes(it), ...p.shape], dtype: p.dtype, role: p.role, name: p.name, span: it.span(node), random: p.init === 'random',
-      partition: p.partition, citation: entry.citation, lib, placement,
+      partition: p.partition, citation: entry.citation, lib, placement, path,
     });
     if (p.init === 'random' && lib === 'jax') randomInitCost(it, t, node);
     out.set(p.name, t);
@@ -444,9 +444,10 @@ export function callLayer(it: Interpreter, inst: InstV, entry: LayerEntry, c: Ca
     if (!Array.isArray(specs)) {
       it.note(`${inst.cls.name}: ${specs.reason}`, node);
     } else {
-      const made = makeParams(it, entry, specs, node, 'jax');
       const base = (typeof args.name === 'string' ? args.name : undefined) ?? inst.cls.name;
       const prefix = uniqueName(ctx, base);
+      // Labelled by their parameter scope ("Dense_0.kernel"), as flax/haiku name them, not by the statement.
+      const made = makeParams(it, entry, specs, node, 'jax', undefined, [prefix]);
       for (const [k, t] of made) ctx.params.set(`${prefix}/${k}`, t);
       attachParams(it, inst, made);
     }
