@@ -240,3 +240,20 @@ m = M(jax.random.PRNGKey(0))
     }
   });
 });
+
+describe('flax parameter scopes', () => {
+  it('auto-named submodules are Dense_0, Dense_1 (flax Module.__post_init__), explicit names kept', async () => {
+    const r = await analyze(`${FLAX}
+class M(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        x = nn.Dense(16)(x)
+        x = nn.Dense(16, name="head")(x)
+        return nn.Dense(4)(x)
+
+v = M().init(jax.random.PRNGKey(0), jnp.ones((2, 8)))
+`, { device: 'a100-80gb' });
+    const labels = r.models[0].facts.params.map((p) => p.label).sort();
+    assert.deepEqual(labels, ['Dense_0.bias', 'Dense_0.kernel', 'Dense_1.bias', 'Dense_1.kernel', 'head.bias', 'head.kernel']);
+  });
+});

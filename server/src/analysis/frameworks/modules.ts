@@ -426,6 +426,12 @@ function makeRawParam(it: Interpreter, ctx: LazyCtx | undefined, name: string, s
   return t;
 }
 
+function flaxAutoName(ctx: LazyCtx, base: string): string {
+  const n = ctx.counters.get(base) ?? 0;
+  ctx.counters.set(base, n + 1);
+  return `${base}_${n}`;
+}
+
 function uniqueName(ctx: LazyCtx, base: string): string {
   const n = ctx.counters.get(base) ?? 0;
   ctx.counters.set(base, n + 1);
@@ -444,8 +450,11 @@ export function callLayer(it: Interpreter, inst: InstV, entry: LayerEntry, c: Ca
     if (!Array.isArray(specs)) {
       it.note(`${inst.cls.name}: ${specs.reason}`, node);
     } else {
-      const base = (typeof args.name === 'string' ? args.name : undefined) ?? inst.cls.name;
-      const prefix = uniqueName(ctx, base);
+      const explicit = typeof args.name === 'string' ? args.name : undefined;
+      const base = explicit ?? inst.cls.name;
+      // Flax auto-names submodules `{ClassName}_{n}` from 0 (flax/linen/module.py, Module.__post_init__:
+      // `f'{prefix}{cursor}'` with prefix `ClassName_`); haiku names the first one plainly.
+      const prefix = ctx.framework === 'flax' && !explicit ? flaxAutoName(ctx, base) : uniqueName(ctx, base);
       // Labelled by their parameter scope ("Dense_0.kernel"), as flax/haiku name them, not by the statement.
       const made = makeParams(it, entry, specs, node, 'jax', undefined, [prefix]);
       for (const [k, t] of made) ctx.params.set(`${prefix}/${k}`, t);
