@@ -22,7 +22,7 @@ export interface ListDevicesResult { devices: DeviceItem[] }
  */
 export const ShowTimelineRequest = 'oomlens/showTimeline';
 export interface ShowTimelineParams { uri: string; position: { line: number; character: number } }
-export interface ShowTimelineResult { markdown: string | null; svg: string | null; title: string | null }
+export interface ShowTimelineResult { svg: string | null; title: string | null }
 
 /** server → client notification: the effective target device of a document changed (for the status item). */
 export const StatusNotification = 'oomlens/status';

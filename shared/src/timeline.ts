@@ -34,6 +34,16 @@ export function share(p: Placement, bytes: number, device: number, count: number
   }
 }
 
+/** The tensors alive at the end of a phase (e.g. the weights as loaded or initialised). */
+export function liveAtEnd(trace: PhaseTrace): TensorFact[] {
+  const live = new Map<number, TensorFact>();
+  for (const ev of trace.events) {
+    if (ev.op === 'alloc') live.set(ev.tensor.id, ev.tensor);
+    else if (ev.op === 'free') live.delete(ev.id);
+  }
+  return [...live.values()];
+}
+
 export function replayPhase(trace: PhaseTrace, deviceCount: number, budgetBytes: number): PhaseEstimate {
   const count = Math.max(1, deviceCount);
   const tracked = Math.min(count, MAX_TRACKED);

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { analyze } from '../../server/src/analysis/analyze';
 
 async function count(src: string, model: string) {
-  const r = await analyze(src, { path: '/tmp/snippet.py', device: 'a100-80gb', versions: {} });
+  const r = await analyze(src, { device: 'a100-80gb', versions: {} });
   const m = r.models.find((x) => x.facts.name === model);
   assert.ok(m, `no model ${model}: ${r.models.map((x) => x.facts.name).join(', ')}`);
   return m.facts;

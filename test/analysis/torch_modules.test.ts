@@ -306,7 +306,7 @@ test('torch module semantics: parameter and buffer counts equal real PyTorch', a
     await t.test(s.name, async () => {
       const want = truth.counts[i];
       assert.equal(want.error, undefined, `PyTorch could not run the snippet: ${want.error}`);
-      const r = await analyze(HEADER + s.src, { path: '/tmp/snippet.py', device: 'a100-80gb', versions: {} });
+      const r = await analyze(HEADER + s.src, { device: 'a100-80gb', versions: {} });
       const m = r.models.find((x) => x.facts.name === s.model);
       assert.ok(m, `no model ${s.model}: ${r.models.map((x) => x.facts.name).join(', ')}`);
       assert.deepEqual(m.facts.unknowns.map((u) => u.reason), []);
@@ -330,7 +330,7 @@ model = Attn(64, 8)
 
 test('hasattr(torch.nn.functional, "scaled_dot_product_attention") follows the pinned torch (added in 2.0)', async () => {
   const run = async (versions: Record<string, string>) => {
-    const r = await analyze(NANO_FLASH, { path: '/tmp/snippet.py', device: 'a100-80gb', versions });
+    const r = await analyze(NANO_FLASH, { device: 'a100-80gb', versions });
     const m = r.models.find((x) => x.facts.name === 'Attn')!;
     assert.deepEqual(m.facts.unknowns, []);
     assert.equal(m.facts.paramCount, 8 * 24 + 24);
@@ -356,7 +356,7 @@ class Enc(nn.TransformerEncoder):
 
 model = Enc()
 `;
-  const r = await analyze(src, { path: '/tmp/snippet.py', device: 'a100-80gb', versions: {} });
+  const r = await analyze(src, { device: 'a100-80gb', versions: {} });
   const m = r.models.find((x) => x.facts.name === 'Enc')!;
   assert.equal(m.facts.paramCount, null);
   assert.ok(m.facts.unknowns.some((u) => /TransformerEncoder\.__init__/.test(u.reason)), JSON.stringify(m.facts.unknowns));
@@ -376,7 +376,7 @@ model = M(jax.random.PRNGKey(0))
 `;
   // len(range(9)[s]) for each slice, as Python computes it; 20 parameters per Linear(4, 4).
   for (const [slice, n] of [['4:', 5], ['::2', 5], ['-3:', 3], ['1:-1:3', 3], ['::-4', 3], ['10:', 0]] as const) {
-    const r = await analyze(src(slice), { path: '/tmp/snippet.py', device: 'a100-80gb', versions: {} });
+    const r = await analyze(src(slice), { device: 'a100-80gb', versions: {} });
     const m = r.models.find((x) => x.facts.name === 'M')!;
     assert.equal(m.facts.paramCount, 20 * n, `keys[${slice}]: ${JSON.stringify(m.facts.unknowns)}`);
   }
@@ -443,7 +443,7 @@ d = D(Cfg(**load_args()))
 e = build_e()
 f = F()
 `;
-  const r = await analyze(src, { path: '/tmp/snippet.py', device: 'a100-80gb', versions: {} });
+  const r = await analyze(src, { device: 'a100-80gb', versions: {} });
   const a = r.models.find((x) => x.facts.name === 'A')!;
   assert.equal(a.facts.paramCount, null);
   assert.ok(a.facts.unknowns.some((u) => /Block derives from a class that is not known/.test(u.reason)), JSON.stringify(a.facts.unknowns));

@@ -61,7 +61,7 @@ print(json.dumps(out))
       assert.equal(cls, c.cls);
       const path = join(truth.dir, c.file);
       const text = `${readFileSync(path, 'utf8')}\n\nmodel = ${c.construct}\n`;
-      const res = await analyze(text, { path: '/tmp/torchvision_models/' + c.file, device: 'a100-80gb', versions: {} });
+      const res = await analyze(text, { device: 'a100-80gb', versions: {} });
       const m = res.models.find((x) => x.facts.name === c.cls);
       assert.ok(m, `no ${c.cls} reported: ${res.models.map((x) => x.facts.name).join(', ')}`);
       const predicted = m.facts.paramCount;

@@ -13,7 +13,7 @@ import { LspClient, SCENARIOS } from './harness';
 const S1 = join(SCENARIOS, 's1_equinox_mistral/model.py');
 const S5 = join(SCENARIOS, 's5_hf_llama_edit/edit.py');
 
-interface TimelineResult { markdown: string | null; svg: string | null; title: string | null }
+interface TimelineResult { svg: string | null; title: string | null }
 
 const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
 
@@ -105,6 +105,6 @@ describe('memory timeline and fits-where over LSP', () => {
     const d = c.open(join(SCENARIOS, 'no_model.py'), 'x = 1\n');
     await c.diagnostics(d);
     const r = await c.conn.sendRequest<TimelineResult>('oomlens/showTimeline', { uri: d.uri, position: { line: 0, character: 0 } });
-    assert.deepEqual(r, { markdown: null, svg: null, title: null });
+    assert.deepEqual(r, { svg: null, title: null });
   });
 });

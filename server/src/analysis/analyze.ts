@@ -68,7 +68,7 @@ export async function analyze(text: string, opts: AnalyzeOptions, previousTree?:
   }
   unknowns.push(...it.unknowns.filter((u) => /budget|internal|depth limit/.test(u.reason)).map((u) => ({ what: 'analysis', reason: u.reason, span: u.span })));
 
-  const records = it.memory.finished.filter((r) => r.result !== undefined || r.events.length > 0);
+  const records = it.memory.reported();
   const models: { report: ModelReport; record: ModelRecord }[] = [];
   for (const rec of records) {
     const facts = toFacts(rec, versions, it, spec);

@@ -87,6 +87,11 @@ interface JitFrame {
 export class Memory {
   readonly recorders: ModelRecord[] = [];
   readonly finished: ModelRecord[] = [];
+
+  /** The finished records that stand for a model (a result or at least one event). */
+  reported(): ModelRecord[] {
+    return this.finished.filter((r) => r.result !== undefined || r.events.length > 0);
+  }
   readonly vmap: number[] = [];
   jitDepth = 0;
   abstractDepth = 0;

@@ -21,6 +21,7 @@
 import type { DType, MemoryEvent, PhaseTrace, Placement, Span, TensorFact, Unknown } from '../../../../shared/src/facts';
 import { activationBytes } from '../../../../shared/src/activations';
 import { dtypeBytes } from '../../../../shared/src/dtypes';
+import { liveAtEnd } from '../../../../shared/src/timeline';
 import { KV_CITATION, forwardStepBytes, generateBatch, generateCacheTokens, kvCacheBytes, kvLayerTensorBytes } from '../../../../shared/src/kvcache';
 import { readLocalConfig } from '../../catalog/hf-cache';
 import { lookupCheckpoint, type HfConfig } from '../../catalog/transformers';
@@ -375,16 +376,6 @@ function hfForward(it: Interpreter, rec: ModelRecord, args: Value[], kw: Map<str
 /** A label naming a cache: one of its dotted segments is `cache_k`, `k_cache`, `kv_cache`, `key_cache`... */
 function isKvName(label: string): boolean {
   return label.split('.').some((seg) => /^(cache_[kv]|[kv]_cache|kv_cache|cache_(keys?|values?)|keys?_cache|values?_cache|past_(keys|values))$/i.test(seg));
-}
-
-/** The tensors alive at the end of a phase (the weights as loaded or initialised). */
-function liveAtEnd(p: PhaseTrace): TensorFact[] {
-  const live = new Map<number, TensorFact>();
-  for (const ev of p.events) {
-    if (ev.op === 'alloc') live.set(ev.tensor.id, ev.tensor);
-    else if (ev.op === 'free') live.delete(ev.id);
-  }
-  return [...live.values()];
 }
 
 /**

@@ -131,10 +131,7 @@ export function installJax(it: Interpreter): void {
     return it.memory.exitJit(out, node, (t) => placementFor(t, mesh, outSh));
   });
   reg(['jax.block_until_ready', 'jax.device_get'], (_s, c) => c.args[0] ?? NONE);
-  reg(['jax.device_put'], (_s, c, node) => {
-    markBackendStart(it, node, 'jax.device_put');
-    return c.args[0] ?? NONE;
-  });
+  // jax.device_put and jax.sharding.NamedSharding: frameworks/sharding.ts.
 
   // eval_shape: abstract evaluation, no buffers.
   reg(['jax.eval_shape', 'equinox.filter_eval_shape'], (_s, c, node) => {
@@ -229,7 +226,7 @@ export function installJax(it: Interpreter): void {
     }
     return { t: 'mesh', axes };
   });
-  reg(['jax.sharding.NamedSharding', 'flax.linen.get_sharding', 'flax.linen.logical_to_mesh_sharding'], (_s, c) => {
+  reg(['flax.linen.get_sharding', 'flax.linen.logical_to_mesh_sharding'], (_s, c) => {
     const mesh = [c.args[0], c.args[1]].find((v) => v?.t === 'mesh');
     return { t: 'sharding', mesh: mesh?.t === 'mesh' ? mesh.axes : undefined };
   });

@@ -28,6 +28,7 @@
 import type { DType, MemoryEvent, PhaseTrace, Placement, Span, TensorFact, Unknown } from '../../../../shared/src/facts';
 import { trainingActivationBytes, type Recompute } from '../../../../shared/src/activations';
 import { dtypeBytes } from '../../../../shared/src/dtypes';
+import { liveAtEnd } from '../../../../shared/src/timeline';
 import { accumulationBytes, gradientBytes, lmHeadBytes, optimizerStateBytes, type OptimizerKind, type OptimizerOptions, type ParamShape, type ZeroStage } from '../../../../shared/src/training';
 import type { CallArgs, Interpreter } from '../interp';
 import { type ModelRecord, visitTensors } from '../memory';
@@ -449,19 +450,6 @@ function archFromHf(c: Record<string, unknown>): Arch | { why: string } {
 
 // -------------------------------------------------------------- phase build
 
-function liveAtEnd(p: PhaseTrace): TensorFact[] {
-  const live = new Map<number, TensorFact>();
-  for (const ev of p.events) {
-    if (ev.op === 'alloc') live.set(ev.tensor.id, ev.tensor);
-    else if (ev.op === 'free') live.delete(ev.id);
-  }
-  return [...live.values()];
-}
-
-function recordsOf(it: Interpreter): ModelRecord[] {
-  return it.memory.finished.filter((r) => r.result !== undefined || r.events.length > 0);
-}
-
 function paramIds(rec: ModelRecord, params: TensorV[]): Set<number> {
   const ids = new Set(params.map((t) => t.id));
   for (const t of rec.params ?? []) ids.add(t.id);
@@ -480,7 +468,7 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
   const base = phases.find((p) => p.phase === 'load' || p.phase === 'init');
   if (!base) return [];
   const ids = paramIds(rec, params);
-  const all = recordsOf(it);
+  const all = it.memory.reported();
   const single = all.length === 1;
   // The optimizer given this model's parameters; an unbound one only when this is the only model.
   const opt = prog.optimizers.find((o) => o.params.some((t) => ids.has(t.id)))

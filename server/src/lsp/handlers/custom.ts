@@ -4,7 +4,6 @@ import { timelineSvg } from '../../../../shared/src/timelineSvg';
 import { formatBytes } from '../../../../shared/src/units';
 import { DEFAULT_SETTINGS } from '../../settings';
 import { ListDevicesRequest, ShowTimelineRequest, type ListDevicesResult, type ShowTimelineParams, type ShowTimelineResult } from '../../protocol';
-import { hoverMarkdown } from '../format';
 import type { OomlensServer } from '../server';
 import { modelAt } from './hover';
 
@@ -18,7 +17,7 @@ export function registerCustom(server: OomlensServer): void {
 
 /** The timeline of the model at a position of an open document, or of its first model; nulls when there is none. */
 export async function timelineAt(server: OomlensServer, p: ShowTimelineParams): Promise<ShowTimelineResult> {
-  const none = { markdown: null, svg: null, title: null };
+  const none = { svg: null, title: null };
   const s = server.store.get(p.uri);
   if (!s) return none;
   await server.store.current(s);
@@ -27,7 +26,6 @@ export async function timelineAt(server: OomlensServer, p: ShowTimelineParams): 
   const units = s.settings?.units ?? DEFAULT_SETTINGS.units;
   const { facts, estimate } = hit.report;
   return {
-    markdown: hoverMarkdown(hit.report, s.doc, units),
     svg: timelineSvg(facts, estimate, { units }),
     title: `Memory timeline: ${facts.name} on ${displayName(estimate.target)}`,
   };
