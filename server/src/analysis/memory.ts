@@ -120,6 +120,21 @@ export class Memory {
     return r;
   }
 
+  /**
+   * Traces `fn` in a scratch record that is not a model: it is ended and taken out of `finished`, so
+   * only the caller sees its events (a forward traced for the activations it allocates).
+   */
+  aside<T>(spec: Parameters<Memory['begin']>[0], fn: (rec: ModelRecord) => T): { value: T; rec: ModelRecord } {
+    const rec = this.begin(spec);
+    try {
+      return { value: fn(rec), rec };
+    } finally {
+      this.end(rec);
+      const k = this.finished.indexOf(rec);
+      if (k >= 0) this.finished.splice(k, 1);
+    }
+  }
+
   end(r: ModelRecord): void {
     const i = this.recorders.lastIndexOf(r);
     if (i >= 0) this.recorders.splice(i, 1);

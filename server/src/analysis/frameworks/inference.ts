@@ -218,25 +218,19 @@ export function installInference(it: Interpreter): void {
       const x = c.args[0];
       const shape = x?.t === 'tensor' ? x.shape : undefined;
       const jitted = it.memory.jitDepth > 0;
-      const tmp = it.memory.begin({ name: `${rec.name} forward`, framework: rec.framework, span: it.span(node), phase: 'inference', jitted, gc: true });
-      // The inputs live on the device during the call (made before it, outside any model record).
-      const seenIn = new Set<number>();
-      for (const a of [...c.args, ...c.kw.values()]) visitTensors(a, (t) => {
-        if (seenIn.has(t.id) || t.role === 'param' || t.role === 'buffer' || t.abstract || t.virtual || !t.shape.every((d) => typeof d === 'number')) return;
-        seenIn.add(t.id);
-        tmp.events.push({ op: 'alloc', tensor: {
-          id: t.id, label: t.label, group: `forward input (${t.dtype})`, shape: t.shape as number[], dtype: t.dtype, role: 'input',
-          placement: t.placement.kind === 'host' ? { kind: 'device', index: 0 } : t.placement, span: t.span,
-        } });
+      const { value: out, rec: tmp } = it.memory.aside({ name: `${rec.name} forward`, framework: rec.framework, span: it.span(node), phase: 'inference', jitted, gc: true }, (t0) => {
+        // The inputs live on the device during the call (made before it, outside any model record).
+        const seenIn = new Set<number>();
+        for (const a of [...c.args, ...c.kw.values()]) visitTensors(a, (t) => {
+          if (seenIn.has(t.id) || t.role === 'param' || t.role === 'buffer' || t.abstract || t.virtual || !t.shape.every((d) => typeof d === 'number')) return;
+          seenIn.add(t.id);
+          t0.events.push({ op: 'alloc', tensor: {
+            id: t.id, label: t.label, group: `forward input (${t.dtype})`, shape: t.shape as number[], dtype: t.dtype, role: 'input',
+            placement: t.placement.kind === 'host' ? { kind: 'device', index: 0 } : t.placement, span: t.span,
+          } });
+        });
+        return run();
       });
-      let out: Value;
-      try {
-        out = run();
-      } finally {
-        it.memory.end(tmp);
-        const k = it.memory.finished.indexOf(tmp);
-        if (k >= 0) it.memory.finished.splice(k, 1);
-      }
       addUse(rec, {
         kind: 'forward', span: it.span(node), batch: typeof shape?.[0] === 'number' ? shape[0] : null,
         tokens: typeof shape?.[1] === 'number' ? shape[1] : null, gradEnabled: rec.framework === 'torch' && gradEnabled(node), outputHiddenStates: false, useCache: false, unknowns: [],

@@ -350,15 +350,7 @@ export function installTraining(it: Interpreter): void {
     const rec = it.memory.finished.find((r) => r.result === self);
     if (!rec || rec.framework !== 'torch' || it.memory.current || traced.has(site)) return run();
     traced.add(site);
-    const tmp = it.memory.begin({ name: `${rec.name} training forward`, framework: rec.framework, span: it.span(node), phase: 'training', jitted: false, gc: false });
-    let out: Value;
-    try {
-      out = run();
-    } finally {
-      it.memory.end(tmp);
-      const k = it.memory.finished.indexOf(tmp);
-      if (k >= 0) it.memory.finished.splice(k, 1);
-    }
+    const { value: out, rec: tmp } = it.memory.aside({ name: `${rec.name} training forward`, framework: rec.framework, span: it.span(node), phase: 'training', jitted: false, gc: false }, run);
     let bytes = 0;
     let count = 0;
     for (const ev of tmp.events) {
