@@ -1,11 +1,11 @@
 // Generates package.json `contributes.configuration` and `contributes.commands`
 // (category "oomlens") and the README's settings table from the server's
 // settings schema, so the schema is
-// declared once (server/src/settings.ts). Run with `npm run gen-settings`;
+// declared once (server/src/config/settings.ts). Run with `npm run gen-settings`;
 // `--check` exits 1 when package.json is out of date. Runs under tsx, which
 // lets this .mjs import the TypeScript schema directly.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { README_TABLE_END, README_TABLE_START, contributes, settingsTable } from '../server/src/settings.ts';
+import { README_TABLE_END, README_TABLE_START, contributes, settingsTable } from '../server/src/config/settings.ts';
 
 const pkgPath = new URL('../package.json', import.meta.url);
 const pkg = JSON.parse(readFileSync(pkgPath, 'utf8'));

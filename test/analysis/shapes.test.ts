@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import {
   broadcastShapes, concatShape, dotShape, einsumShape, expandDimsShape, indexShape, matmulShape, moveaxisShape, numElements,
   promoteTypes, reduceShape, reshapeShape, resultType, splitShapes, squeezeShape, stackShape, swapaxesShape, tensordotShape, transposeShape,
-} from '../../server/src/analysis/shapes';
+} from '../../server/src/interp/shapes';
 
 const U = { unknown: 'batch' };
 const isUnk = (x: unknown) => typeof x === 'object' && x !== null && (x as { kind?: string }).kind === 'unknown';

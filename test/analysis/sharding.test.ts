@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { analyze } from '../../server/src/analysis/analyze';
-import { specShards } from '../../server/src/analysis/frameworks/sharding';
-import type { Value } from '../../server/src/analysis/values';
+import { specShards } from '../../server/src/phases/sharding';
+import type { Value } from '../../server/src/interp/values';
 
 const PARAM_BYTES = 2 * (16384 * 16384 + 16384) * 4;
 /** optax ScaleByAdamState also holds the int32 step `count` (4 B) next to mu and nu. */

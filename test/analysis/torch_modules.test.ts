@@ -468,8 +468,8 @@ f = F()
 });
 
 test('%-formatting and str.format agree with Python', async () => {
-  const { percentFormat, strFormat } = await import('../../server/src/analysis/frameworks/strings');
-  const { int, str } = await import('../../server/src/analysis/values');
+  const { percentFormat, strFormat } = await import('../../server/src/interp/strings');
+  const { int, str } = await import('../../server/src/interp/values');
   const fl = (v: number) => ({ t: 'float' as const, v });
   const cases: { py: string; got: () => ReturnType<typeof percentFormat> }[] = [
     { py: '"denselayer%d" % (3,)', got: () => percentFormat('denselayer%d', int(3)) },

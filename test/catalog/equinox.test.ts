@@ -3,8 +3,8 @@
 // comment next to it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { EQUINOX_LAYERS } from '../../server/src/catalog/equinox';
-import type { Args, ParamSpec, UnknownValue } from '../../server/src/catalog/types';
+import { EQUINOX_LAYERS } from '../../server/src/frameworks/equinox/catalog';
+import type { Args, ParamSpec, UnknownValue } from '../../server/src/interp/catalog-types';
 import { arr, catalogue, count, shapes } from './helpers';
 
 const cat = catalogue(EQUINOX_LAYERS);

@@ -3,9 +3,9 @@
 // every expected number is worked out in the comment next to it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FLAX_LAYERS } from '../../server/src/catalog/flax';
-import { withPartitioning } from '../../server/src/catalog/initializers';
-import type { InitValue } from '../../server/src/catalog/types';
+import { FLAX_LAYERS } from '../../server/src/frameworks/flax/catalog';
+import { withPartitioning } from '../../server/src/frameworks/initializers';
+import type { InitValue } from '../../server/src/interp/catalog-types';
 import { arr, catalogue, count, shapes } from './helpers';
 
 const { specs, unknownOf, out } = catalogue(FLAX_LAYERS);

@@ -3,8 +3,8 @@
 // moving_averages.py and attention.py (dm-haiku v0.0.12).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { HAIKU_LAYERS } from '../../server/src/catalog/haiku';
-import type { UnknownValue } from '../../server/src/catalog/types';
+import { HAIKU_LAYERS } from '../../server/src/frameworks/haiku/catalog';
+import type { UnknownValue } from '../../server/src/interp/catalog-types';
 import { arr, catalogue, count, shapes } from './helpers';
 
 const { specs, unknownOf, out } = catalogue(HAIKU_LAYERS);

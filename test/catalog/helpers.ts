@@ -2,7 +2,7 @@
 // arguments as the interpreter does (positional by signature, then keywords,
 // then defaults), and read back parameter specs, unknowns and outputs.
 import assert from 'node:assert/strict';
-import type { Args, ArrayValue, LayerEntry, ParamSpec, UnknownValue } from '../../server/src/catalog/types';
+import type { Args, ArrayValue, LayerEntry, ParamSpec, UnknownValue } from '../../server/src/interp/catalog-types';
 
 export const arr = (shape: number[], dtype: ArrayValue['dtype'] = 'float32'): ArrayValue => ({ kind: 'array', shape, dtype });
 

@@ -3,7 +3,7 @@
 // flax/linen/initializers.py (v0.8.5) and haiku/_src/initializers.py.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { INITIALIZERS, initFill, withPartitioning } from '../../server/src/catalog/initializers';
+import { INITIALIZERS, initFill, withPartitioning } from '../../server/src/frameworks/initializers';
 
 function lookup(name: string) {
   const e = INITIALIZERS.find((i) => i.names.includes(name));

@@ -9,8 +9,8 @@
 //   sequence gets leading 1s; padding must be exactly 'SAME' or 'VALID'.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { OPS } from '../../server/src/catalog/ops';
-import type { Args, ArrayValue, CatValue, Dim, OpResult } from '../../server/src/catalog/types';
+import { OPS } from '../../server/src/frameworks/ops';
+import type { Args, ArrayValue, CatValue, Dim, OpResult } from '../../server/src/interp/catalog-types';
 import type { DType } from '../../shared/src/facts';
 
 function call(name: string, pos: CatValue[], kw: Args = {}): OpResult {

@@ -4,8 +4,8 @@
 // bound by signature name, arrays as ArrayValue, Python values as plain data.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { OPS } from '../../server/src/catalog/ops';
-import type { Args, ArrayValue, CatValue, Dim, OpResult } from '../../server/src/catalog/types';
+import { OPS } from '../../server/src/frameworks/ops';
+import type { Args, ArrayValue, CatValue, Dim, OpResult } from '../../server/src/interp/catalog-types';
 import type { DType } from '../../shared/src/facts';
 
 const byName = new Map<string, (typeof OPS)[number]>();

@@ -7,8 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { TORCH_LAYERS, torchLayer } from '../../server/src/catalog/torch';
-import type { Args, CatValue } from '../../server/src/catalog/types';
+import { TORCH_LAYERS, torchLayer } from '../../server/src/frameworks/torch/catalog';
+import type { Args, CatValue } from '../../server/src/interp/catalog-types';
 import type { DType } from '../../shared/src/facts';
 
 type Json = number | string | boolean | null | Json[] | { dtype: string };

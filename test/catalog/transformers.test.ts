@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CHECKPOINTS, autoClassFor, countParams, defaultLoadDType, dtypeKeyword, hasArithmetic, lookupCheckpoint, moduleSizes, type HfConfig } from '../../server/src/catalog/transformers';
-import { hubCacheDir, readLocalConfig } from '../../server/src/catalog/hf-cache';
+import { CHECKPOINTS, autoClassFor, countParams, defaultLoadDType, dtypeKeyword, hasArithmetic, lookupCheckpoint, moduleSizes, type HfConfig } from '../../server/src/frameworks/transformers/catalog';
+import { hubCacheDir, readLocalConfig } from '../../server/src/frameworks/transformers/hf-cache';
 
 function total(id: string, cls?: string): number {
   const e = lookupCheckpoint(id);

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseRequirement, readPinnedVersions } from '../../server/src/project/versions';
+import { parseRequirement, readPinnedVersions } from '../../server/src/config/versions';
 
 function tree(files: Record<string, string>): string {
   const root = mkdtempSync(join(tmpdir(), 'oomlens-versions-'));

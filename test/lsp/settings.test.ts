@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { parseProjectConfig } from '../../server/src/project/config';
-import { README_TABLE_END, README_TABLE_START, SETTINGS_SCHEMA, contributes, flatten, fromFlat, settingsTable } from '../../server/src/settings';
+import { parseProjectConfig } from '../../server/src/config/pyproject';
+import { README_TABLE_END, README_TABLE_START, SETTINGS_SCHEMA, contributes, flatten, fromFlat, settingsTable } from '../../server/src/config/settings';
 
 const pkg = JSON.parse(readFileSync(join(__dirname, '../../package.json'), 'utf8')) as { contributes: Record<string, unknown> };
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyze } from '../../server/src/analysis/analyze';
-import { parsePython } from '../../server/src/analysis/parser';
+import { parsePython } from '../../server/src/interp/parser';
 import { applyFixes, fixtureOptions } from './harness';
 
 const dir = join(__dirname, 'fixes');

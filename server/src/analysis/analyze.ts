@@ -9,24 +9,24 @@ import type { ModelFacts, PhaseTrace, TensorFact, Unknown } from '../../../share
 import { estimate } from '../../../shared/src/estimate';
 import { parseDeviceSpec } from '../../../shared/src/devices';
 import type { DeviceSpec } from '../../../shared/src/types';
-import { buildCatalogues } from '../catalog';
-import { readPinnedVersions } from '../project/versions';
+import { buildCatalogues } from '../frameworks/catalogues';
+import { readPinnedVersions } from '../config/versions';
 import { RULES } from '../rules';
 import type { RuleContext } from '../rules/types';
 import type { AnalysisResult, AnalyzeOptions, Finding, ModelReport, Severity } from './api';
-import { installFrameworks } from './frameworks';
-import { backendStart, configSets, envSets } from './frameworks/runtime';
-import { threefryPartitionable } from './frameworks/modules';
-import { hfLoads } from './frameworks/transformers';
-import { inferencePhases } from './frameworks/inference';
-import { trainingPhases } from './frameworks/training';
-import { moduleTensors } from './frameworks/torch';
-import { Interpreter } from './interp';
-import type { ModelRecord } from './memory';
-import { parsePython, type Tree } from './parser';
-import type { TensorV } from './values';
+import { installFrameworks } from '../frameworks/index';
+import { backendStart, configSets, envSets } from '../frameworks/jax/runtime';
+import { threefryPartitionable } from '../frameworks/modules';
+import { hfLoads } from '../frameworks/transformers/semantics';
+import { inferencePhases } from '../phases/inference';
+import { trainingPhases } from '../phases/training';
+import { moduleTensors } from '../frameworks/torch/semantics';
+import { Interpreter } from '../interp/interp';
+import type { ModelRecord } from '../interp/memory';
+import { parsePython, type Tree } from '../interp/parser';
+import type { TensorV } from '../interp/values';
 
-export { initParser } from './parser';
+export { initParser } from '../interp/parser';
 
 /** Files larger than this are not analysed (a model definition is far smaller). */
 export const MAX_BYTES = 5_000_000;

@@ -7,7 +7,7 @@
  */
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { AnalysisResult } from '../analysis/api';
-import type { Settings } from '../settings';
+import type { Settings } from '../config/settings';
 
 export interface DocState {
   doc: TextDocument;

@@ -52,7 +52,7 @@
  * - Chen et al. 2016, "Training Deep Nets with Sublinear Memory Cost", arXiv:1604.06174
  * - transformers `PreTrainedModel.gradient_checkpointing_enable` (modeling_utils.py)
  */
-import { trainingInfo } from '../analysis/frameworks/training';
+import { trainingInfo } from '../phases/training';
 import type { Rule } from './types';
 import { fmt } from './util';
 

@@ -57,7 +57,7 @@
  * - Dettmers et al. 2022, "8-bit Optimizers via Block-wise Quantization", arXiv:2110.02861
  */
 import { optimizerStateBytes } from '../../../shared/src/training';
-import { trainingInfo } from '../analysis/frameworks/training';
+import { trainingInfo } from '../phases/training';
 import type { Rule } from './types';
 import { fmt, importAlias } from './util';
 

@@ -41,7 +41,7 @@
  * - huggingface/transformers#31292 (merged for 4.45: `num_logits_to_keep`, "removing useless logits computation in generate()")
  * - transformers generation/utils.py: `model_kwargs["logits_to_keep"] = 1` when the model supports it
  */
-import { inferenceUses } from '../analysis/frameworks/inference';
+import { inferenceUses } from '../phases/inference';
 import type { Rule } from './types';
 import { deviceLabel, fmt } from './util';
 

@@ -53,7 +53,7 @@
  * - PyTorch FAQ (notes/faq.rst): "Don't accumulate history across your training loop"
  * - Korthikanti et al. 2022, arXiv:2205.05198 §4 (activations kept for backward, the per-iteration size)
  */
-import { gradLoops } from '../analysis/frameworks/inference';
+import { gradLoops } from '../phases/inference';
 import type { Rule } from './types';
 import { fmt, importAlias } from './util';
 

@@ -45,7 +45,7 @@
  * - transformers docs, kv_cache.md ("Best Practices for Generation with Cache")
  */
 import type { PhaseEstimate } from '../../../shared/src/types';
-import { inferenceUses } from '../analysis/frameworks/inference';
+import { inferenceUses } from '../phases/inference';
 import type { Rule } from './types';
 import { deviceLabel, fmt } from './util';
 

@@ -8,9 +8,9 @@
 import type { Span } from '../../../shared/src/facts';
 import type { DeviceSpec } from '../../../shared/src/types';
 import type { Finding, ModelReport, Severity } from '../analysis/api';
-import type { ModelRecord } from '../analysis/memory';
-import type { ConfigSet, EnvSet } from '../analysis/frameworks/runtime';
-import type { HfLoad } from '../analysis/frameworks/transformers';
+import type { ModelRecord } from '../interp/memory';
+import type { ConfigSet, EnvSet } from '../frameworks/jax/runtime';
+import type { HfLoad } from '../frameworks/transformers/semantics';
 
 export interface RuleContext {
   text: string;

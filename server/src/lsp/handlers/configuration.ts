@@ -3,7 +3,7 @@
  * (pyproject.toml): drop every document's resolved settings and re-analyse,
  * so a device switch updates all open files' diagnostics, lenses and hovers.
  */
-import { flatten, fromFlat } from '../../settings';
+import { flatten, fromFlat } from '../../config/settings';
 import type { OomlensServer } from '../server';
 
 export function registerConfiguration(server: OomlensServer): void {

@@ -2,7 +2,7 @@
 import { displayName, listDevices } from '../../../../shared/src/devices';
 import { timelineSvg } from '../../../../shared/src/timelineSvg';
 import { formatBytes } from '../../../../shared/src/units';
-import { DEFAULT_SETTINGS } from '../../settings';
+import { DEFAULT_SETTINGS } from '../../config/settings';
 import { ListDevicesRequest, ShowTimelineRequest, type ListDevicesResult, type ShowTimelineParams, type ShowTimelineResult } from '../../protocol';
 import type { OomlensServer } from '../server';
 import { modelAt } from './hover';

@@ -1,0 +1,29 @@
+/** Installs every framework model into an interpreter. */
+import type { Interpreter } from '../interp/interp';
+import { installArrays } from '../interp/arrays';
+import { installJax } from './jax/semantics';
+import { installModules } from './modules';
+import { installPython } from '../interp/python';
+import { installRuntime } from './jax/runtime';
+import { installTorch } from './torch/semantics';
+import { installEquinox } from './equinox/semantics';
+import { installHaiku } from './haiku/semantics';
+import { installSharding } from '../phases/sharding';
+import { installTransformers } from './transformers/semantics';
+import { installInference } from '../phases/inference';
+import { installTraining } from '../phases/training';
+
+export function installFrameworks(it: Interpreter): void {
+  installPython(it);
+  installRuntime(it);
+  installArrays(it);
+  installJax(it);
+  installSharding(it);
+  installModules(it);
+  installTorch(it);
+  installEquinox(it);
+  installHaiku(it);
+  installTransformers(it);
+  installInference(it);
+  installTraining(it);
+}

@@ -1,0 +1,313 @@
+/**
+ * JAX transformations and helpers as memory sees them:
+ * - `jax.random.PRNGKey/key/split`: keys; `split(k, n)` is a stack of n keys,
+ *   which is what sets the leading axis of a vmapped construction.
+ * - `jax.vmap` / `eqx.filter_vmap`: every buffer created inside gets the
+ *   batch axis (filter_vmap's default out_axes stacks all array outputs on
+ *   axis 0: equinox/_vmap_pmap.py, `out_axes=if_array(0)`).
+ * - `jax.jit` / `eqx.filter_jit`: intermediates are virtual, outputs real.
+ * - `jax.eval_shape`: abstract, no memory.
+ * - tree maps: rebuild the pytree leaf by leaf while the old tree is alive.
+ * - meshes and shardings: mesh axis sizes, for per-device bytes.
+ */
+import type { Placement } from '../../../../shared/src/facts';
+import type { CallArgs, Interpreter } from '../../interp/interp';
+import type { SyntaxNode } from '../../interp/parser';
+import { visitTensors } from '../../interp/memory';
+import { type InstV, type TensorV, type Value, NONE, describe, int, num, unknown } from '../../interp/values';
+import { markBackendStart } from './runtime';
+
+const FLOATS = new Set(['float64', 'float32', 'float16', 'bfloat16', 'float8', 'complex64']);
+
+export function installJax(it: Interpreter): void {
+  const reg = (names: string[], fn: (self: Value | undefined, c: CallArgs, node: SyntaxNode, fnv: Value & { t: 'extern' }) => Value) => {
+    for (const n of names) it.externs.set(n, (_i, self, c, node, fnv) => fn(self, c, node, fnv));
+  };
+
+  reg(['jax.random.PRNGKey', 'jax.random.key', 'jax.random.wrap_key_data'], (_s, _c, node) => {
+    markBackendStart(it, node, 'creating a PRNG key');
+    return { t: 'key' };
+  });
+  reg(['jax.random.split'], (_s, c, node) => {
+    const n = c.args[1] ?? c.kw.get('num') ?? int(2);
+    const k = num(n);
+    if (k === undefined) return unknown(`number of keys ${describe(n)} is not known`, it.span(node));
+    return { t: 'key', batch: k };
+  });
+  reg(['jax.random.fold_in', 'jax.random.clone'], () => ({ t: 'key' }));
+
+  // vmap. As a decorator on a def (`@eqx.filter_vmap def make(k): return eqx.nn.Linear(..., key=k)`) it is applied
+  // too (interp.ts execDecorated, state 'applyDecorators'): what the def creates gets the batch axis.
+  const applied = (it.state.get('applyDecorators') as Set<string> | undefined) ?? new Set<string>();
+  for (const n of ['jax.vmap', 'equinox.filter_vmap', '__vmap_factory__']) applied.add(n);
+  it.state.set('applyDecorators', applied);
+  reg(['jax.vmap', 'equinox.filter_vmap', 'flax.linen.vmap'], (_s, c, node, fnv) => {
+    if (!c.args[0]) {
+      // Used as a decorator factory: eqx.filter_vmap(in_axes=...)(f)
+      return { t: 'extern', name: '__vmap_factory__', kw: c.kw };
+    }
+    // nn.vmap(ModuleClass, variable_axes=..., split_rngs=...) is a lifted transform returning a new Module class
+    // whose variables are mapped or shared per collection (flax/linen/transforms.py vmap): not modelled.
+    if (fnv.name === 'flax.linen.vmap' && c.args[0].t === 'class') return unknown(`nn.vmap of the Module class ${c.args[0].name} (a lifted transform) is not modelled`, it.span(node));
+    return { t: 'extern', name: '__vmapped__', self: c.args[0], kw: c.kw, args: [{ t: 'str', v: fnv.name }] };
+  });
+  reg(['__vmap_factory__'], (_s, c, node, fnv) => ({ t: 'extern', name: '__vmapped__', self: c.args[0], kw: fnv.kw, args: [{ t: 'str', v: 'jax.vmap' }] }));
+  reg(['__vmapped__'], (self, c, node, fnv) => {
+    if (!self) return unknown('vmap of nothing', it.span(node));
+    // The batch size: a stack of keys, or the leading axis of the first mapped array.
+    let batch: number | undefined;
+    const inAxes = fnv.kw?.get('in_axes');
+    const mapped = (i: number): boolean => {
+      if (!inAxes || inAxes.t === 'int') return true;
+      if (inAxes.t === 'tuple' || inAxes.t === 'list') return inAxes.items[i]?.t !== 'none';
+      return true;
+    };
+    const args = c.args.map((a, i) => {
+      if (!mapped(i)) return a;
+      if (a.t === 'key' && a.batch !== undefined) { batch ??= a.batch; return { t: 'key' } as Value; }
+      if (a.t === 'tensor' && typeof a.shape[0] === 'number') {
+        batch ??= a.shape[0];
+        return { ...a, id: -a.id, shape: a.shape.slice(1), batched: undefined } as TensorV;
+      }
+      return a;
+    });
+    if (batch === undefined) return unknown('vmapped call: the batch size could not be found from its arguments', it.span(node));
+    const rec = it.memory.current;
+    const before = rec?.events.length ?? 0;
+    it.memory.vmap.push(batch);
+    let out: Value;
+    try {
+      out = it.call(self, { args, kw: c.kw }, node);
+    } finally {
+      it.memory.vmap.pop();
+    }
+    if (rec) {
+      let bytes = 0;
+      const dtypes = new Set<string>();
+      let group = '';
+      for (const ev of rec.events.slice(before)) {
+        if (ev.op === 'alloc' && ev.tensor.role === 'param') {
+          bytes += ev.tensor.shape.reduce((a, b) => a * b, 1) * dtypeSize(ev.tensor.dtype);
+          dtypes.add(ev.tensor.dtype);
+          group ||= ev.tensor.group ?? '';
+        }
+      }
+      if (bytes > 0) {
+        const inner = node.childForFieldName('function');
+        const stmt = it.memory.topStatement();
+        rec.observations.push({
+          kind: 'vmap-construct', span: it.span(node), batch, bytes, dtypes: [...dtypes] as never, target: it.memory.labelPath()[0], group,
+          stmt: stmt ? it.span(stmt) : undefined,
+          callee: inner?.type === 'call' && inner.childForFieldName('function') ? it.span(inner.childForFieldName('function')!) : undefined,
+          fn: inner?.type === 'call' ? (inner.childForFieldName('arguments')?.namedChildren[0] ? it.span(inner.childForFieldName('arguments')!.namedChildren[0]!) : undefined) : undefined,
+          argsText: node.childForFieldName('arguments')?.text,
+          jitted: it.memory.jitDepth > 0,
+        });
+      }
+    }
+    return out;
+  });
+
+  // jit
+  reg(['jax.jit', 'equinox.filter_jit', 'jax.pjit', 'jax.experimental.pjit.pjit', 'flax.linen.jit'], (_s, c, node) => {
+    if (!c.args[0]) return { t: 'extern', name: '__jit_factory__', kw: c.kw };
+    return { t: 'extern', name: '__jitted__', self: c.args[0], kw: c.kw };
+  });
+  reg(['__jit_factory__'], (_s, c, _n, fnv) => ({ t: 'extern', name: '__jitted__', self: c.args[0], kw: fnv.kw }));
+  reg(['__jitted__'], (self, c, node, fnv) => {
+    if (!self) return unknown('jit of nothing', it.span(node));
+    if (it.memory.jitDepth > 0) return it.call(self, c, node);
+    const outSh = fnv.kw?.get('out_shardings') ?? fnv.kw?.get('out_axis_resources');
+    const mesh = outSh?.t === 'sharding' ? outSh.mesh : undefined;
+    it.state.set('jitOutShardings', outSh);
+    it.memory.enterJit(node, mesh);
+    let out: Value;
+    try {
+      out = it.call(self, c, node);
+    } catch (e) {
+      it.memory.exitJit(NONE, node);
+      throw e;
+    }
+    return it.memory.exitJit(out, node, (t) => placementFor(t, mesh, outSh));
+  });
+  reg(['jax.block_until_ready', 'jax.device_get'], (_s, c) => c.args[0] ?? NONE);
+  // jax.device_put and jax.sharding.NamedSharding: frameworks/sharding.ts.
+
+  // eval_shape: abstract evaluation, no buffers.
+  reg(['jax.eval_shape', 'equinox.filter_eval_shape'], (_s, c, node) => {
+    const [f, ...rest] = c.args;
+    if (!f) return unknown('eval_shape()', it.span(node));
+    it.memory.abstractDepth++;
+    const rec = it.memory.current;
+    const detached = it.memory.recorders.splice(0);
+    try {
+      const r = it.call(f, { args: rest, kw: c.kw }, node);
+      visitTensors(r, (t) => { t.abstract = true; t.virtual = undefined; });
+      return r;
+    } finally {
+      it.memory.recorders.push(...detached);
+      void rec;
+      it.memory.abstractDepth--;
+      // The abstract pass may have recorded finished models; they are not real models.
+      for (let i = it.memory.finished.length - 1; i >= 0; i--) if (it.memory.finished[i].span.start >= node.startIndex && it.memory.finished[i].span.end <= node.endIndex) it.memory.finished.splice(i, 1);
+    }
+  });
+  reg(['jax.ShapeDtypeStruct'], (_s, c, node) => {
+    const shape = c.args[0] ?? c.kw.get('shape');
+    const dt = c.args[1] ?? c.kw.get('dtype');
+    const dims = shape && (shape.t === 'tuple' || shape.t === 'list') ? shape.items.map((d) => num(d) ?? { unknown: 'dimension not known' }) : [];
+    return { t: 'tensor', id: 0, shape: dims, dtype: dt?.t === 'dtype' ? dt.dtype : 'float32', abstract: true, placement: { kind: 'device', index: 0 }, label: 'ShapeDtypeStruct', group: 'abstract', role: 'input', lib: 'jax' };
+  });
+
+  // tree maps
+  reg(['jax.tree_util.tree_map', 'jax.tree.map', 'jax.tree_map', 'equinox.tree_at'], (_s, c, node, fnv) => {
+    if (fnv.name === 'equinox.tree_at') return unknown('eqx.tree_at is not modelled', it.span(node));
+    const [f, tree, ...rest] = c.args;
+    if (!f || !tree) return unknown('tree_map()', it.span(node));
+    const isLeaf = c.kw.get('is_leaf');
+    return treeMap(it, tree, (leaf, i) => it.call(f, { args: [leaf, ...rest.map((r) => leafAt(r, i))], kw: new Map() }, node), node, isLeaf);
+  });
+  reg(['jax.tree_util.tree_leaves', 'jax.tree.leaves'], (_s, c) => {
+    const leaves: Value[] = [];
+    if (c.args[0]) visitTensors(c.args[0], (t) => leaves.push(t));
+    return { t: 'list', items: leaves };
+  });
+
+  // equinox predicates and helpers
+  reg(['equinox.is_array', 'equinox.is_array_like'], (_s, c) => ({ t: 'bool', v: c.args[0]?.t === 'tensor' }));
+  reg(['equinox.is_inexact_array', 'equinox.is_inexact_array_like'], (_s, c) => {
+    const v = c.args[0];
+    return { t: 'bool', v: v?.t === 'tensor' && FLOATS.has(v.dtype) };
+  });
+  reg(['equinox.filter', 'equinox.partition', 'equinox.combine'], (_s, c, node, fnv) => {
+    if (fnv.name === 'equinox.partition') return { t: 'tuple', items: [c.args[0] ?? NONE, c.args[0] ?? NONE] };
+    return c.args[0] ?? unknown(fnv.name, it.span(node));
+  });
+  reg(['equinox.tree_deserialise_leaves'], (_s, c, node) => {
+    // Loading fills a new pytree shaped like `like`: each leaf is a new buffer while `like` is still referenced.
+    const like = c.args[1] ?? c.kw.get('like');
+    if (!like) return unknown('tree_deserialise_leaves without a template', it.span(node));
+    return treeMap(it, like, (leaf) => leaf.t === 'tensor'
+      ? it.memory.alloc({ shape: leaf.shape, dtype: leaf.dtype, role: leaf.role, name: leaf.label.split('.').pop(), span: it.span(node), noBatch: true, note: 'loaded from file' })
+      : leaf, node);
+  });
+  reg(['equinox.nn.inference_mode', 'equinox.tree_inference'], (_s, c) => c.args[0] ?? NONE);
+  reg(['jax.devices', 'jax.local_devices'], (_s, _c, node) => {
+    markBackendStart(it, node, 'jax.devices()');
+    return { t: 'extern', name: '__devices__', args: [] };
+  });
+  reg(['jax.device_count', 'jax.local_device_count'], (_s, _c, node) => {
+    markBackendStart(it, node, 'jax.device_count()');
+    const n = it.state.get('deviceCount') as number | undefined;
+    return n !== undefined ? int(n) : unknown('device count depends on the machine', it.span(node));
+  });
+  reg(['numpy.array', 'numpy.asarray'], (_s, c, node) => {
+    const a = c.args[0];
+    if (a?.t === 'extern' && a.name === '__devices__') return a;
+    return it.arrayOp('jax.numpy.array', c.args, c.kw, node);
+  });
+  reg(['jax.experimental.mesh_utils.create_device_mesh'], (_s, c) => ({ t: 'extern', name: '__devices__', args: [c.args[0] ?? NONE] }));
+  reg(['jax.sharding.Mesh', 'jax.experimental.maps.Mesh'], (_s, c, node) => {
+    const devs = c.args[0];
+    const names = c.args[1] ?? c.kw.get('axis_names');
+    const nameList = names?.t === 'tuple' || names?.t === 'list' ? names.items : names ? [names] : [];
+    const shape = devs?.t === 'extern' && devs.name === '__devices__' ? devs.args?.[0] : undefined;
+    const dims = shape?.t === 'tuple' || shape?.t === 'list' ? shape.items.map((d) => num(d)) : shape ? [num(shape)] : [];
+    const axes = new Map<string, number | undefined>();
+    nameList.forEach((n, i) => { if (n.t === 'str') axes.set(n.v, dims[i] ?? (nameList.length === 1 ? (it.state.get('deviceCount') as number | undefined) : undefined)); });
+    return { t: 'mesh', axes };
+  });
+  reg(['jax.make_mesh'], (_s, c) => {
+    const shape = c.args[0];
+    const names = c.args[1];
+    const axes = new Map<string, number | undefined>();
+    if ((shape?.t === 'tuple' || shape?.t === 'list') && (names?.t === 'tuple' || names?.t === 'list')) {
+      names.items.forEach((n, i) => { if (n.t === 'str') axes.set(n.v, num(shape.items[i] ?? NONE)); });
+    }
+    return { t: 'mesh', axes };
+  });
+  reg(['flax.linen.get_sharding', 'flax.linen.logical_to_mesh_sharding'], (_s, c) => {
+    const mesh = [c.args[0], c.args[1]].find((v) => v?.t === 'mesh');
+    return { t: 'sharding', mesh: mesh?.t === 'mesh' ? mesh.axes : undefined };
+  });
+  reg(['flax.linen.with_partitioning', 'flax.linen.spmd.with_partitioning'], (_s, c, node) => {
+    const f = c.args[0];
+    const names = c.args[1] ?? c.kw.get('names');
+    const list = names?.t === 'tuple' || names?.t === 'list' ? names.items.map((n) => (n.t === 'str' ? n.v : null)) : undefined;
+    const cv = f ? it.toCat(f) : undefined;
+    const init = typeof cv === 'object' && cv !== null && !Array.isArray(cv) && cv.kind === 'init' ? cv : { kind: 'init' as const, name: f?.t === 'func' ? f.name : 'initializer', random: true };
+    if (!list) return unknown('with_partitioning names are not known', it.span(node));
+    return { t: 'init', init: { ...init, partition: list } };
+  });
+  reg(['jax.sharding.PartitionSpec', 'jax.sharding.PositionalSharding'], (_s, c) => ({ t: 'tuple', items: c.args }));
+}
+
+function dtypeSize(d: string): number {
+  return d === 'float64' || d === 'int64' ? 8 : d === 'float16' || d === 'bfloat16' || d === 'int16' ? 2 : d === 'int8' || d === 'uint8' || d === 'bool' || d === 'float8' ? 1 : 4;
+}
+
+function leafAt(tree: Value, i: number): Value {
+  const leaves: Value[] = [];
+  visitTensors(tree, (t) => leaves.push(t));
+  return leaves[i] ?? NONE;
+}
+
+/**
+ * Rebuilds a pytree with `f` applied to each array/number leaf, keeping the
+ * partial result pinned so both trees count while the map runs (as in
+ * jax.tree_util.tree_map, which builds the full list of new leaves before
+ * unflattening).
+ */
+export function treeMap(it: Interpreter, tree: Value, f: (leaf: Value, i: number) => Value, node: SyntaxNode, isLeaf?: Value): Value {
+  const made: Value[] = [];
+  let i = 0;
+  const seen = new Map<object, Value>();
+  const go = (v: Value): Value => {
+    if (isLeaf && isLeaf.t !== 'none') {
+      const t = it.call(isLeaf, { args: [v], kw: new Map() }, node);
+      if (t.t === 'bool' && t.v) { const r = f(v, i++); made.push(r); return r; }
+    }
+    switch (v.t) {
+      case 'tensor': case 'int': case 'float': {
+        const r = f(v, i++);
+        made.push(r);
+        return r;
+      }
+      case 'tuple': case 'list': return { t: v.t, items: v.items.map(go) };
+      case 'dict': return { t: 'dict', keys: v.keys, vals: v.vals.map(go) };
+      case 'inst': {
+        if (seen.has(v)) return seen.get(v)!;
+        const copy: InstV = { ...v, attrs: new Map() };
+        seen.set(v, copy);
+        for (const [k, a] of v.attrs) copy.attrs.set(k, isStatic(it, v, k) ? a : go(a));
+        return copy;
+      }
+      default: return v;
+    }
+  };
+  return it.withTemps([{ t: 'list', items: made }], () => go(tree));
+}
+
+function isStatic(it: Interpreter, inst: InstV, field: string): boolean {
+  const d = it.classAttr(inst.cls, field);
+  if (d?.t === 'extern' && d.name === '__field__') {
+    const s = d.kw?.get('static');
+    return s?.t === 'bool' && s.v;
+  }
+  return false;
+}
+
+/** Where a jitted output lives: sharded over the mesh axes its partition names map to. */
+function placementFor(t: TensorV, mesh: Map<string, number | undefined> | undefined, outSh: Value | undefined): Placement | undefined {
+  if (!mesh || !t.partition) return outSh ? { kind: 'replicated' } : undefined;
+  let over = 1;
+  for (const name of t.partition) {
+    if (!name) continue;
+    const n = mesh.get(name);
+    if (n === undefined) return undefined;
+    over *= n;
+  }
+  return over > 1 ? { kind: 'sharded', over } : { kind: 'replicated' };
+}
+
+export { placementFor, FLOATS };

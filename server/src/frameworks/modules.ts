@@ -1,0 +1,473 @@
+/**
+ * Modules and models: how user classes and catalogue layers turn into
+ * parameters, and which constructions and init calls are "models" with a
+ * memory timeline of their own.
+ * - Equinox and PyTorch build parameters in constructors (eager).
+ * - Flax linen and Haiku build them at the first call inside `init`, from
+ *   the input's shape (lazy).
+ * The outermost construction or init call starts a model record; nested ones
+ * contribute to it.
+ */
+import type { DType, Placement } from '../../../shared/src/facts';
+import { threefryTemporaries } from '../../../shared/src/threefry';
+import type { Args, ArrayValue, LayerEntry, ParamSpec } from '../interp/catalog-types';
+import type { CallArgs, Interpreter } from '../interp/interp';
+import { linearize } from '../interp/interp';
+import type { ModelRecord } from '../interp/memory';
+import { visitTensors } from '../interp/memory';
+import type { SyntaxNode } from '../interp/parser';
+import { type ClassV, type InstV, type TensorV, type Value, NONE, describe, int, str, unknown } from '../interp/values';
+import { placementFor } from './jax/semantics';
+import { markBackendStart, configSets } from './jax/runtime';
+import { absorbTorchParts, torchBaseLayer } from './torch/semantics';
+
+const LAZY = new Set(['flax', 'haiku']);
+
+interface LazyCtx { framework: 'flax' | 'haiku'; params: Map<string, TensorV>; counters: Map<string, number> }
+
+export function lazyCtx(it: Interpreter): LazyCtx | undefined {
+  return it.state.get('lazyCtx') as LazyCtx | undefined;
+}
+
+/** Synthetic class standing for a catalogue layer (so attribute access and isinstance work). */
+function layerClass(it: Interpreter, entry: LayerEntry): ClassV {
+  let m = it.state.get('layerClasses') as Map<LayerEntry, ClassV> | undefined;
+  if (!m) it.state.set('layerClasses', (m = new Map()));
+  let c = m.get(entry);
+  if (!c) {
+    c = { t: 'class', name: entry.names[0].split('.').pop()!, bases: [], ns: new Map(), kind: entry.framework, dataclass: false, fields: [], entry };
+    m.set(entry, c);
+  }
+  return c;
+}
+
+/** Whether random draws are partitionable: `jax.config.update(...)` in the program, else the pinned jax version's default. */
+export function threefryPartitionable(it: Interpreter): { value: boolean; why: string } {
+  const set = [...configSets(it)].reverse().find((c) => c.name === 'jax_threefry_partitionable');
+  if (set && set.value.t === 'bool') return { value: set.value.v, why: 'set by jax.config.update in the program' };
+  const v = (it.state.get('versions') as Record<string, string> | undefined)?.jax;
+  if (v) {
+    // jax_threefry_partitionable defaults to False through jax 0.4.38 and True from jax 0.5.0
+    // (jax/_src/config.py at the jax-v0.4.38 and jax-v0.5.0 tags; CHANGELOG 0.5.0).
+    const [maj, min] = v.split('.').map(Number);
+    const on = maj > 0 || min >= 5;
+    return { value: on, why: `default of the pinned jax==${v}` };
+  }
+  return { value: true, why: 'jax version not pinned: assuming jax ≥ 0.5.0, where it is the default' };
+}
+
+function startModel(it: Interpreter, node: SyntaxNode, name: string, framework: ModelRecord['framework'], cls?: ClassV): ModelRecord | undefined {
+  if (it.memory.current || it.memory.abstractDepth > 0) return undefined;
+  return it.memory.begin({
+    name, framework, span: it.span(node), definitionSpan: cls?.node ? it.span(cls.node) : undefined,
+    phase: framework === 'torch' || framework === 'transformers' ? 'load' : 'init',
+    jitted: it.memory.jitDepth > 0, gc: framework !== 'torch' && framework !== 'transformers' && it.memory.jitDepth === 0,
+  });
+}
+
+function finishModel(it: Interpreter, rec: ModelRecord | undefined, result: Value): void {
+  if (!rec) return;
+  rec.result = result;
+  it.memory.atJitExit(() => { it.memory.end(rec); absorbTorchParts(it, rec); });
+}
+
+const flaxSetupDone = new WeakSet<InstV>();
+/** Runs a flax module's setup() once per instance (flax/linen/module.py `_try_setup`, flax 0.8.5). */
+function runFlaxSetup(it: Interpreter, inst: InstV, node: SyntaxNode): void {
+  if (flaxSetupDone.has(inst)) return;
+  flaxSetupDone.add(inst);
+  const setup = it.classAttr(inst.cls, 'setup');
+  if (setup?.t === 'func') it.callFunction({ ...setup, self: inst }, { args: [], kw: new Map() }, node);
+}
+
+/**
+ * Leading axes that parameters created now get: inside `hk.layer_stack(n)(f)` every parameter of f is
+ * stacked n times (haiku/_src/layer_stack.py, dm-haiku 0.0.12: the init is vmapped over n keys and the
+ * apply is a scan), while activations keep one layer's shape. Set by frameworks/haiku.ts.
+ */
+export const STACK_STATE = 'haikuLayerStack';
+function stackedAxes(it: Interpreter): number[] {
+  return (it.state.get(STACK_STATE) as number[] | undefined) ?? [];
+}
+
+/** Creates the tensors of one catalogue layer's ParamSpecs. */
+function makeParams(it: Interpreter, entry: LayerEntry, specs: ParamSpec[], node: SyntaxNode, lib: 'jax' | 'torch', placement?: Placement, path?: string[]): Map<string, TensorV> {
+  const out = new Map<string, TensorV>();
+  for (const p of specs) {
+    const t = it.memory.alloc({
+      shape: [...stackedAxes(it), ...p.shape], dtype: p.dtype, role: p.role, name: p.name, span: it.span(node), random: p.init === 'random',
+      partition: p.partition, citation: entry.citation, lib, placement, path,
+    });
+    if (p.init === 'random' && lib === 'jax') randomInitCost(it, t, node);
+    out.set(p.name, t);
+  }
+  return out;
+}
+
+/**
+ * Threefry temporaries for a random parameter drawn inside a jitted init
+ * whose output is sharded over a mesh (see shared/src/threefry.ts for the
+ * formula and its sources).
+ */
+function randomInitCost(it: Interpreter, t: TensorV, node: SyntaxNode): void {
+  const mesh = it.memory.jitMesh;
+  if (!mesh || !t.partition) return;
+  const p = placementFor(t, mesh, { t: 'sharding', mesh });
+  const shards = p?.kind === 'sharded' ? p.over : 1;
+  if (shards <= 1) return;
+  const elements = t.shape.reduce<number>((a, d) => a * (typeof d === 'number' ? d : NaN), 1);
+  if (!Number.isFinite(elements)) return;
+  const part = threefryPartitionable(it);
+  const bitWidth = t.dtype === 'float16' || t.dtype === 'bfloat16' ? 16 : t.dtype === 'float64' ? 64 : 32;
+  const cost = threefryTemporaries({ elements, bitWidth, partitionable: part.value, shards, jitted: true });
+  if (cost.bytesPerDevice > 0) {
+    it.memory.transient({
+      op: 'transient', label: `Threefry random bits for ${t.label} (${part.value ? 'partitionable' : 'not partitionable: every device draws all of them'})`,
+      bytesPerDevice: cost.bytesPerDevice, role: 'rng', span: it.span(node), formula: cost.formula, citation: cost.citation,
+    });
+  }
+  it.memory.observe({ kind: 'random-sharded', span: it.span(node), elements, shards, partitionable: part.value, transientBytes: cost.bytesPerDevice, label: t.label });
+}
+
+/** Builds nested attributes from dotted parameter names ('layers.0.weight'). */
+function attachParams(it: Interpreter, inst: InstV, params: Map<string, TensorV>): void {
+  for (const [name, t] of params) {
+    const parts = name.split('.');
+    let cur: InstV = inst;
+    for (let i = 0; i < parts.length - 1; i++) {
+      const key = parts[i];
+      const isIndex = /^\d+$/.test(parts[i + 1]);
+      let next = cur.attrs.get(key);
+      if (isIndex) {
+        if (!next || next.t !== 'list') { next = { t: 'list', items: [] }; cur.attrs.set(key, next); }
+        const idx = Number(parts[i + 1]);
+        let child = (next as { items: Value[] }).items[idx];
+        if (!child || child.t !== 'inst') {
+          child = it.newInst({ t: 'class', name: key, bases: [], ns: new Map(), kind: inst.cls.kind, dataclass: false, fields: [] });
+          (next as { items: Value[] }).items[idx] = child;
+        }
+        cur = child as InstV;
+        i++;
+        if (i === parts.length - 1) { cur.attrs.set(parts[i], t); break; }
+        continue;
+      }
+      if (!next || next.t !== 'inst') {
+        next = it.newInst({ t: 'class', name: key, bases: [], ns: new Map(), kind: inst.cls.kind, dataclass: false, fields: [] });
+        cur.attrs.set(key, next);
+      }
+      cur = next as InstV;
+    }
+    if (!/^\d+$/.test(parts[parts.length - 1]) || parts.length === 1) cur.attrs.set(parts[parts.length - 1], t);
+  }
+}
+
+function torchPlacement(it: Interpreter, args: Args): Placement {
+  const dev = args.device;
+  if (typeof dev === 'string' && /^cuda/.test(dev)) return { kind: 'device', index: Number(dev.split(':')[1] ?? 0) || 0 };
+  const scope = it.state.get('torchDevice') as string | undefined;
+  if (scope && /^cuda/.test(scope)) return { kind: 'device', index: 0 };
+  return { kind: 'host' };
+}
+
+function torchDtype(it: Interpreter): DType | undefined {
+  return it.state.get('torchDefaultDtype') as DType | undefined;
+}
+
+export function installModules(it: Interpreter): void {
+  // ---------------------------------------------------------- catalogue layers
+  it.externs.set('__layer__', (_i, _self, c, node, fnv) => {
+    const entry = it.cat.layers.get(fnv.name)!;
+    const args = it.bindCatalogue(entry.signature, entry.defaults, c);
+    const cls = layerClass(it, entry);
+    const inst = it.newInst(cls);
+    inst.catArgs = args;
+    if (LAZY.has(entry.framework)) return inst;
+    const lib = entry.framework === 'torch' ? 'torch' : 'jax';
+    if (lib === 'jax') markBackendStart(it, node, `creating ${cls.name} parameters`);
+    const rec = startModel(it, node, cls.name, entry.framework === 'torch' ? 'torch' : 'equinox');
+    if (lib === 'torch' && torchDtype(it) && args.dtype === undefined) args.dtype = { kind: 'dtype', dtype: torchDtype(it)! };
+    const specs = entry.params(args);
+    if (!Array.isArray(specs)) {
+      it.note(`${cls.name}: ${specs.reason}`, node);
+    } else {
+      const placement = lib === 'torch' ? torchPlacement(it, args) : undefined;
+      const abstract = it.state.get('torchMeta') === true;
+      if (abstract) it.memory.abstractDepth++;
+      try {
+        attachParams(it, inst, makeParams(it, entry, specs, node, lib, placement));
+      } finally {
+        if (abstract) it.memory.abstractDepth--;
+      }
+    }
+    finishModel(it, rec, inst);
+    return inst;
+  });
+
+  // ------------------------------------------------------------- user classes
+  it.externs.set('__instantiate__', (_i, self, c, node) => {
+    const cls = self as ClassV;
+    // A base class that could not be resolved (imported from a file that is not followed) may create
+    // parameters in its constructor: inside a model, the count cannot be exact.
+    const lost = linearize(cls).flatMap((k) => k.bases).find((b) => b.t === 'unknown');
+    if (lost && it.memory.current) it.note(`${cls.name} derives from a class that is not known (${describe(lost)}): the parameters it creates are not known`, node);
+    if (cls.kind === 'flax') {
+      const inst = it.newInst(cls);
+      const kw = new Map(c.kw);
+      kw.delete('name'); kw.delete('parent');
+      it.bindFields(inst, { args: c.args, kw }, node);
+      return inst;
+    }
+    if (cls.kind === 'equinox' || cls.kind === 'torch') {
+      if (cls.kind === 'equinox') markBackendStart(it, node, `constructing ${cls.name}`);
+      const rec = lazyCtx(it) ? undefined : startModel(it, node, cls.name, cls.kind, cls);
+      const inst = it.instantiatePlain(cls, c, node);
+      finishModel(it, rec, inst);
+      return inst;
+    }
+    return it.instantiatePlain(cls, c, node);
+  });
+
+  it.externs.set('__setattr__', (_i, self, c, node) => {
+    const inst = self as InstV;
+    const name = (c.args[0] as { v: string }).v;
+    const value = c.args[1];
+    inst.attrs.set(name, value);
+    const kind = inst.cls.kind;
+    // Every array leaf of an Equinox module is a parameter (equinox treats all
+    // inexact arrays as trainable leaves); static fields are not leaves.
+    if (kind === 'equinox' && !isStaticField(it, inst.cls, name)) {
+      visitTensors(value, (t) => { if (t.role === 'activation' || t.role === 'input') t.role = 'param'; });
+    }
+    // A module attribute that could not be resolved may hide parameters: the count cannot be exact.
+    if ((kind === 'equinox' || kind === 'torch' || kind === 'haiku') && value.t === 'unknown' && it.memory.current && !value.reason.startsWith('__')) {
+      it.note(`self.${name} could not be resolved (${value.reason})`, node);
+    }
+    return NONE;
+  });
+
+  // ----------------------------------------------------------- calling modules
+  it.externs.set('__call_inst__', (_i, self, c, node) => {
+    const inst = self as InstV;
+    if (inst.items && !inst.cls.entry && !(inst.cls.kind === 'torch' && it.classAttr(inst.cls, 'forward'))) {
+      // Sequential containers apply their items in order (a subclass with its own forward runs that instead).
+      let x = c.args[0] ?? NONE;
+      for (const m of inst.items) x = it.call(m, { args: [x], kw: new Map() }, node);
+      return x;
+    }
+    const entry = inst.cls.entry;
+    if (entry) return callLayer(it, inst, entry, c, node);
+    // Flax runs a submodule's setup() lazily, when the bound module is first used (flax/linen/module.py
+    // `_try_setup`, flax 0.8.5): a child defined in a parent's setup() gets its own layers now.
+    if (inst.cls.kind === 'flax') runFlaxSetup(it, inst, node);
+    const method = inst.cls.kind === 'torch' ? it.classAttr(inst.cls, 'forward') ?? it.classAttr(inst.cls, '__call__') : it.classAttr(inst.cls, '__call__');
+    if (method?.t === 'func') return it.callFunction({ ...method, self: inst }, c, node);
+    if (method?.t === 'extern' && method.self?.t === 'func') return it.callFunction({ ...method.self, self: inst }, c, node);
+    // A subclass of a catalogue layer without its own forward runs the layer's (class Norm(nn.LayerNorm): ...).
+    const base = inst.catArgs ? torchBaseLayer(it, inst) : undefined;
+    if (base) return callLayer(it, inst, base, c, node);
+    return unknown(`${inst.cls.name} has no __call__ that could be followed`, it.span(node));
+  });
+
+  // --------------------------------------------------------------- flax init
+  const flaxInit = (self: Value | undefined, c: CallArgs, node: SyntaxNode, withOutput: boolean): Value => {
+    const inst = self as InstV;
+    const [, ...inputs] = c.args;
+    markBackendStart(it, node, 'flax Module.init');
+    const rec = startModel(it, node, inst.cls.name, 'flax', inst.cls);
+    if (rec && !rec.jitted) rec.observations.push({ kind: 'eager-init', span: it.span(node), framework: 'flax' });
+    if (rec?.jitted) rec.observations.push({ kind: 'jit-init', span: it.span(node) });
+    const prev = it.state.get('lazyCtx');
+    const ctx: LazyCtx = { framework: 'flax', params: new Map(), counters: new Map() };
+    it.state.set('lazyCtx', ctx);
+    const root = () => [...ctx.params.values()];
+    it.memory.rootProviders.push(root);
+    let out: Value;
+    try {
+      flaxSetupDone.delete(inst); // each init binds the module afresh
+      runFlaxSetup(it, inst, node);
+      const methodName = c.kw.get('method');
+      const kw = new Map(c.kw); kw.delete('method'); kw.delete('mutable'); kw.delete('rngs');
+      const method = methodName?.t === 'func' ? methodName : it.classAttr(inst.cls, methodName?.t === 'str' ? methodName.v : '__call__');
+      // A catalogue layer initialised on its own (`nn.Dense(4).init(key, x)`) creates its parameters from x.
+      out = method?.t === 'func' ? it.callFunction({ ...method, self: inst }, { args: inputs, kw }, node)
+        : inst.cls.entry && !methodName ? callLayer(it, inst, inst.cls.entry, { args: inputs, kw }, node)
+          : unknown(`${inst.cls.name}.__call__ not found`, it.span(node));
+      // Flax creates parameters while the forward pass runs: when its output could not be followed,
+      // a layer on the way may have been skipped, so the count cannot be called exact.
+      if (rec && out.t === 'unknown') it.note(`the init forward pass of ${inst.cls.name} could not be followed to its end (${out.reason})`, node);
+    } finally {
+      it.state.set('lazyCtx', prev);
+      it.memory.rootProviders.splice(it.memory.rootProviders.indexOf(root), 1);
+    }
+    const params: Value = paramsDict(ctx);
+    const result: Value = withOutput ? { t: 'tuple', items: [out, params] } : params;
+    finishModel(it, rec, result);
+    return result;
+  };
+  it.externs.set('flax.linen.Module.init', (_i, self, c, node) => flaxInit(self, c, node, false));
+  it.externs.set('flax.linen.Module.init_with_output', (_i, self, c, node) => flaxInit(self, c, node, true));
+  it.externs.set('flax.linen.Module.apply', (_i, _self, _c, node) => unknown('Module.apply (a forward pass) is not part of the init estimate', it.span(node)));
+  it.externs.set('flax.linen.Module.param', (_i, self, c, node) => {
+    const ctx = lazyCtx(it);
+    const name = c.args[0]?.t === 'str' ? c.args[0].v : 'param';
+    const init = c.args[1];
+    const shape = c.args[2] ?? c.kw.get('shape');
+    const dt = c.args[3] ?? c.kw.get('dtype');
+    return makeRawParam(it, ctx, `${(self as InstV)?.cls?.name ?? ''}.${name}`, shape, dt?.t === 'dtype' ? dt.dtype : 'float32', init, node);
+  });
+  it.externs.set('flax.linen.Module.variable', (_i, _self, _c, node) => unknown('self.variable() is not modelled', it.span(node)));
+  it.externs.set('flax.linen.Module.is_initializing', () => ({ t: 'bool', v: !!lazyCtx(it) }));
+  it.externs.set('flax.linen.Module.make_rng', () => ({ t: 'key' }));
+  // nn.Sequential(layers) (flax/linen/combinators.py, flax 0.8.5): __call__ passes its arguments to the first
+  // layer, then each output to the next one, a tuple as *args and a dict as **kwargs.
+  for (const n of ['flax.linen.Sequential', 'flax.linen.combinators.Sequential']) {
+    it.externs.set(n, (_i, _self, c, node) => {
+      const layers = c.args[0] ?? c.kw.get('layers');
+      const items = layers ? it.iterate(layers, node) : undefined;
+      if (!items) return unknown('nn.Sequential of layers that are not known', it.span(node));
+      if (!items.length) return unknown('nn.Sequential with no layers (flax raises)', it.span(node));
+      return { t: 'extern', name: '__flax_sequential__', args: [...items] };
+    });
+  }
+  it.externs.set('__flax_sequential__', (_i, _self, c, node, fn) => {
+    const [first, ...rest] = fn.args!;
+    let out = it.call(first, c, node);
+    for (const layer of rest) {
+      const o = out;
+      const call: CallArgs = o.t === 'tuple' ? { args: o.items, kw: new Map() }
+        : o.t === 'dict' && o.keys.every((k) => k.t === 'str') ? { args: [], kw: new Map(o.keys.map((k, i) => [(k as { v: string }).v, o.vals[i]])) }
+          : { args: [o], kw: new Map() };
+      out = it.call(layer, call, node);
+    }
+    return out;
+  });
+
+  // ------------------------------------------------------------------ haiku
+  for (const n of ['haiku.transform', 'haiku.without_apply_rng', 'haiku.transform_with_state', 'haiku.multi_transform']) {
+    it.externs.set(n, (_i, _self, c, node) => {
+      const f = c.args[0];
+      if (!f) return unknown(`${n}()`, it.span(node));
+      if (f.t === 'transformed') return f;
+      return { t: 'transformed', fn: f, name: f.t === 'func' ? f.name : describe(f), span: it.span(node) };
+    });
+  }
+  it.externs.set('haiku.Transformed.init', (_i, self, c, node) => {
+    const tr = self as Value & { t: 'transformed' };
+    const [, ...inputs] = c.args;
+    markBackendStart(it, node, 'haiku init');
+    const rec = startModel(it, node, tr.name, 'haiku');
+    if (rec && !rec.jitted) rec.observations.push({ kind: 'eager-init', span: it.span(node), framework: 'haiku' });
+    if (rec?.jitted) rec.observations.push({ kind: 'jit-init', span: it.span(node) });
+    const prev = it.state.get('lazyCtx');
+    const ctx: LazyCtx = { framework: 'haiku', params: new Map(), counters: new Map() };
+    it.state.set('lazyCtx', ctx);
+    const root = () => [...ctx.params.values()];
+    it.memory.rootProviders.push(root);
+    try {
+      const out = it.call(tr.fn, { args: inputs, kw: c.kw }, node);
+      // Haiku creates parameters while the forward pass runs (hk.transform): an output that could not
+      // be followed means a module on the way may have been skipped, so the count is not exact.
+      if (rec && out.t === 'unknown') it.note(`the init forward pass of ${tr.name} could not be followed to its end (${out.reason})`, node);
+    } finally {
+      it.state.set('lazyCtx', prev);
+      it.memory.rootProviders.splice(it.memory.rootProviders.indexOf(root), 1);
+    }
+    const params = paramsDict(ctx);
+    finishModel(it, rec, params);
+    return params;
+  });
+  it.externs.set('haiku.Transformed.apply', (_i, _self, _c, node) => unknown('apply (a forward pass) is not part of the init estimate', it.span(node)));
+  it.externs.set('haiku.get_parameter', (_i, _self, c, node) => {
+    const ctx = lazyCtx(it);
+    const name = c.args[0]?.t === 'str' ? c.args[0].v : 'param';
+    const shape = c.args[1] ?? c.kw.get('shape');
+    const dt = c.args[2] ?? c.kw.get('dtype');
+    const init = c.args[3] ?? c.kw.get('init');
+    return makeRawParam(it, ctx, name, shape, dt?.t === 'dtype' ? dt.dtype : 'float32', init, node);
+  });
+  it.externs.set('haiku.get_state', (_i, _self, c, node) => {
+    const name = c.args[0]?.t === 'str' ? c.args[0].v : 'state';
+    const shape = c.args[1] ?? c.kw.get('shape');
+    const dt = c.args[2] ?? c.kw.get('dtype');
+    const t = makeRawParam(it, lazyCtx(it), name, shape, dt?.t === 'dtype' ? dt.dtype : 'float32', c.kw.get('init'), node);
+    if (t.t === 'tensor') t.role = 'buffer';
+    return t;
+  });
+  for (const n of ['haiku.Module.__init__', 'torch.nn.Module.__init__', 'flax.linen.Module.__init__', 'equinox.Module.__init__', 'object.__init__']) {
+    it.externs.set(n, () => NONE);
+  }
+  it.externs.set('haiku.next_rng_key', () => ({ t: 'key' }));
+  it.externs.set('haiku.PRNGSequence', () => ({ t: 'key' }));
+}
+
+function isStaticField(it: Interpreter, cls: ClassV, name: string): boolean {
+  const d = it.classAttr(cls, name);
+  if (d?.t === 'extern' && d.name === '__field__') {
+    const st = d.kw?.get('static');
+    return st?.t === 'bool' && st.v;
+  }
+  return false;
+}
+
+function paramsDict(ctx: LazyCtx): Value {
+  const inner: Value & { t: 'dict' } = { t: 'dict', keys: [], vals: [] };
+  for (const [k, v] of ctx.params) { inner.keys.push(str(k)); inner.vals.push(v); }
+  return ctx.framework === 'flax' ? { t: 'dict', keys: [str('params')], vals: [inner] } : inner;
+}
+
+function makeRawParam(it: Interpreter, ctx: LazyCtx | undefined, name: string, shape: Value | undefined, dtype: DType, init: Value | undefined, node: SyntaxNode): Value {
+  const dims = shape && (shape.t === 'tuple' || shape.t === 'list') ? shape.items.map((d) => (d.t === 'int' ? d.v : { unknown: `dimension ${describe(d)} of ${name} is not known` })) : undefined;
+  if (!dims) return it.note(`shape of parameter ${name} is not known`, node);
+  const random = init?.t === 'init' ? init.init.random : init?.t === 'extern' ? it.cat.inits.get(init.name)?.random ?? true : init === undefined || init.t === 'none';
+  const partition = init?.t === 'init' ? init.init.partition : undefined;
+  const t = it.memory.alloc({ shape: [...stackedAxes(it), ...dims], dtype, role: 'param', name, span: it.span(node), random, partition });
+  if (random) randomInitCost(it, t, node);
+  if (ctx) ctx.params.set(uniqueName(ctx, name), t);
+  return t;
+}
+
+function flaxAutoName(ctx: LazyCtx, base: string): string {
+  const n = ctx.counters.get(base) ?? 0;
+  ctx.counters.set(base, n + 1);
+  return `${base}_${n}`;
+}
+
+function uniqueName(ctx: LazyCtx, base: string): string {
+  const n = ctx.counters.get(base) ?? 0;
+  ctx.counters.set(base, n + 1);
+  return n === 0 ? base : `${base}_${n}`;
+}
+
+/** A catalogue layer called on an input: lazy layers create their parameters now; all produce an output. */
+export function callLayer(it: Interpreter, inst: InstV, entry: LayerEntry, c: CallArgs, node: SyntaxNode): Value {
+  const x = c.args[0];
+  const input: ArrayValue | undefined = x?.t === 'tensor' ? { kind: 'array', shape: x.shape, dtype: x.dtype } : undefined;
+  const args = inst.catArgs ?? {};
+  if (LAZY.has(entry.framework) && !inst.built) {
+    const ctx = lazyCtx(it);
+    if (!ctx) return unknown(`${inst.cls.name} called outside init: parameters are not created here`, it.span(node));
+    const specs = entry.params(args, input);
+    if (!Array.isArray(specs)) {
+      it.note(`${inst.cls.name}: ${specs.reason}`, node);
+    } else {
+      const explicit = typeof args.name === 'string' ? args.name : undefined;
+      const base = explicit ?? inst.cls.name;
+      // Flax auto-names submodules `{ClassName}_{n}` from 0 (flax/linen/module.py, Module.__post_init__:
+      // `f'{prefix}{cursor}'` with prefix `ClassName_`); haiku names the first one plainly.
+      const prefix = ctx.framework === 'flax' && !explicit ? flaxAutoName(ctx, base) : uniqueName(ctx, base);
+      // Labelled by their parameter scope ("Dense_0.kernel"), as flax/haiku name them, not by the statement.
+      const made = makeParams(it, entry, specs, node, 'jax', undefined, [prefix]);
+      for (const [k, t] of made) ctx.params.set(`${prefix}/${k}`, t);
+      attachParams(it, inst, made);
+    }
+    inst.built = true;
+  }
+  if (!entry.output) return unknown(`output of ${inst.cls.name} is not modelled`, it.span(node));
+  if (!input) return unknown(`${inst.cls.name} called on ${x ? describe(x) : 'nothing'}`, it.span(node));
+  const out = entry.output(args, input);
+  if ('kind' in out && out.kind === 'unknown') return unknown(out.reason, it.span(node));
+  const o = out as ArrayValue;
+  return it.memory.alloc({ shape: o.shape, dtype: o.dtype, role: 'activation', name: `${inst.cls.name} output`, span: it.span(node), from: x?.t === 'tensor' ? [x] : undefined, lib: entry.framework === 'torch' ? 'torch' : 'jax' });
+}
+
+export { linearize, int, visitTensors };

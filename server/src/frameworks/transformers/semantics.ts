@@ -1,0 +1,181 @@
+/**
+ * transformers `from_pretrained`: which checkpoint, in which dtype, placed
+ * where. The architecture comes from the local Hugging Face cache's
+ * config.json when present, else from the checkpoint table shipped with
+ * oomlens (never the network). The dtype follows the call's `dtype=` /
+ * `torch_dtype=` argument, else the pinned transformers version's default
+ * (float32 before 5.0, the checkpoint's dtype from 5.0: see
+ * catalog/transformers.ts). `device_map="auto"` splits whole modules over the
+ * visible GPUs as accelerate does (shared/src/accelerate.ts).
+ */
+import type { DType, Placement, Span } from '../../../../shared/src/facts';
+import { balancedDeviceMap } from '../../../../shared/src/accelerate';
+import { dtypeBytes, parseDType } from '../../../../shared/src/dtypes';
+import { readLocalConfig } from './hf-cache';
+import { defaultLoadDType, dtypeKeyword, lookupCheckpoint, moduleSizes, type HfConfig } from './catalog';
+import type { Interpreter } from '../../interp/interp';
+import type { SyntaxNode } from '../../interp/parser';
+import { type ClassV, type Value, describe, unknown } from '../../interp/values';
+
+export interface HfLoad {
+  span: Span;
+  /** Offset just before the closing parenthesis of the call (to insert keywords). */
+  insertAt: number;
+  /** Whether the call already has arguments (a comma is needed before a new keyword). */
+  hasArgs: boolean;
+  checkpoint: string;
+  className: string;
+  /** The dtype keyword given in the call, if any, with its value text. */
+  dtypeArg?: { keyword: string; text: string; span: Span };
+  /** What the weights load as. */
+  dtype: DType | undefined;
+  dtypeWhy: string;
+  /** The checkpoint's stored dtype (config.json torch_dtype). */
+  checkpointDtype?: DType;
+  transformersVersion?: string;
+  /** 'dtype' from transformers 4.56, 'torch_dtype' before. */
+  keyword: 'dtype' | 'torch_dtype';
+  deviceMap?: string;
+  quantized?: string;
+  params: number | null;
+  /** The model record this load created. */
+  modelName: string;
+}
+
+export function hfLoads(it: Interpreter): HfLoad[] {
+  let v = it.state.get('hfLoads') as HfLoad[] | undefined;
+  if (!v) it.state.set('hfLoads', (v = []));
+  return v;
+}
+
+const NOT_MODELS = /(Tokenizer|TokenizerFast|Processor|Config|FeatureExtractor|ImageProcessor|GenerationConfig)$/;
+
+export function installTransformers(it: Interpreter): void {
+  it.externPrefixes.push(['transformers.', (_i, _self, c, node, fnv) => {
+    if (!fnv.name.endsWith('.from_pretrained')) return unknown('__pass__');
+    const className = fnv.name.split('.').slice(-2, -1)[0];
+    if (NOT_MODELS.test(className)) return { t: 'extern', name: `transformers.${className}(instance)` };
+    return fromPretrained(it, className, c.args, c.kw, node);
+  }]);
+  it.externs.set('transformers.BitsAndBytesConfig', (_i, _s, c) => ({ t: 'extern', name: 'transformers.BitsAndBytesConfig', kw: c.kw }));
+}
+
+function hfClass(it: Interpreter, name: string): ClassV {
+  return { t: 'class', name, bases: [], ns: new Map(), kind: 'torch', dataclass: false, fields: [] };
+}
+
+function fromPretrained(it: Interpreter, className: string, args: Value[], kw: Map<string, Value>, node: SyntaxNode): Value {
+  const idV = args[0] ?? kw.get('pretrained_model_name_or_path');
+  const argList = node.childForFieldName('arguments');
+  const closing = argList ? argList.endIndex - 1 : node.endIndex;
+  if (idV?.t !== 'str') return unknown(`${className}.from_pretrained: the checkpoint name is not a literal`, it.span(node));
+  const id = idV.v;
+  const versions = (it.state.get('versions') as Record<string, string> | undefined) ?? {};
+  const tv = versions.transformers;
+  const local = readLocalConfig(id);
+  const entry = lookupCheckpoint(id);
+  const config: HfConfig | undefined = (local && 'config' in local ? (local.config as HfConfig) : undefined) ?? entry?.config;
+
+  // dtype: explicit argument, else the version's default.
+  let dtypeArg: HfLoad['dtypeArg'];
+  let dtype: DType | undefined;
+  let why: string;
+  const checkpointDtype = config?.torch_dtype ? parseDType(String(config.torch_dtype)) : undefined;
+  for (const k of ['dtype', 'torch_dtype']) {
+    const v = kw.get(k);
+    if (!v) continue;
+    const argNode = argList?.namedChildren.find((a) => a?.type === 'keyword_argument' && a.childForFieldName('name')?.text === k);
+    dtypeArg = { keyword: k, text: argNode?.childForFieldName('value')?.text ?? '', span: argNode ? it.span(argNode) : it.span(node) };
+    if (v.t === 'dtype') dtype = v.dtype;
+    else if (v.t === 'str' && v.v === 'auto') dtype = checkpointDtype;
+    else if (v.t === 'str') dtype = parseDType(v.v);
+    why = `${k}=${dtypeArg.text}`;
+  }
+  why ??= '';
+  if (!dtypeArg) {
+    const d = defaultLoadDType(tv);
+    if (d === 'float32') { dtype = 'float32'; why = tv ? `no dtype given: transformers==${tv} loads float32 by default (before 5.0)` : 'no dtype given'; }
+    else if (d === 'auto') { dtype = checkpointDtype; why = `no dtype given: transformers==${tv} loads the checkpoint's dtype`; }
+    else { dtype = 'float32'; why = 'no dtype given and transformers is not pinned: float32 before 5.0, the checkpoint dtype from 5.0; assuming float32'; }
+  }
+  const quant = kw.get('load_in_8bit')?.t === 'bool' ? '8bit' : kw.get('load_in_4bit')?.t === 'bool' ? '4bit' : kw.get('quantization_config') ? 'quantization_config' : undefined;
+  const dm = kw.get('device_map');
+  const deviceMap = dm?.t === 'str' ? dm.v : dm?.t === 'int' ? `cuda:${dm.v}` : dm ? 'custom' : undefined;
+
+  const rec = it.memory.current ? undefined : it.memory.begin({ name: id, framework: 'transformers', span: it.span(node), phase: 'load', jitted: false, gc: false });
+  const inst = it.newInst(hfClass(it, className));
+  const load: HfLoad = {
+    span: it.span(node), insertAt: closing, hasArgs: (argList?.namedChildren.length ?? 0) > 0, checkpoint: id, className,
+    dtypeArg, dtype, dtypeWhy: why, checkpointDtype, transformersVersion: tv, keyword: dtypeKeyword(tv), deviceMap, quantized: quant,
+    params: null, modelName: id,
+  };
+  hfLoads(it).push(load);
+  if (!config) {
+    it.note(`checkpoint "${id}" is not in oomlens's table and has no config.json in the local Hugging Face cache`, node);
+  } else if (!dtype) {
+    it.note(`the dtype the weights load in is not known (${why})`, node);
+  } else if (quant) {
+    it.note(`quantized loading (${quant}) is not estimated yet`, node);
+  } else {
+    const sizes = moduleSizes(config, className);
+    const count = it.state.get('deviceCount') as number | undefined ?? 1;
+    const bytes = dtypeBytes(dtype);
+    let places: Placement[] = sizes.map(() => ({ kind: 'device', index: 0 }) as Placement);
+    const maxMem = maxMemoryArg(kw.get('max_memory'));
+    if (maxMem && 'error' in maxMem) it.note(`max_memory: ${maxMem.error}`, node);
+    else if (deviceMap && /^(auto|balanced|balanced_low_0|sequential)$/.test(deviceMap) && (count > 1 || maxMem)) {
+      const plan = balancedDeviceMap(sizes.map((s) => ({ name: s.name, bytes: s.params * bytes })), count, undefined, deviceMap, maxMem?.gpus, maxMem?.cpu);
+      if (plan.unplaced.length) it.note(`max_memory leaves no room for ${plan.unplaced.length} module(s) (${plan.unplaced.slice(0, 3).join(', ')}…) and lists no "cpu": accelerate would offload them to disk or fail; not estimated`, node);
+      places = sizes.map((s) => (plan.assignment[s.name] === -1 ? { kind: 'host' } : { kind: 'device', index: plan.assignment[s.name] ?? 0 }) as Placement);
+    } else if (deviceMap?.startsWith('cuda:')) {
+      places = sizes.map(() => ({ kind: 'device', index: Number(deviceMap.split(':')[1]) || 0 }) as Placement);
+    }
+    let total = 0;
+    const tensors = sizes.map((s, i) => {
+      total += s.params;
+      const group = s.name.replace(/\.\d+$/, '') + ` (${dtype})`;
+      const t = it.memory.alloc({ shape: [s.params], dtype, role: 'param', name: s.name, span: it.span(node), placement: places[i], lib: 'torch', citation: 'transformers modeling code (see catalog/transformers.ts)' });
+      t.group = group;
+      const last = rec?.events[rec.events.length - 1];
+      if (last?.op === 'alloc' && last.tensor.id === t.id) last.tensor.group = group;
+      inst.attrs.set(s.name, t);
+      return t;
+    });
+    load.params = total;
+    if (rec) rec.params = tensors;
+  }
+  if (rec) {
+    rec.result = inst;
+    it.memory.end(rec);
+  }
+  return inst;
+}
+
+/**
+ * `max_memory={0: "20GiB", 1: 30 * 2**30, "cpu": "100GB"}`: GPU index → bytes, as accelerate's
+ * convert_file_size_to_int reads them (utils/memory.py, v0.25.0: "GiB"/"MiB"/"KiB" are powers of 2,
+ * "GB"/"MB"/"KB" powers of 10; an int is bytes). Whether a "cpu" entry is present decides offloading.
+ */
+export function maxMemoryArg(v: Value | undefined): { gpus: Record<number, number>; cpu: boolean } | { error: string } | undefined {
+  if (!v || v.t === 'none') return undefined;
+  if (v.t !== 'dict') return { error: 'not a literal dict, so the per-GPU caps are not known' };
+  const gpus: Record<number, number> = {};
+  let cpu = false;
+  const UNITS: Record<string, number> = { GIB: 2 ** 30, MIB: 2 ** 20, KIB: 2 ** 10, GB: 1e9, MB: 1e6, KB: 1e3, TIB: 2 ** 40, TB: 1e12 };
+  for (let i = 0; i < v.keys.length; i++) {
+    const k = v.keys[i];
+    const val = v.vals[i];
+    let bytes: number | undefined;
+    if (val.t === 'int') bytes = val.v;
+    else if (val.t === 'str') {
+      const m = /^\s*([\d.]+)\s*([KMGT]I?B)\s*$/i.exec(val.v);
+      if (m) bytes = Math.floor(Number(m[1]) * UNITS[m[2].toUpperCase()]);
+    }
+    if (k.t === 'str' && (k.v === 'cpu' || k.v === 'disk' || k.v === 'mps')) { if (k.v === 'cpu') cpu = true; continue; }
+    const idx = k.t === 'int' ? k.v : k.t === 'str' && /^(cuda:)?\d+$/.test(k.v) ? Number(k.v.replace('cuda:', '')) : undefined;
+    if (idx === undefined) return { error: `key ${describe(k)} is not a GPU index or "cpu"` };
+    if (bytes === undefined) return { error: `the size for GPU ${idx} is not known` };
+    gpus[idx] = bytes;
+  }
+  return { gpus, cpu };
+}

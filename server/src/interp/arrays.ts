@@ -1,0 +1,280 @@
+/**
+ * Arrays in the interpreter: applying op-catalogue entries (every eager JAX
+ * operation materialises its result; torch views do not), array attributes
+ * (`x.shape`, `x.dtype`, `x.T`), indexing, and the attribute protocol for
+ * non-user values (containers' methods, module methods).
+ */
+import type { DType } from '../../../shared/src/facts';
+import type { CatValue, Dim } from './catalog-types';
+import type { CallArgs, Interpreter } from './interp';
+import type { SyntaxNode } from './parser';
+import { indexShape, type Index } from './shapes';
+import { type InstV, type TensorV, type Value, NONE, describe, int, num, unknown } from './values';
+import { markBackendStart } from '../frameworks/jax/runtime';
+import { strFormat } from './strings';
+
+const PASS = unknown('__pass__');
+
+function dimValue(d: Dim): Value {
+  return typeof d === 'number' ? int(d) : unknown(d.unknown);
+}
+
+export function installArrays(it: Interpreter): void {
+  it.externs.set('__op__', (_i, _self, c, node, fnv) => applyOp(it, fnv.name, c, node));
+
+  it.externs.set('__getitem__', (_i, self, c, node) => {
+    const obj = self!;
+    const key = c.args[0];
+    if (obj.t === 'tensor') return indexTensor(it, obj, key, node);
+    if (obj.t === 'key') {
+      // Slicing a batch of keys (`keys = jax.random.split(key, n); keys[4:]`) keeps a batch of the slice's length.
+      if (obj.batch !== undefined && key.t === 'slice') {
+        const n = sliceLength(obj.batch, key);
+        return n === undefined ? unknown('slice of a key batch with bounds that are not known', it.span(node)) : { t: 'key', batch: n };
+      }
+      return { t: 'key' };
+    }
+    if (obj.t === 'inst' && obj.items) {
+      const i = num(key);
+      if (i !== undefined) return obj.items[i < 0 ? obj.items.length + i : i] ?? unknown('index out of range', it.span(node));
+      if (key.t === 'slice') return it.getItem({ t: 'list', items: obj.items }, key, node);
+    }
+    if (obj.t === 'inst' && obj.attrs.has('__dict__')) return it.getItem(obj.attrs.get('__dict__')!, key, node);
+    if (obj.t === 'extern' && obj.name === '__devices__') return obj;
+    return unknown(`indexing ${describe(obj)} is not modelled`, it.span(node));
+  });
+
+  it.externs.set('__iter__', (_i, self) => {
+    if (self?.t === 'inst' && self.items) return { t: 'list', items: self.items };
+    if (self?.t === 'inst' && self.attrs.has('__dict__')) {
+      const d = self.attrs.get('__dict__')!;
+      if (d.t === 'dict') return { t: 'list', items: d.keys };
+    }
+    return NONE;
+  });
+
+  it.externs.set('__getattr__', (_i, self, c, node) => {
+    const obj = self!;
+    const name = (c.args[0] as { v: string }).v;
+    switch (obj.t) {
+      case 'tensor': return tensorAttr(it, obj, name, node);
+      case 'environ': return { t: 'extern', name: `os.environ.${name}` };
+      case 'dict': case 'list': case 'tuple': case 'str':
+        return { t: 'extern', name: `builtins.${obj.t}.${name}`, self: obj };
+      case 'dtype':
+        if (name === 'itemsize') return int(dtypeBytes(obj.dtype));
+        return PASS;
+      case 'transformed': return { t: 'extern', name: `haiku.Transformed.${name}`, self: obj };
+      case 'mesh': {
+        if (name === 'shape') return { t: 'dict', keys: [...obj.axes.keys()].map((k) => ({ t: 'str', v: k })), vals: [...obj.axes.values()].map((v) => (v === undefined ? unknown('mesh axis size') : int(v))) };
+        if (name === 'size') { let n = 1; for (const v of obj.axes.values()) { if (v === undefined) return unknown('mesh size'); n *= v; } return int(n); }
+        return PASS;
+      }
+      case 'extern':
+        if (obj.name === '__devices__' && name === 'reshape') return { t: 'extern', name: '__devices_reshape__', self: obj };
+        if (obj.name === '__devices__' && name === 'shape') return obj.args?.[0] ?? unknown('device count depends on the machine');
+        return { t: 'extern', name: `${obj.name}.${name}`, self: obj };
+      case 'inst': return instAttr(it, obj, name, node);
+      case 'class': {
+        if (obj.kind === 'torch') return { t: 'extern', name: `torch.nn.Module.${name}`, self: obj };
+        return PASS;
+      }
+      case 'hfmodel': return { t: 'extern', name: `transformers.PreTrainedModel.${name}`, self: obj };
+      default: return PASS;
+    }
+  });
+
+  it.externs.set('__devices_reshape__', (_i, self, c) => ({ t: 'extern', name: '__devices__', args: [c.args.length === 1 ? c.args[0] : { t: 'tuple', items: c.args }] }));
+
+  // Container methods (mutating ones change the receiver, as in Python).
+  const m = (name: string, fn: (self: Value, c: CallArgs, node: SyntaxNode) => Value) => it.externs.set(name, (_i, self, c, node) => fn(self!, c, node));
+  m('builtins.list.append', (s, c) => { if (s.t === 'list') s.items.push(c.args[0] ?? NONE); return NONE; });
+  m('builtins.list.extend', (s, c, node) => { if (s.t === 'list') s.items.push(...(it.iterate(c.args[0] ?? NONE, node) ?? [])); return NONE; });
+  m('builtins.list.insert', (s, c) => { if (s.t === 'list') s.items.splice(num(c.args[0]) ?? 0, 0, c.args[1] ?? NONE); return NONE; });
+  m('builtins.list.pop', (s) => (s.t === 'list' ? s.items.pop() ?? NONE : NONE));
+  m('builtins.list.index', (s, c, node) => {
+    if (s.t !== 'list') return PASS;
+    const i = s.items.findIndex((x) => describe(x) === describe(c.args[0] ?? NONE));
+    return i >= 0 ? int(i) : unknown('list.index', it.span(node));
+  });
+  m('builtins.dict.get', (s, c, node) => {
+    if (s.t !== 'dict') return PASS;
+    const v = it.getItem(s, c.args[0] ?? NONE, node);
+    return v.t === 'unknown' && v.reason.startsWith('key ') ? c.args[1] ?? NONE : v;
+  });
+  m('builtins.dict.items', (s) => (s.t === 'dict' ? { t: 'list', items: s.keys.map((k, i) => ({ t: 'tuple' as const, items: [k, s.vals[i]] })) } : PASS));
+  m('builtins.dict.keys', (s) => (s.t === 'dict' ? { t: 'list', items: [...s.keys] } : PASS));
+  m('builtins.dict.values', (s) => (s.t === 'dict' ? { t: 'list', items: [...s.vals] } : PASS));
+  m('builtins.dict.update', (s, c, node) => {
+    if (s.t !== 'dict') return PASS;
+    const o = c.args[0];
+    if (o?.t === 'dict') o.keys.forEach((k, i) => it.setItem(s, k, o.vals[i], node));
+    for (const [k, v] of c.kw) it.setItem(s, { t: 'str', v: k }, v, node);
+    return NONE;
+  });
+  m('builtins.dict.pop', (s, c, node) => {
+    if (s.t !== 'dict') return PASS;
+    const v = it.getItem(s, c.args[0] ?? NONE, node);
+    const i = s.keys.findIndex((k) => describe(k) === describe(c.args[0] ?? NONE));
+    if (i >= 0) { s.keys.splice(i, 1); s.vals.splice(i, 1); }
+    return v.t === 'unknown' ? c.args[1] ?? v : v;
+  });
+  m('builtins.dict.setdefault', (s, c, node) => {
+    if (s.t !== 'dict') return PASS;
+    const v = it.getItem(s, c.args[0] ?? NONE, node);
+    if (v.t === 'unknown') { it.setItem(s, c.args[0] ?? NONE, c.args[1] ?? NONE, node); return c.args[1] ?? NONE; }
+    return v;
+  });
+  m('builtins.dict.copy', (s) => (s.t === 'dict' ? { t: 'dict', keys: [...s.keys], vals: [...s.vals] } : PASS));
+  m('builtins.str.format', (s, c, node) => {
+    if (s.t !== 'str') return PASS;
+    const f = strFormat(s.v, c.args, c.kw);
+    return f.t === 'unknown' ? unknown(f.reason, it.span(node)) : f;
+  });
+  m('builtins.str.upper', (s) => (s.t === 'str' ? { t: 'str', v: s.v.toUpperCase() } : PASS));
+  m('builtins.str.lower', (s) => (s.t === 'str' ? { t: 'str', v: s.v.toLowerCase() } : PASS));
+  m('builtins.str.startswith', (s, c) => (s.t === 'str' && c.args[0]?.t === 'str' ? { t: 'bool', v: s.v.startsWith(c.args[0].v) } : PASS));
+  m('builtins.str.endswith', (s, c) => (s.t === 'str' && c.args[0]?.t === 'str' ? { t: 'bool', v: s.v.endsWith(c.args[0].v) } : PASS));
+  m('builtins.str.split', (s, c) => (s.t === 'str' ? { t: 'list', items: s.v.split(c.args[0]?.t === 'str' ? c.args[0].v : /\s+/).map((v) => ({ t: 'str' as const, v })) } : PASS));
+  m('builtins.str.join', (s, c, node) => {
+    const items = it.iterate(c.args[0] ?? NONE, node);
+    if (s.t !== 'str' || !items || items.some((x) => x.t !== 'str')) return unknown('str.join', it.span(node));
+    return { t: 'str', v: items.map((x) => (x as { v: string }).v).join(s.v) };
+  });
+}
+
+function dtypeBytes(d: DType): number {
+  return d === 'float64' || d === 'int64' || d === 'complex64' ? 8 : d === 'float16' || d === 'bfloat16' || d === 'int16' ? 2 : d === 'int8' || d === 'uint8' || d === 'bool' || d === 'float8' ? 1 : d === 'int4' ? 0.5 : 4;
+}
+
+function instAttr(it: Interpreter, obj: InstV, name: string, node: SyntaxNode): Value {
+  const kind = obj.cls.kind;
+  if (kind === 'torch') return { t: 'extern', name: `torch.nn.Module.${name}`, self: obj };
+  if (kind === 'flax') return { t: 'extern', name: `flax.linen.Module.${name}`, self: obj };
+  if (kind === 'haiku') return { t: 'extern', name: `haiku.Module.${name}`, self: obj };
+  if (kind === 'equinox') return { t: 'extern', name: `equinox.Module.${name}`, self: obj };
+  void node;
+  return PASS;
+}
+
+function tensorAttr(it: Interpreter, t: TensorV, name: string, node: SyntaxNode): Value {
+  switch (name) {
+    case 'shape': return { t: 'tuple', items: t.shape.map(dimValue) };
+    case 'dtype': return { t: 'dtype', dtype: t.dtype };
+    case 'ndim': return int(t.shape.length);
+    case 'size': {
+      if (t.lib === 'torch') break;
+      let n = 1;
+      for (const d of t.shape) { if (typeof d !== 'number') return unknown('size of an array with an unknown dimension', it.span(node)); n *= d; }
+      return int(n);
+    }
+    case 'T': case 'mT': case 'real': case 'imag': case 'data':
+      if (name === 'data') return t;
+      return applyOp(it, `${t.lib === 'torch' ? 'torch.Tensor' : 'jax.Array'}.${name}`, { args: [t], kw: new Map() }, node);
+    case 'device': return { t: 'str', v: t.placement.kind === 'host' ? 'cpu' : 'cuda' };
+    case 'at': return unknown('x.at[...] updates are not modelled', it.span(node));
+    case 'requires_grad': return { t: 'bool', v: t.role === 'param' && t.note !== 'requires_grad=False: no gradient' };
+  }
+  return { t: 'extern', name: `${t.lib === 'torch' ? 'torch.Tensor' : 'jax.Array'}.${name}`, self: t };
+}
+
+/** len(range(*slice(start, stop, step).indices(n))): Python's slice.indices clamping (Objects/sliceobject.c PySlice_AdjustIndices). */
+function sliceLength(n: number, s: Value & { t: 'slice' }): number | undefined {
+  const get = (v: Value): number | null | undefined => (v.t === 'none' ? null : v.t === 'int' ? v.v : undefined);
+  const start = get(s.start), stop = get(s.stop), step = get(s.step) ?? 1;
+  if (start === undefined || stop === undefined || step === undefined || step === 0) return undefined;
+  const adjust = (v: number | null, dflt: number): number => {
+    if (v === null) return dflt;
+    if (v < 0) return Math.max(v + n, step < 0 ? -1 : 0);
+    return Math.min(v, step < 0 ? n - 1 : n);
+  };
+  const lo = adjust(start, step < 0 ? n - 1 : 0);
+  const hi = adjust(stop, step < 0 ? -1 : n);
+  const len = step > 0 ? Math.ceil((hi - lo) / step) : Math.ceil((lo - hi) / -step);
+  return Math.max(0, len);
+}
+
+function toIndex(it: Interpreter, v: Value): Index {
+  switch (v.t) {
+    case 'none': return { kind: 'newaxis' };
+    case 'ellipsis': return { kind: 'ellipsis' };
+    case 'slice': return { kind: 'slice', start: sliceNum(v.start), stop: sliceNum(v.stop), step: sliceNum(v.step) };
+    case 'tensor': return { kind: 'array', shape: v.shape, dtype: v.dtype };
+    case 'int': return { kind: 'int', value: v.v };
+    case 'list': return { kind: 'array', shape: [v.items.length], dtype: 'int32' };
+    default: return { kind: 'int', value: { unknown: `index ${describe(v)}` } };
+  }
+}
+
+function sliceNum(v: Value): number | null | { unknown: string } {
+  if (v.t === 'none') return null;
+  const n = num(v);
+  return n === undefined ? { unknown: `slice bound ${describe(v)}` } : n;
+}
+
+function indexTensor(it: Interpreter, t: TensorV, key: Value, node: SyntaxNode): Value {
+  const idx = key.t === 'tuple' ? key.items.map((k) => toIndex(it, k)) : [toIndex(it, key)];
+  const shape = indexShape(t.shape, idx);
+  if ('kind' in shape) return unknown(shape.reason, it.span(node));
+  // Basic indexing in torch returns a view; in eager JAX every indexing op makes a new buffer.
+  const view = t.lib === 'torch' && !idx.some((i) => i.kind === 'array');
+  if (view) return { ...t, id: t.id, shape };
+  return it.memory.alloc({ shape, dtype: t.dtype, role: 'activation', name: 'index', span: it.span(node), lib: t.lib, from: [t], placement: t.placement });
+}
+
+/** Applies an op-catalogue entry to evaluated arguments and materialises its result. */
+export function applyOp(it: Interpreter, name: string, c: CallArgs, node: SyntaxNode): Value {
+  const op = it.cat.ops.get(name);
+  if (!op) return unknown(`array operation ${name} is not catalogued`, it.span(node));
+  const args = it.bindCatalogue(op.signature, op.defaults, c);
+  const r = op.result(args);
+  const arrays = c.args.filter((a): a is TensorV => a.t === 'tensor');
+  const lib: 'jax' | 'torch' = name.startsWith('torch') ? 'torch' : arrays[0]?.lib ?? 'jax';
+  if (lib === 'jax' && !name.startsWith('numpy.')) markBackendStart(it, node, name);
+  const placement = arrays[0]?.placement ?? (lib === 'torch' ? torchCreatePlacement(it, args) : undefined);
+  switch (r.kind) {
+    case 'unknown': return unknown(`${name}: ${r.reason}`, it.span(node));
+    case 'value': return it.fromCat(r.value as CatValue);
+    case 'array': {
+      if (r.view) {
+        const base = arrays[0];
+        if (base) return { ...base, shape: r.shape, dtype: r.dtype };
+      }
+      const isCast = /\.(astype|to|half|float|bfloat16|double|type)$/.test(name) && arrays[0] && arrays[0].dtype !== r.dtype;
+      // Casting to the dtype an array already has returns it unchanged: torch `Tensor.to` ("If self already
+      // has the correct dtype, self is returned") and jax `lax.convert_element_type`, which jnp astype calls.
+      if (/\.(to|type|astype)$/.test(name) && arrays[0] && arrays[0].dtype === r.dtype) return arrays[0];
+      const t = it.memory.alloc({
+        shape: r.shape, dtype: r.dtype, role: 'activation', span: it.span(node), random: r.random, lib, placement,
+        name: isCast ? undefined : shortOp(name), castFrom: isCast ? arrays[0].dtype : undefined,
+        citation: op.citation, from: arrays,
+      });
+      if (isCast && !t.virtual && !t.abstract) {
+        const stmt = it.memory.topStatement();
+        const left = stmt?.childForFieldName('left');
+        const right = stmt?.childForFieldName('right');
+        it.memory.observe({
+          kind: 'cast-copy', span: it.span(node), from: arrays[0].dtype, to: r.dtype, bytes: 0, group: t.group, inVmapGroup: arrays[0].group,
+          stmt: stmt ? it.span(stmt) : undefined, targetText: left?.text, rhs: right ? it.span(right) : undefined,
+        });
+      }
+      return t;
+    }
+    case 'arrays':
+      return { t: 'tuple', items: r.items.map((a) => it.memory.alloc({ shape: a.shape, dtype: a.dtype, role: 'activation', span: it.span(node), lib, placement, name: shortOp(name), from: arrays })) };
+  }
+}
+
+function torchCreatePlacement(it: Interpreter, args: Record<string, CatValue | undefined>) {
+  const dev = args.device;
+  if (typeof dev === 'string' && dev.startsWith('cuda')) return { kind: 'device' as const, index: Number(dev.split(':')[1] ?? 0) || 0 };
+  const scope = it.state.get('torchDevice') as string | undefined;
+  if (scope?.startsWith('cuda')) return { kind: 'device' as const, index: 0 };
+  return { kind: 'host' as const };
+}
+
+function shortOp(name: string): string {
+  return name.split('.').pop()!;
+}
+
+export { dtypeBytes };

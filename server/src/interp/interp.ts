@@ -1,0 +1,1417 @@
+/**
+ * The static interpreter: runs a Python module's model-building code over
+ * abstract values (shapes, dtypes, configs) without executing anything, and
+ * records every accelerator allocation it implies. Python semantics are
+ * followed where they decide memory (which names keep a buffer alive,
+ * evaluation order, defaults, loops); library calls are answered by the
+ * catalogues and the framework models in `frameworks.ts`. Anything it cannot
+ * follow becomes an `unknown` value carrying its reason and location.
+ */
+import type { DType, Span } from '../../../shared/src/facts';
+import type { Args, CatValue, Dim, LayerEntry, OpEntry } from './catalog-types';
+import type { SyntaxNode, Tree } from './parser';
+import { Memory } from './memory';
+import { percentFormat } from './strings';
+import {
+  type ClassV, type Env, type FuncV, type InstV, type TensorV, type UnknownV, type Value,
+  NONE, describe, int, isUnknown, num, str, truthy, unknown,
+} from './values';
+
+export class ReturnSignal { constructor(readonly value: Value) {} }
+class BreakSignal {}
+class ContinueSignal {}
+export class BudgetExceeded extends Error {}
+
+export interface Catalogues {
+  layers: Map<string, LayerEntry>;
+  ops: Map<string, OpEntry>;
+  inits: Map<string, { random: boolean; factory: boolean; citation: string }>;
+}
+
+/** What a call site looks like once evaluated. */
+export interface CallArgs { args: Value[]; kw: Map<string, Value> }
+
+export type ExternHandler = (it: Interpreter, self: Value | undefined, call: CallArgs, node: SyntaxNode, fnValue: Value & { t: 'extern' }) => Value;
+
+const MAX_DEPTH = 60;
+const MAX_LOOP = 100_000;
+
+export class Interpreter {
+  readonly globals: Env = { vars: new Map() };
+  readonly frames: Env[] = [];
+  readonly temps: Value[] = [];
+  /** Attribute-assignment targets being evaluated, outermost first ("layers", "attention"...). */
+  readonly targets: string[] = [];
+  /** The assignment statements those targets belong to. */
+  readonly targetNodes: SyntaxNode[] = [];
+  readonly unknowns: UnknownV[] = [];
+  readonly memory: Memory;
+  steps = 0;
+  private nextInstId = 1;
+  /** Handlers for library calls, by qualified name (frameworks.ts fills this). */
+  readonly externs = new Map<string, ExternHandler>();
+  /** Prefix handlers: first matching prefix wins (e.g. 'transformers.' for every Auto class). */
+  readonly externPrefixes: [string, ExternHandler][] = [];
+  /** Free-form state the framework models keep (flax/haiku contexts, torch device scopes). */
+  readonly state = new Map<string, unknown>();
+
+  constructor(readonly text: string, readonly tree: Tree, readonly cat: Catalogues, readonly stepBudget: number) {
+    this.memory = new Memory(this);
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  span(node: SyntaxNode): Span {
+    return { start: node.startIndex, end: node.endIndex };
+  }
+
+  tick(node: SyntaxNode): void {
+    if (++this.steps > this.stepBudget) {
+      throw new BudgetExceeded(`analysis step budget (${this.stepBudget}) exhausted at line ${node.startPosition.row + 1}`);
+    }
+  }
+
+  note(reason: string, node?: SyntaxNode): UnknownV {
+    const u = unknown(reason, node ? this.span(node) : undefined);
+    this.unknowns.push(u);
+    this.memory.noteUnknown({ what: node ? clip(node.text, 50) : 'value', reason, span: u.span });
+    return u;
+  }
+
+  newInst(cls: ClassV): InstV {
+    return { t: 'inst', id: this.nextInstId++, cls, attrs: new Map() };
+  }
+
+  line(node: SyntaxNode): number {
+    return node.startPosition.row + 1;
+  }
+
+  withTemps<T>(vals: Value[], fn: () => T): T {
+    const n = this.temps.length;
+    this.temps.push(...vals);
+    try {
+      return fn();
+    } finally {
+      this.temps.length = n;
+    }
+  }
+
+  // ------------------------------------------------------------ statements
+
+  run(): void {
+    this.globals.vars.set('__name__', str('__main__'));
+    this.frames.push(this.globals);
+    try {
+      this.execBlock(this.tree.rootNode.namedChildren);
+    } catch (e) {
+      if (e instanceof BudgetExceeded) this.unknowns.push(unknown(e.message));
+      else if (e instanceof ReturnSignal || e instanceof BreakSignal || e instanceof ContinueSignal) { /* stray at module level */ }
+      else throw e;
+    } finally {
+      this.frames.pop();
+    }
+  }
+
+  execBlock(stmts: (SyntaxNode | null)[]): void {
+    for (const s of stmts) if (s) this.exec(s);
+  }
+
+  private body(node: SyntaxNode | null): void {
+    if (node) this.execBlock(node.namedChildren);
+  }
+
+  exec(node: SyntaxNode): void {
+    this.tick(node);
+    switch (node.type) {
+      case 'expression_statement': {
+        for (const c of node.namedChildren) if (c) this.execExprStatement(c);
+        return;
+      }
+      case 'import_statement': return this.execImport(node);
+      case 'import_from_statement': return this.execImportFrom(node);
+      case 'future_import_statement': return;
+      case 'function_definition': { this.defineFunction(node, []); return; }
+      case 'class_definition': { this.defineClass(node, []); return; }
+      case 'decorated_definition': return this.execDecorated(node);
+      case 'if_statement': return this.execIf(node);
+      case 'for_statement': return this.execFor(node);
+      case 'while_statement': return this.execWhile(node);
+      case 'with_statement': return this.execWith(node);
+      case 'try_statement': {
+        // The happy path is what allocates; handlers run only on failure.
+        this.body(node.childForFieldName('body'));
+        for (const c of node.namedChildren) if (c?.type === 'finally_clause') this.body(c.namedChildren.find((x) => x?.type === 'block') ?? null);
+        return;
+      }
+      case 'return_statement': {
+        const e = node.namedChildren[0];
+        throw new ReturnSignal(e ? this.eval(e) : NONE);
+      }
+      case 'pass_statement': case 'assert_statement': case 'global_statement': case 'nonlocal_statement':
+      case 'comment': case 'print_statement': case 'exec_statement': case 'type_alias_statement':
+        if (node.type === 'global_statement') {
+          const f = this.frames[this.frames.length - 1];
+          f.globals ??= new Set();
+          for (const c of node.namedChildren) if (c) f.globals.add(c.text);
+        }
+        return;
+      case 'break_statement': throw new BreakSignal();
+      case 'continue_statement': throw new ContinueSignal();
+      case 'raise_statement': throw new ReturnSignal(unknown('raised an exception'));
+      case 'delete_statement': {
+        for (const t of node.namedChildren) if (t) this.deleteTarget(t);
+        return;
+      }
+      case 'match_statement':
+        this.note('match statements are not followed', node);
+        return;
+      case 'ERROR':
+        // Half-typed code: try the statements tree-sitter could still recognise inside.
+        for (const c of node.namedChildren) if (c && /statement|definition/.test(c.type)) this.exec(c);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private deleteTarget(t: SyntaxNode): void {
+    if (t.type === 'identifier') this.currentFrame().vars.delete(t.text);
+    else if (t.type === 'expression_list') {
+      for (const c of t.namedChildren) if (c) this.deleteTarget(c);
+    } else if (t.type === 'attribute') {
+      const obj = this.eval(t.childForFieldName('object')!);
+      if (obj.t === 'inst') obj.attrs.delete(t.childForFieldName('attribute')!.text);
+    }
+    this.memory.collect();
+  }
+
+  private execExprStatement(e: SyntaxNode): void {
+    if (e.type === 'assignment') return this.execAssign(e);
+    if (e.type === 'augmented_assignment') return this.execAugAssign(e);
+    this.eval(e);
+    this.memory.collect(true);
+  }
+
+  currentFrame(): Env {
+    return this.frames[this.frames.length - 1];
+  }
+
+  private execAssign(node: SyntaxNode): void {
+    const left = node.childForFieldName('left')!;
+    const right = node.childForFieldName('right');
+    if (!right) {
+      // Annotation only (`x: int`): class bodies collect these as fields elsewhere.
+      return;
+    }
+    let value: Value;
+    const target = this.targetName(left);
+    if (target) { this.targets.push(target); this.targetNodes.push(node); }
+    try {
+      if (right.type === 'assignment') {
+        // Chained assignment a = b = expr.
+        this.execAssign(right);
+        value = this.eval(right.childForFieldName('left')!);
+      } else {
+        value = this.eval(right);
+      }
+    } finally {
+      if (target) { this.targets.pop(); this.targetNodes.pop(); }
+    }
+    this.withTemps([value], () => this.assign(left, value, node));
+    this.memory.collect(true);
+  }
+
+  /** The name a statement assigns to, used to label the buffers it creates. */
+  private targetName(left: SyntaxNode): string | undefined {
+    if (left.type === 'attribute') return left.childForFieldName('attribute')?.text;
+    if (left.type === 'identifier') return left.text;
+    if (left.type === 'subscript') return this.targetName(left.childForFieldName('value')!);
+    return undefined;
+  }
+
+  private execAugAssign(node: SyntaxNode): void {
+    const left = node.childForFieldName('left')!;
+    const op = node.childForFieldName('operator')!.text.replace('=', '');
+    const cur = this.eval(left);
+    const rhs = this.withTemps([cur], () => this.eval(node.childForFieldName('right')!));
+    const v = this.binop(op, cur, rhs, node);
+    this.assign(left, v, node);
+    this.memory.collect(true);
+  }
+
+  assign(target: SyntaxNode, value: Value, at: SyntaxNode): void {
+    switch (target.type) {
+      case 'identifier': {
+        const f = this.currentFrame();
+        if (f.globals?.has(target.text)) this.globals.vars.set(target.text, value);
+        else f.vars.set(target.text, value);
+        return;
+      }
+      case 'pattern_list': case 'tuple_pattern': case 'expression_list': case 'tuple': case 'list_pattern': case 'list': {
+        const targets = target.namedChildren.filter((c): c is SyntaxNode => !!c);
+        const items = this.iterate(value, at, targets.length);
+        if (!items) {
+          for (const t of targets) this.assign(t, unknown(`cannot unpack ${describe(value)}`, this.span(at)), at);
+          return;
+        }
+        const star = targets.findIndex((t) => t.type === 'list_splat_pattern');
+        if (star >= 0) {
+          const before = targets.slice(0, star), after = targets.slice(star + 1);
+          before.forEach((t, i) => this.assign(t, items[i] ?? unknown('unpack'), at));
+          this.assign(targets[star].namedChildren[0]!, { t: 'list', items: items.slice(star, items.length - after.length) }, at);
+          after.forEach((t, i) => this.assign(t, items[items.length - after.length + i] ?? unknown('unpack'), at));
+          return;
+        }
+        targets.forEach((t, i) => this.assign(t, items[i] ?? unknown(`not enough values to unpack at line ${this.line(at)}`), at));
+        return;
+      }
+      case 'attribute': {
+        const obj = this.eval(target.childForFieldName('object')!);
+        const name = target.childForFieldName('attribute')!.text;
+        this.setAttr(obj, name, value, at);
+        return;
+      }
+      case 'subscript': {
+        const obj = this.eval(target.childForFieldName('value')!);
+        const idx = target.childrenForFieldName('subscript').filter((c): c is SyntaxNode => !!c).map((s) => this.eval(s));
+        const key = idx.length === 1 ? idx[0] : { t: 'tuple' as const, items: idx };
+        this.setItem(obj, key, value, at);
+        return;
+      }
+      case 'parenthesized_expression':
+        return this.assign(target.namedChildren[0]!, value, at);
+      default:
+        return;
+    }
+  }
+
+  setAttr(obj: Value, name: string, value: Value, at: SyntaxNode): void {
+    if (obj.t === 'inst') {
+      const h = this.externs.get('__setattr__');
+      if (h) h(this, obj, { args: [str(name), value], kw: new Map() }, at, { t: 'extern', name: '__setattr__' });
+      else obj.attrs.set(name, value);
+    } else if (obj.t === 'class') obj.ns.set(name, value);
+  }
+
+  setItem(obj: Value, key: Value, value: Value, at: SyntaxNode): void {
+    if (obj.t === 'dict') {
+      const i = obj.keys.findIndex((k) => keyEq(k, key));
+      if (i >= 0) obj.vals[i] = value;
+      else { obj.keys.push(key); obj.vals.push(value); }
+    } else if (obj.t === 'list') {
+      const i = num(key);
+      if (i !== undefined && Number.isInteger(i)) obj.items[i < 0 ? obj.items.length + i : i] = value;
+    } else if (obj.t === 'environ') {
+      const h = this.externs.get('os.environ.__setitem__');
+      if (h) h(this, obj, { args: [key, value], kw: new Map() }, at, { t: 'extern', name: 'os.environ.__setitem__' });
+    } else if (obj.t === 'inst') {
+      const h = this.externs.get('__setitem__');
+      if (h) h(this, obj, { args: [key, value], kw: new Map() }, at, { t: 'extern', name: '__setitem__' });
+    }
+  }
+
+  private execImport(node: SyntaxNode): void {
+    for (const c of node.namedChildren) {
+      if (!c) continue;
+      if (c.type === 'dotted_name') {
+        // `import jax.numpy` binds `jax`.
+        const first = c.text.split('.')[0];
+        this.currentFrame().vars.set(first, { t: 'extern', name: first });
+      } else if (c.type === 'aliased_import') {
+        const name = c.childForFieldName('name')!.text;
+        const alias = c.childForFieldName('alias')!.text;
+        this.currentFrame().vars.set(alias, { t: 'extern', name: canonical(name) });
+      }
+    }
+  }
+
+  private execImportFrom(node: SyntaxNode): void {
+    const mod = node.childForFieldName('module_name');
+    if (!mod) return;
+    const base = mod.text;
+    if (base.startsWith('.')) {
+      for (const n of node.childrenForFieldName('name')) {
+        if (!n) continue;
+        const local = n.type === 'aliased_import' ? n.childForFieldName('alias')!.text : n.text;
+        this.currentFrame().vars.set(local, unknown(`imported from local module ${base}: other files are not followed`, this.span(node)));
+      }
+      return;
+    }
+    const names = node.childrenForFieldName('name');
+    if (names.length === 0 && node.namedChildren.some((c) => c?.type === 'wildcard_import')) return;
+    for (const n of names) {
+      if (!n) continue;
+      if (n.type === 'aliased_import') {
+        const name = n.childForFieldName('name')!.text;
+        this.currentFrame().vars.set(n.childForFieldName('alias')!.text, { t: 'extern', name: canonical(`${base}.${name}`) });
+      } else {
+        const local = n.text.split('.').pop()!;
+        this.currentFrame().vars.set(local, { t: 'extern', name: canonical(`${base}.${n.text}`) });
+      }
+    }
+  }
+
+  private execDecorated(node: SyntaxNode): void {
+    const decos = node.namedChildren.filter((c): c is SyntaxNode => c?.type === 'decorator');
+    const def = node.childForFieldName('definition')!;
+    const values: Value[] = [];
+    const names = decos.map((d) => {
+      const e = d.namedChildren[0]!;
+      const v = this.eval(e);
+      values.push(v);
+      if (v.t === 'extern') return v.name + (e.type === 'call' ? '()' : '');
+      if (v.t === 'func' && v.partialArgs?.[0]?.t === 'extern') return (v.partialArgs[0] as { name: string }).name;
+      return e.text;
+    });
+    if (def.type === 'function_definition') {
+      const fn = this.defineFunction(def, names);
+      // Decorators that frameworks list in state 'applyDecorators' change what the function creates
+      // (`@hk.layer_stack(n)` stacks its parameters): they are applied, innermost first, as Python does.
+      const apply = this.state.get('applyDecorators') as Set<string> | undefined;
+      if (apply && values.some((v) => v.t === 'extern' && apply.has(v.name))) {
+        let v: Value = this.currentFrame().vars.get(fn.name) ?? fn;
+        for (let i = values.length - 1; i >= 0; i--) {
+          const dv = values[i];
+          if (dv.t === 'extern' && apply.has(dv.name)) v = this.call(dv, { args: [v], kw: new Map() }, decos[i]!);
+        }
+        this.currentFrame().vars.set(fn.name, v);
+      }
+    } else if (def.type === 'class_definition') this.defineClass(def, names);
+  }
+
+  defineFunction(node: SyntaxNode, decorators: string[]): FuncV {
+    const name = node.childForFieldName('name')!.text;
+    const defaults = new Map<string, Value>();
+    const params = node.childForFieldName('parameters');
+    for (const p of params?.namedChildren ?? []) {
+      if (!p) continue;
+      if (p.type === 'default_parameter' || p.type === 'typed_default_parameter') {
+        const pn = p.childForFieldName('name')!.text;
+        defaults.set(pn, this.eval(p.childForFieldName('value')!));
+      }
+    }
+    const fn: FuncV = {
+      t: 'func', name, node, closure: this.currentFrame(), defaults, decorators,
+      jitted: decorators.some((d) => /(^|\.)(jit|filter_jit|pjit)(\(\))?$/.test(d)),
+    };
+    let v: Value = fn;
+    if (decorators.some((d) => d === 'builtins.property' || d === 'property' || d.endsWith('.cached_property'))) {
+      v = { t: 'extern', name: '__property__', self: fn };
+    } else if (decorators.includes('builtins.staticmethod') || decorators.includes('staticmethod')) {
+      v = { t: 'extern', name: '__staticmethod__', self: fn };
+    } else if (decorators.includes('builtins.classmethod') || decorators.includes('classmethod')) {
+      v = { t: 'extern', name: '__classmethod__', self: fn };
+    }
+    this.currentFrame().vars.set(name, v);
+    return fn;
+  }
+
+  defineClass(node: SyntaxNode, decorators: string[]): ClassV {
+    const name = node.childForFieldName('name')!.text;
+    const bases: Value[] = [];
+    const supers = node.childForFieldName('superclasses');
+    for (const b of supers?.namedChildren ?? []) {
+      if (!b || b.type === 'keyword_argument') continue;
+      bases.push(this.eval(b));
+    }
+    const cls: ClassV = {
+      t: 'class', name, node, bases, ns: new Map(), kind: 'plain',
+      dataclass: decorators.some((d) => /dataclass(\(\))?$/.test(d) || d.startsWith('flax.struct.dataclass') || d.startsWith('chex.dataclass')),
+      fields: [],
+    };
+    for (const b of bases) {
+      if (b.t === 'class') {
+        if (b.kind !== 'plain') cls.kind = b.kind;
+        if (b.dataclass) cls.dataclass = true;
+        for (const f of b.fields) if (!cls.fields.includes(f)) cls.fields.push(f);
+      } else if (b.t === 'extern') {
+        const k = classKindOf(b.name);
+        if (k) cls.kind = k;
+        if (/NamedTuple$|struct\.PyTreeNode$/.test(b.name)) cls.dataclass = true;
+      }
+    }
+    // Equinox and Flax modules are dataclasses: their annotated fields are constructor arguments.
+    if (cls.kind === 'equinox' || cls.kind === 'flax') cls.dataclass = true;
+    const env: Env = { vars: cls.ns, parent: this.currentFrame() };
+    this.frames.push(env);
+    try {
+      for (const s of node.childForFieldName('body')?.namedChildren ?? []) {
+        if (!s) continue;
+        if (s.type === 'expression_statement') {
+          const a = s.namedChildren[0];
+          if (a?.type === 'assignment' && a.childForFieldName('type') && a.childForFieldName('left')?.type === 'identifier') {
+            const f = a.childForFieldName('left')!.text;
+            const ann = a.childForFieldName('type')!.text;
+            if (!/ClassVar/.test(ann) && !cls.fields.includes(f)) cls.fields.push(f);
+          }
+        }
+        this.exec(s);
+      }
+    } catch (e) {
+      if (!(e instanceof ReturnSignal)) throw e;
+    } finally {
+      this.frames.pop();
+    }
+    this.currentFrame().vars.set(name, cls);
+    return cls;
+  }
+
+  private execIf(node: SyntaxNode): void {
+    const cond = this.eval(node.childForFieldName('condition')!);
+    const t = truthy(cond);
+    if (t === undefined) {
+      this.note(`condition \`${clip(node.childForFieldName('condition')!.text)}\` could not be decided (${describe(cond)}); the branch taken is assumed`, node.childForFieldName('condition')!);
+    }
+    if (t !== false) {
+      this.body(node.childForFieldName('consequence'));
+      return;
+    }
+    for (const alt of node.childrenForFieldName('alternative')) {
+      if (!alt) continue;
+      if (alt.type === 'else_clause') { this.body(alt.childForFieldName('body')); return; }
+      const c = this.eval(alt.childForFieldName('condition')!);
+      const ct = truthy(c);
+      if (ct === undefined) this.note(`condition \`${clip(alt.childForFieldName('condition')!.text)}\` could not be decided`, alt);
+      if (ct !== false) { this.body(alt.childForFieldName('consequence')); return; }
+    }
+  }
+
+  private execFor(node: SyntaxNode): void {
+    const iterV = this.eval(node.childForFieldName('right')!);
+    const cap = this.loopCap(node);
+    let items = this.iterate(iterV, node);
+    if (!items && cap !== undefined) {
+      // A bounded loop (a training loop) over items that are not known still runs its body, with an unknown item.
+      const u = unknown(`the items of \`${clip(node.childForFieldName('right')!.text)}\` are not known (${describe(iterV)})`, this.span(node.childForFieldName('right')!));
+      items = Array.from({ length: cap }, () => u);
+    }
+    if (!items) {
+      this.note(`loop over ${clip(node.childForFieldName('right')!.text)} could not be unrolled (${describe(iterV)})`, node);
+      return;
+    }
+    this.withTemps([iterV], () => {
+      let n = 0;
+      for (const it of items) {
+        if (cap !== undefined && n++ >= cap) return;
+        this.tick(node);
+        this.assign(node.childForFieldName('left')!, it, node);
+        try {
+          this.body(node.childForFieldName('body'));
+        } catch (e) {
+          if (e instanceof BreakSignal) return;
+          if (e instanceof ContinueSignal) continue;
+          throw e;
+        }
+      }
+      const alt = node.childForFieldName('alternative');
+      if (alt) this.body(alt.childForFieldName('body'));
+    });
+  }
+
+  /** How many iterations of a loop to follow, when a framework model bounds it (training loops repeat their second iteration). */
+  private loopCap(node: SyntaxNode): number | undefined {
+    return (this.state.get('loopCap') as ((n: SyntaxNode) => number | undefined) | undefined)?.(node);
+  }
+
+  private execWhile(node: SyntaxNode): void {
+    const cap = this.loopCap(node);
+    for (let i = 0; i < MAX_LOOP; i++) {
+      if (cap !== undefined && i >= cap) return;
+      this.tick(node);
+      const c = truthy(this.eval(node.childForFieldName('condition')!));
+      if (c === undefined) { this.note('while-loop condition could not be decided', node); return; }
+      if (!c) return;
+      try {
+        this.body(node.childForFieldName('body'));
+      } catch (e) {
+        if (e instanceof BreakSignal) return;
+        if (e instanceof ContinueSignal) continue;
+        throw e;
+      }
+    }
+    this.note('while-loop did not finish within the analysis limit', node);
+  }
+
+  private execWith(node: SyntaxNode): void {
+    const items: Value[] = [];
+    const clause = node.namedChildren.find((c) => c?.type === 'with_clause');
+    for (const item of clause?.namedChildren ?? []) {
+      if (!item) continue;
+      let e = item.childForFieldName('value') ?? item.namedChildren[0]!;
+      let alias: SyntaxNode | null = null;
+      if (e.type === 'as_pattern') {
+        alias = e.childForFieldName('alias') ?? e.namedChildren[1] ?? null;
+        e = e.namedChildren[0]!;
+      }
+      const v = this.eval(e);
+      items.push(v);
+      const enter = this.externs.get('__enter__');
+      const entered = enter ? enter(this, v, { args: [], kw: new Map() }, e, { t: 'extern', name: '__enter__' }) : v;
+      if (alias) this.assign(alias.type === 'as_pattern_target' ? alias.namedChildren[0] ?? alias : alias, entered, node);
+    }
+    try {
+      this.body(node.childForFieldName('body'));
+    } finally {
+      const exit = this.externs.get('__exit__');
+      for (const v of items.reverse()) if (exit) exit(this, v, { args: [], kw: new Map() }, node, { t: 'extern', name: '__exit__' });
+    }
+  }
+
+  // ----------------------------------------------------------- expressions
+
+  eval(node: SyntaxNode): Value {
+    this.tick(node);
+    switch (node.type) {
+      case 'integer': {
+        const t = node.text.replace(/_/g, '').toLowerCase();
+        const n = t.startsWith('0x') ? parseInt(t, 16) : t.startsWith('0o') ? parseInt(t.slice(2), 8) : t.startsWith('0b') ? parseInt(t.slice(2), 2) : Number(t);
+        return Number.isSafeInteger(n) ? { t: 'int', v: n } : unknown(`integer literal ${node.text} is too large`, this.span(node));
+      }
+      case 'float': return { t: 'float', v: Number(node.text.replace(/_/g, '')) };
+      case 'true': return { t: 'bool', v: true };
+      case 'false': return { t: 'bool', v: false };
+      case 'none': return NONE;
+      case 'ellipsis': return { t: 'ellipsis' };
+      case 'string': return this.evalString(node);
+      case 'concatenated_string': {
+        let s = '';
+        for (const c of node.namedChildren) {
+          const v = c ? this.evalString(c) : NONE;
+          if (v.t !== 'str') return v;
+          s += v.v;
+        }
+        return str(s);
+      }
+      case 'identifier': return this.lookup(node.text, node);
+      case 'attribute': {
+        const obj = this.eval(node.childForFieldName('object')!);
+        return this.getAttr(obj, node.childForFieldName('attribute')!.text, node);
+      }
+      case 'parenthesized_expression': return node.namedChildren[0] ? this.eval(node.namedChildren[0]) : NONE;
+      case 'tuple': case 'expression_list': return { t: 'tuple', items: this.evalItems(node) };
+      case 'list': return { t: 'list', items: this.evalItems(node) };
+      case 'set': return { t: 'list', items: this.evalItems(node) };
+      case 'dictionary': return this.evalDict(node);
+      case 'call': return this.evalCall(node);
+      case 'binary_operator': {
+        const l = this.eval(node.childForFieldName('left')!);
+        const r = this.withTemps([l], () => this.eval(node.childForFieldName('right')!));
+        return this.withTemps([l, r], () => this.binop(node.childForFieldName('operator')!.text, l, r, node));
+      }
+      case 'unary_operator': {
+        const v = this.eval(node.childForFieldName('argument')!);
+        const op = node.childForFieldName('operator')!.text;
+        if (v.t === 'int' || v.t === 'float') return op === '-' ? { t: v.t, v: -v.v } : op === '~' ? int(~v.v) : v;
+        if (v.t === 'bool') return op === '-' ? int(v.v ? -1 : 0) : op === '~' ? int(v.v ? -2 : -1) : int(v.v ? 1 : 0);
+        if (v.t === 'tensor') return this.arrayOp('jax.numpy.negative', [v], new Map(), node);
+        return unknown(`unary ${op} on ${describe(v)}`, this.span(node));
+      }
+      case 'not_operator': {
+        const t = truthy(this.eval(node.childForFieldName('argument')!));
+        return t === undefined ? unknown('`not` of an undecidable value', this.span(node)) : { t: 'bool', v: !t };
+      }
+      case 'boolean_operator': {
+        const l = this.eval(node.childForFieldName('left')!);
+        const op = node.childForFieldName('operator')!.text;
+        const lt = truthy(l);
+        if (lt === undefined) return unknown(`\`${clip(node.text)}\` could not be decided`, this.span(node));
+        if (op === 'and') return lt ? this.eval(node.childForFieldName('right')!) : l;
+        return lt ? l : this.eval(node.childForFieldName('right')!);
+      }
+      case 'comparison_operator': return this.evalCompare(node);
+      case 'conditional_expression': {
+        const [a, cond, b] = node.namedChildren as SyntaxNode[];
+        const c = truthy(this.eval(cond));
+        if (c === undefined) {
+          this.note(`condition \`${clip(cond.text)}\` could not be decided; the first branch is assumed`, cond);
+          return this.eval(a);
+        }
+        return this.eval(c ? a : b);
+      }
+      case 'subscript': return this.evalSubscript(node);
+      case 'slice': {
+        const parts: Value[] = [NONE, NONE, NONE];
+        let i = 0;
+        for (const c of node.children) {
+          if (!c) continue;
+          if (c.type === ':') { i++; continue; }
+          parts[i] = this.eval(c);
+        }
+        return { t: 'slice', start: parts[0], stop: parts[1], step: parts[2] };
+      }
+      case 'lambda': {
+        const fn: FuncV = { t: 'func', name: '<lambda>', node, closure: this.currentFrame(), defaults: new Map(), decorators: [] };
+        for (const p of node.childForFieldName('parameters')?.namedChildren ?? []) {
+          if (p?.type === 'default_parameter') fn.defaults.set(p.childForFieldName('name')!.text, this.eval(p.childForFieldName('value')!));
+        }
+        return fn;
+      }
+      case 'list_comprehension': case 'generator_expression': case 'set_comprehension':
+        return { t: node.type === 'generator_expression' ? 'tuple' : 'list', items: this.evalComprehension(node) };
+      case 'dictionary_comprehension': return this.evalDictComprehension(node);
+      case 'named_expression': {
+        const v = this.eval(node.childForFieldName('value')!);
+        this.assign(node.childForFieldName('name')!, v, node);
+        return v;
+      }
+      case 'keyword_argument': return this.eval(node.childForFieldName('value')!);
+      case 'await': return this.eval(node.namedChildren[0]!);
+      case 'ERROR': return this.note(`syntax error near \`${clip(node.text)}\``, node);
+      default:
+        return unknown(`expression \`${clip(node.text)}\` (${node.type}) is not modelled`, this.span(node));
+    }
+  }
+
+  private evalString(node: SyntaxNode): Value {
+    let s = '';
+    for (const c of node.namedChildren) {
+      if (!c) continue;
+      if (c.type === 'string_content' || c.type === 'escape_sequence') s += c.type === 'escape_sequence' ? unescape(c.text) : c.text;
+      else if (c.type === 'interpolation') {
+        const v = this.eval(c.namedChildren[0]!);
+        if (v.t === 'str' || v.t === 'int' || v.t === 'float') s += String(v.v);
+        else return unknown('f-string with a value that is not known', this.span(node));
+      }
+    }
+    return str(s);
+  }
+
+  private evalItems(node: SyntaxNode): Value[] {
+    const out: Value[] = [];
+    for (const c of node.namedChildren) {
+      if (!c || c.type === 'comment') continue;
+      if (c.type === 'list_splat') {
+        const v = this.eval(c.namedChildren[0]!);
+        const it = this.iterate(v, c);
+        if (it) out.push(...it);
+        else out.push(unknown(`cannot expand *${clip(c.text)}`, this.span(c)));
+      } else out.push(this.withTemps(out, () => this.eval(c)));
+    }
+    return out;
+  }
+
+  private evalDict(node: SyntaxNode): Value {
+    const d: Value & { t: 'dict' } = { t: 'dict', keys: [], vals: [] };
+    for (const c of node.namedChildren) {
+      if (!c) continue;
+      if (c.type === 'pair') {
+        const k = this.eval(c.childForFieldName('key')!);
+        const v = this.withTemps([d], () => this.eval(c.childForFieldName('value')!));
+        this.setItem(d, k, v, c);
+      } else if (c.type === 'dictionary_splat') {
+        const v = this.eval(c.namedChildren[0]!);
+        if (v.t === 'dict') v.keys.forEach((k, i) => this.setItem(d, k, v.vals[i], c));
+      }
+    }
+    return d;
+  }
+
+  private comprehensionClauses(node: SyntaxNode): { body: SyntaxNode; clauses: SyntaxNode[] } {
+    const body = node.childForFieldName('body')!;
+    const clauses = node.namedChildren.filter((c): c is SyntaxNode => !!c && (c.type === 'for_in_clause' || c.type === 'if_clause'));
+    return { body, clauses };
+  }
+
+  private runClauses(clauses: SyntaxNode[], i: number, env: Env, emit: () => void, at: SyntaxNode): void {
+    if (i === clauses.length) { emit(); return; }
+    const c = clauses[i];
+    if (c.type === 'if_clause') {
+      const t = truthy(this.eval(c.namedChildren[0]!));
+      if (t === undefined) this.note('comprehension condition could not be decided; the item is kept', c);
+      if (t !== false) this.runClauses(clauses, i + 1, env, emit, at);
+      return;
+    }
+    const iterV = this.eval(c.childForFieldName('right')!);
+    const items = this.iterate(iterV, c);
+    if (!items) {
+      this.note(`comprehension over ${clip(c.childForFieldName('right')!.text)} could not be unrolled (${describe(iterV)})`, c);
+      return;
+    }
+    for (const it of items) {
+      this.tick(c);
+      this.assign(c.childForFieldName('left')!, it, at);
+      this.runClauses(clauses, i + 1, env, emit, at);
+    }
+  }
+
+  private evalComprehension(node: SyntaxNode): Value[] {
+    const { body, clauses } = this.comprehensionClauses(node);
+    const out: Value[] = [];
+    const env: Env = { vars: new Map(), parent: this.currentFrame() };
+    this.frames.push(env);
+    try {
+      this.withTemps([{ t: 'list', items: out }], () =>
+        this.runClauses(clauses, 0, env, () => out.push(this.eval(body)), node));
+    } finally {
+      this.frames.pop();
+    }
+    return out;
+  }
+
+  private evalDictComprehension(node: SyntaxNode): Value {
+    const { body, clauses } = this.comprehensionClauses(node);
+    const d: Value & { t: 'dict' } = { t: 'dict', keys: [], vals: [] };
+    const env: Env = { vars: new Map(), parent: this.currentFrame() };
+    this.frames.push(env);
+    try {
+      this.withTemps([d], () => this.runClauses(clauses, 0, env, () => {
+        this.setItem(d, this.eval(body.childForFieldName('key')!), this.eval(body.childForFieldName('value')!), body);
+      }, node));
+    } finally {
+      this.frames.pop();
+    }
+    return d;
+  }
+
+  private evalCompare(node: SyntaxNode): Value {
+    const operands = node.namedChildren.filter((c): c is SyntaxNode => !!c);
+    const ops = node.childrenForFieldName('operators').map((o) => o?.text ?? '');
+    let left = this.eval(operands[0]);
+    for (let i = 1; i < operands.length; i++) {
+      const right = this.eval(operands[i]);
+      const r = compare(ops[i - 1] ?? node.children[1]?.text ?? '', left, right);
+      if (r === undefined) return unknown(`comparison \`${clip(node.text)}\` could not be decided`, this.span(node));
+      if (!r) return { t: 'bool', v: false };
+      left = right;
+    }
+    return { t: 'bool', v: true };
+  }
+
+  lookup(name: string, node: SyntaxNode): Value {
+    for (let f: Env | undefined = this.currentFrame(); f; f = f.parent) {
+      const v = f.vars.get(name);
+      if (v !== undefined) return v;
+    }
+    const g = this.globals.vars.get(name);
+    if (g !== undefined) return g;
+    if (BUILTINS.has(name)) return { t: 'extern', name: `builtins.${name}` };
+    return unknown(`name \`${name}\` is not defined here`, this.span(node));
+  }
+
+  getAttr(obj: Value, name: string, node: SyntaxNode): Value {
+    switch (obj.t) {
+      case 'extern': {
+        if (obj.self === undefined && !obj.kw && !obj.args) {
+          const full = canonical(`${obj.name}.${name}`);
+          if (full === 'os.environ') return { t: 'environ' };
+          const dt = externDType(full);
+          if (dt) return { t: 'dtype', dtype: dt };
+          return { t: 'extern', name: full };
+        }
+        return this.externAttr(obj, name, node);
+      }
+      case 'inst': {
+        const a = obj.attrs.get(name);
+        if (a !== undefined) return a;
+        const c = this.classAttr(obj.cls, name);
+        if (c !== undefined) return this.bindMember(c, obj, node);
+        return this.externAttr(obj, name, node);
+      }
+      case 'class': {
+        const c = this.classAttr(obj, name);
+        if (c !== undefined) {
+          if (c.t === 'extern' && c.name === '__classmethod__' && c.self?.t === 'func') return { ...c.self, self: obj };
+          if (c.t === 'extern' && c.name === '__staticmethod__' && c.self) return c.self;
+          return c;
+        }
+        return this.externAttr(obj, name, node);
+      }
+      case 'super': {
+        const mro = linearize(obj.cls).slice(1);
+        for (const c of mro) {
+          const v = c.ns.get(name);
+          if (v !== undefined) return this.bindMember(v, obj.self, node);
+        }
+        for (const b of obj.cls.bases) if (b.t === 'extern') return { t: 'extern', name: `${b.name}.${name}`, self: obj.self };
+        return { t: 'extern', name: `object.${name}`, self: obj.self };
+      }
+      case 'unknown': return obj;
+      default:
+        return this.externAttr(obj, name, node);
+    }
+  }
+
+  classAttr(cls: ClassV, name: string): Value | undefined {
+    for (const c of linearize(cls)) {
+      const v = c.ns.get(name);
+      if (v !== undefined) return v;
+    }
+    return undefined;
+  }
+
+  private bindMember(v: Value, self: Value, node: SyntaxNode): Value {
+    if (v.t === 'func') return { ...v, self };
+    if (v.t === 'extern' && v.name === '__property__' && v.self?.t === 'func') return this.callFunction({ ...v.self, self }, { args: [], kw: new Map() }, node);
+    if (v.t === 'extern' && v.name === '__staticmethod__' && v.self) return v.self;
+    if (v.t === 'extern' && v.name === '__classmethod__' && v.self?.t === 'func') return { ...v.self, self: self.t === 'inst' ? self.cls : self };
+    return v;
+  }
+
+  /** Attributes of values that are not user objects: tensor.shape, dict.items, layer methods... */
+  externAttr(obj: Value, name: string, node: SyntaxNode): Value {
+    const h = this.externs.get('__getattr__');
+    if (h) {
+      const r = h(this, obj, { args: [str(name)], kw: new Map() }, node, { t: 'extern', name: '__getattr__' });
+      if (!(r.t === 'unknown' && r.reason === '__pass__')) return r;
+    }
+    return unknown(`attribute \`${name}\` of ${describe(obj)} is not modelled`, this.span(node));
+  }
+
+  private evalSubscript(node: SyntaxNode): Value {
+    const obj = this.eval(node.childForFieldName('value')!);
+    const subs = node.childrenForFieldName('subscript').filter((c): c is SyntaxNode => !!c);
+    const idx = this.withTemps([obj], () => subs.map((s) => this.eval(s)));
+    const key: Value = idx.length === 1 ? idx[0] : { t: 'tuple', items: idx };
+    return this.getItem(obj, key, node);
+  }
+
+  getItem(obj: Value, key: Value, node: SyntaxNode): Value {
+    switch (obj.t) {
+      case 'tuple': case 'list': {
+        if (key.t === 'slice') {
+          const n = obj.items.length;
+          const s = sliceBounds(key, n);
+          if (!s) return unknown('slice bounds are not known', this.span(node));
+          const out: Value[] = [];
+          for (let i = s.start; s.step > 0 ? i < s.stop : i > s.stop; i += s.step) out.push(obj.items[i]);
+          return { t: obj.t, items: out };
+        }
+        const i = num(key);
+        if (i === undefined || !Number.isInteger(i)) return unknown(`index ${describe(key)} is not known`, this.span(node));
+        const v = obj.items[i < 0 ? obj.items.length + i : i];
+        return v ?? unknown(`index ${i} out of range`, this.span(node));
+      }
+      case 'dict': {
+        const i = obj.keys.findIndex((k) => keyEq(k, key));
+        return i >= 0 ? obj.vals[i] : unknown(`key ${describe(key)} not found in dict`, this.span(node));
+      }
+      case 'str': {
+        const i = num(key);
+        return i !== undefined ? str(obj.v.at(i) ?? '') : unknown('string slice', this.span(node));
+      }
+      case 'unknown': return obj;
+      default: {
+        const h = this.externs.get('__getitem__');
+        if (h) return h(this, obj, { args: [key], kw: new Map() }, node, { t: 'extern', name: '__getitem__' });
+        return unknown(`indexing ${describe(obj)} is not modelled`, this.span(node));
+      }
+    }
+  }
+
+  // ----------------------------------------------------------------- calls
+
+  evalArgs(argNode: SyntaxNode | null): CallArgs {
+    const args: Value[] = [];
+    const kw = new Map<string, Value>();
+    if (!argNode) return { args, kw };
+    if (argNode.type === 'generator_expression') {
+      args.push(this.eval(argNode));
+      return { args, kw };
+    }
+    for (const c of argNode.namedChildren) {
+      if (!c || c.type === 'comment') continue;
+      const pinned = [...args, ...kw.values()];
+      if (c.type === 'keyword_argument') {
+        kw.set(c.childForFieldName('name')!.text, this.withTemps(pinned, () => this.eval(c.childForFieldName('value')!)));
+      } else if (c.type === 'list_splat') {
+        const v = this.withTemps(pinned, () => this.eval(c.namedChildren[0]!));
+        const it = this.iterate(v, c);
+        if (it) args.push(...it);
+        else args.push(unknown(`*${clip(c.namedChildren[0]!.text)} could not be expanded`, this.span(c)));
+      } else if (c.type === 'dictionary_splat') {
+        const v = this.withTemps(pinned, () => this.eval(c.namedChildren[0]!));
+        if (v.t === 'dict') v.keys.forEach((k, i) => { if (k.t === 'str') kw.set(k.v, v.vals[i]); });
+        else kw.set('**', unknown(`**${clip(c.namedChildren[0]!.text)} could not be expanded${v.t === 'unknown' ? ` (${v.reason})` : ''}`, this.span(c)));
+      } else {
+        args.push(this.withTemps(pinned, () => this.eval(c)));
+      }
+    }
+    return { args, kw };
+  }
+
+  private evalCall(node: SyntaxNode): Value {
+    const fnNode = node.childForFieldName('function')!;
+    const fn = this.eval(fnNode);
+    const call = this.withTemps([fn], () => this.evalArgs(node.childForFieldName('arguments')));
+    const out = this.withTemps([fn, ...call.args, ...call.kw.values()], () => this.call(fn, call, node));
+    if (fn.t === 'unknown' || (fn.t === 'extern' && out.t === 'unknown' && out.reason.startsWith('call to `') && !KNOWN_LIBS.test(fn.name))) {
+      this.forgetMutableArgs(node, fn.t === 'extern' ? fn.name : clip(fnNode.text));
+    }
+    return out;
+  }
+
+  /**
+   * A function that is not followed (`_ovewrite_named_param(kwargs, "groups", 32)` imported
+   * from a file that is not analysed) may change a dict or list passed to it: the names and
+   * attributes that hold one are forgotten, so later reads are unknown instead of stale.
+   */
+  private forgetMutableArgs(node: SyntaxNode, callee: string): void {
+    for (const c of node.childForFieldName('arguments')?.namedChildren ?? []) {
+      const e = c?.type === 'keyword_argument' ? c.childForFieldName('value') : c;
+      if (!e || (e.type !== 'identifier' && e.type !== 'attribute')) continue;
+      const why = unknown(`\`${clip(e.text)}\` was passed to \`${callee}\`, which is not followed and may have changed it`, this.span(e));
+      if (e.type === 'identifier') {
+        for (let f: Env | undefined = this.currentFrame(); f; f = f.parent) {
+          const v = f.vars.get(e.text);
+          if (v === undefined) continue;
+          if (v.t === 'dict' || v.t === 'list') f.vars.set(e.text, why);
+          break;
+        }
+      } else if (e.childForFieldName('object')?.type === 'identifier') {
+        // Only `name.attr` is looked up again: re-evaluating a call in the object would repeat its effects.
+        const obj = this.lookup(e.childForFieldName('object')!.text, e);
+        const name = e.childForFieldName('attribute')!.text;
+        if (obj.t === 'inst' && ['dict', 'list'].includes(obj.attrs.get(name)?.t ?? '')) obj.attrs.set(name, why);
+      }
+    }
+  }
+
+  call(fn: Value, call: CallArgs, node: SyntaxNode): Value {
+    this.tick(node);
+    switch (fn.t) {
+      case 'func': return this.callFunction(fn, call, node);
+      case 'class': return this.instantiate(fn, call, node);
+      case 'extern': return this.callExtern(fn, call, node);
+      case 'inst': {
+        const h = this.externs.get('__call_inst__');
+        if (h) return h(this, fn, call, node, { t: 'extern', name: '__call_inst__' });
+        return unknown(`calling ${describe(fn)}`, this.span(node));
+      }
+      case 'unknown': return unknown(`call of unknown callable: ${fn.reason}`, this.span(node));
+      default: {
+        const h = this.externs.get('__call_value__');
+        if (h) return h(this, fn, call, node, { t: 'extern', name: '__call_value__' });
+        return unknown(`\`${clip(node.childForFieldName('function')?.text ?? node.text)}\` is not callable here`, this.span(node));
+      }
+    }
+  }
+
+  callExtern(fn: Value & { t: 'extern' }, call: CallArgs, node: SyntaxNode): Value {
+    const h = this.externs.get(fn.name);
+    if (h) return h(this, fn.self, call, node, fn);
+    for (const [p, ph] of this.externPrefixes) if (fn.name.startsWith(p)) {
+      const r = ph(this, fn.self, call, node, fn);
+      if (!(r.t === 'unknown' && r.reason === '__pass__')) return r;
+    }
+    const layer = this.cat.layers.get(fn.name);
+    if (layer) {
+      const lh = this.externs.get('__layer__');
+      if (lh) return lh(this, fn.self, call, node, fn);
+    }
+    const op = this.cat.ops.get(fn.name);
+    if (op) return this.applyOp(op, fn.self, call, node, fn.name);
+    const init = this.cat.inits.get(fn.name);
+    if (init) {
+      if (init.factory) return { t: 'init', init: { kind: 'init', name: fn.name, random: init.random } };
+      return unknown(`initializer ${fn.name} called directly`, this.span(node));
+    }
+    return unknown(`call to \`${fn.name}\` is not modelled`, this.span(node));
+  }
+
+  /** Binds arguments to a def's parameters and runs its body. */
+  callFunction(fn: FuncV, call: CallArgs, node: SyntaxNode): Value {
+    if (this.frames.length > MAX_DEPTH) return this.note(`call depth limit reached calling ${fn.name}`, node);
+    const env: Env = { vars: new Map(), parent: fn.closure };
+    const args = [...(fn.partialArgs ?? []), ...call.args];
+    const kw = new Map([...(fn.partialKw ?? []), ...call.kw]);
+    if (fn.self !== undefined) args.unshift(fn.self);
+    const params = fn.node.type === 'lambda' ? fn.node.childForFieldName('parameters') : fn.node.childForFieldName('parameters');
+    let i = 0;
+    let kwOnly = false;
+    for (const p of params?.namedChildren ?? []) {
+      if (!p) continue;
+      switch (p.type) {
+        case 'identifier': case 'typed_parameter': case 'default_parameter': case 'typed_default_parameter': {
+          const name = p.type === 'identifier' ? p.text
+            : p.type === 'typed_parameter' ? p.namedChildren.find((c) => c?.type === 'identifier')?.text ?? p.text
+            : p.childForFieldName('name')!.text;
+          if (p.type === 'typed_parameter' && p.namedChildren[0]?.type === 'list_splat_pattern') {
+            env.vars.set(p.namedChildren[0].namedChildren[0]?.text ?? '_', { t: 'tuple', items: args.slice(i) });
+            i = args.length; kwOnly = true; break;
+          }
+          if (p.type === 'typed_parameter' && p.namedChildren[0]?.type === 'dictionary_splat_pattern') {
+            env.vars.set(p.namedChildren[0].namedChildren[0]?.text ?? '_', kwDict(kw));
+            kw.clear(); break;
+          }
+          let v: Value | undefined;
+          if (!kwOnly && i < args.length) v = args[i++];
+          else if (kw.has(name)) { v = kw.get(name); kw.delete(name); }
+          // `**d` that could not be expanded may set any parameter, defaulted ones included.
+          else if (kw.has('**')) v = kw.get('**');
+          else v = fn.defaults.get(name);
+          if (v === undefined) {
+            v = kw.has('**') ? kw.get('**')! : unknown(`argument \`${name}\` of ${fn.name} was not given`, this.span(node));
+          }
+          env.vars.set(name, v);
+          break;
+        }
+        case 'list_splat_pattern':
+          env.vars.set(p.namedChildren[0]?.text ?? '_', { t: 'tuple', items: args.slice(i) });
+          i = args.length; kwOnly = true;
+          break;
+        case 'dictionary_splat_pattern':
+          env.vars.set(p.namedChildren[0]?.text ?? '_', kwDict(kw));
+          kw.clear();
+          break;
+        case 'keyword_separator': kwOnly = true; break;
+        default: break;
+      }
+    }
+    const jit = fn.jitted && !this.memory.jitDepth;
+    if (jit) this.memory.enterJit(node);
+    this.frames.push(env);
+    let result: Value = NONE;
+    try {
+      if (fn.node.type === 'lambda') result = this.eval(fn.node.childForFieldName('body')!);
+      else this.body(fn.node.childForFieldName('body'));
+    } catch (e) {
+      if (e instanceof ReturnSignal) result = e.value;
+      else throw e;
+    } finally {
+      this.frames.pop();
+    }
+    if (jit) result = this.memory.exitJit(result, node);
+    return result;
+  }
+
+  instantiate(cls: ClassV, call: CallArgs, node: SyntaxNode): Value {
+    const h = this.externs.get('__instantiate__');
+    if (h) return h(this, cls, call, node, { t: 'extern', name: '__instantiate__' });
+    return this.instantiatePlain(cls, call, node);
+  }
+
+  /** Python object creation: dataclass fields or __init__. */
+  instantiatePlain(cls: ClassV, call: CallArgs, node: SyntaxNode): InstV {
+    const inst = this.newInst(cls);
+    const init = this.classAttr(cls, '__init__');
+    if (init?.t === 'func') {
+      this.withTemps([inst], () => this.callFunction({ ...init, self: inst }, call, node));
+    } else if (cls.dataclass) {
+      this.bindFields(inst, call, node);
+      const post = this.classAttr(cls, '__post_init__');
+      if (post?.t === 'func') this.withTemps([inst], () => this.callFunction({ ...post, self: inst }, { args: [], kw: new Map() }, node));
+    } else if (cls.kind === 'torch') {
+      // No __init__ of its own: Python runs the library base's (class Norm(nn.LayerNorm): pass).
+      const ext = linearize(cls).flatMap((k) => k.bases).find((b) => b.t === 'extern');
+      if (ext?.t === 'extern') this.withTemps([inst], () => this.callExtern({ t: 'extern', name: `${ext.name}.__init__`, self: inst }, call, node));
+    } else if (call.args.length || call.kw.size) {
+      // A library base class's __init__ (e.g. a plain object or NamedTuple) — bind fields when we know them.
+      this.bindFields(inst, call, node);
+    }
+    return inst;
+  }
+
+  bindFields(inst: InstV, call: CallArgs, node: SyntaxNode): void {
+    const fields = inst.cls.fields;
+    fields.forEach((f, i) => {
+      let v: Value | undefined = i < call.args.length ? call.args[i] : call.kw.get(f);
+      // `**d` that could not be expanded may set any field, defaulted ones included.
+      if (v === undefined && call.kw.has('**')) v = call.kw.get('**');
+      if (v === undefined) {
+        const d = this.classAttr(inst.cls, f);
+        if (d?.t === 'extern' && d.name === '__field__') {
+          v = d.kw?.get('default') ?? (d.kw?.get('default_factory') ? this.call(d.kw.get('default_factory')!, { args: [], kw: new Map() }, node) : undefined);
+        } else v = d;
+      }
+      if (v === undefined) v = unknown(`field \`${f}\` of ${inst.cls.name} was not given`, this.span(node));
+      inst.attrs.set(f, v);
+    });
+  }
+
+  // ------------------------------------------------------------ operators
+
+  binop(op: string, l: Value, r: Value, node: SyntaxNode): Value {
+    if (l.t === 'tensor' || r.t === 'tensor') {
+      const name = TENSOR_BINOPS[op];
+      if (!name) return unknown(`operator ${op} on arrays`, this.span(node));
+      if (op === '@') return this.arrayOp('jax.numpy.matmul', [l, r], new Map(), node);
+      return this.arrayOp(name, [l, r], new Map(), node);
+    }
+    if (l.t === 'unknown') return l;
+    if (r.t === 'unknown') return r;
+    const a = num(l), b = num(r);
+    if (a !== undefined && b !== undefined) {
+      const isInt = (l.t === 'int' || l.t === 'bool') && (r.t === 'int' || r.t === 'bool');
+      switch (op) {
+        case '+': return isInt ? int(a + b) : { t: 'float', v: a + b };
+        case '-': return isInt ? int(a - b) : { t: 'float', v: a - b };
+        case '*': return isInt ? int(a * b) : { t: 'float', v: a * b };
+        case '/': return b === 0 ? unknown('division by zero', this.span(node)) : { t: 'float', v: a / b };
+        case '//': return b === 0 ? unknown('division by zero', this.span(node)) : isInt ? int(Math.floor(a / b)) : { t: 'float', v: Math.floor(a / b) };
+        case '%': return b === 0 ? unknown('modulo by zero', this.span(node)) : isInt ? int(((a % b) + b) % b) : { t: 'float', v: ((a % b) + b) % b };
+        case '**': return isInt && b >= 0 ? int(a ** b) : { t: 'float', v: a ** b };
+        case '<<': return int(a * 2 ** b);
+        case '>>': return int(Math.floor(a / 2 ** b));
+        case '&': return int(a & b);
+        case '|': return int(a | b);
+        case '^': return int(a ^ b);
+      }
+    }
+    if (op === '+' && l.t === 'str' && r.t === 'str') return str(l.v + r.v);
+    if (op === '+' && (l.t === 'list' || l.t === 'tuple') && l.t === r.t) return { t: l.t, items: [...l.items, ...r.items] };
+    if (op === '*' && (l.t === 'list' || l.t === 'tuple') && r.t === 'int') {
+      if (r.v * l.items.length > MAX_LOOP) return unknown('sequence repetition too large', this.span(node));
+      const items: Value[] = [];
+      for (let i = 0; i < r.v; i++) items.push(...l.items);
+      return { t: l.t, items };
+    }
+    if (op === '%' && l.t === 'str') {
+      const f = percentFormat(l.v, r);
+      return f.t === 'unknown' ? unknown(f.reason, this.span(node)) : f;
+    }
+    if (op === '|' && l.t === 'dict' && r.t === 'dict') {
+      const d: Value & { t: 'dict' } = { t: 'dict', keys: [...l.keys], vals: [...l.vals] };
+      r.keys.forEach((k, i) => this.setItem(d, k, r.vals[i], node));
+      return d;
+    }
+    return unknown(`\`${clip(node.text)}\`: operator ${op} on ${describe(l)} and ${describe(r)}`, this.span(node));
+  }
+
+  // -------------------------------------------------------------- arrays
+
+  /** Calls an op-catalogue entry by name (used for operators and methods). */
+  arrayOp(name: string, args: Value[], kw: Map<string, Value>, node: SyntaxNode): Value {
+    const op = this.cat.ops.get(name);
+    if (!op) return unknown(`array operation ${name} is not catalogued`, this.span(node));
+    return this.applyOp(op, undefined, { args, kw }, node, name);
+  }
+
+  applyOp(op: OpEntry, self: Value | undefined, call: CallArgs, node: SyntaxNode, name = op.names[0]): Value {
+    const h = this.externs.get('__op__');
+    if (!h) return unknown('array operations are not available', this.span(node));
+    const all = self !== undefined ? [self, ...call.args] : call.args;
+    return h(this, { t: 'extern', name }, { args: all, kw: call.kw }, node, { t: 'extern', name });
+  }
+
+  // ---------------------------------------------------------- iteration
+
+  iterate(v: Value, node: SyntaxNode, expect?: number): Value[] | undefined {
+    switch (v.t) {
+      case 'tuple': case 'list': return v.items;
+      case 'dict': return v.keys;
+      case 'str': return [...v.v].map(str);
+      case 'tensor': {
+        const d = v.shape[0];
+        if (typeof d === 'number' && d <= 4096 && expect === undefined) {
+          const items: Value[] = [];
+          for (let i = 0; i < d; i++) items.push(this.getItem(v, int(i), node));
+          return items;
+        }
+        if (typeof d === 'number' && expect !== undefined && d === expect) {
+          const items: Value[] = [];
+          for (let i = 0; i < d; i++) items.push(this.getItem(v, int(i), node));
+          return items;
+        }
+        return undefined;
+      }
+      case 'key': {
+        if (v.batch !== undefined && v.batch <= MAX_LOOP) return Array.from({ length: v.batch }, () => ({ t: 'key' as const }));
+        return undefined;
+      }
+      case 'extern': case 'inst': {
+        const h = this.externs.get('__iter__');
+        if (h) {
+          const r = h(this, v, { args: [], kw: new Map() }, node, { t: 'extern', name: '__iter__' });
+          if (r.t === 'list' || r.t === 'tuple') return r.items;
+        }
+        return undefined;
+      }
+      default: return undefined;
+    }
+  }
+
+  // ------------------------------------------------ conversion for catalogues
+
+  /** Converts an interpreter value to the catalogue's plain argument form. */
+  toCat(v: Value): CatValue {
+    switch (v.t) {
+      case 'int': case 'float': return v.v;
+      case 'str': return v.v;
+      case 'bool': return v.v;
+      case 'none': return null;
+      case 'tuple': case 'list': return v.items.map((x) => this.toCat(x));
+      case 'tensor': return { kind: 'array', shape: v.shape, dtype: v.dtype };
+      case 'dtype': return { kind: 'dtype', dtype: v.dtype };
+      case 'init': return v.init;
+      case 'unknown': return { kind: 'unknown', reason: v.reason };
+      case 'extern': {
+        const i = this.cat.inits.get(v.name);
+        if (i && !i.factory) return { kind: 'init', name: v.name, random: i.random };
+        return { kind: 'opaque', name: v.name };
+      }
+      case 'func': return { kind: 'opaque', name: v.name };
+      case 'slice': return { kind: 'opaque', name: 'slice' };
+      case 'ellipsis': return { kind: 'opaque', name: 'Ellipsis' };
+      default: return { kind: 'opaque', name: v.t };
+    }
+  }
+
+  fromCat(c: CatValue): Value {
+    if (c === null) return NONE;
+    if (typeof c === 'number') return Number.isInteger(c) ? int(c) : { t: 'float', v: c };
+    if (typeof c === 'string') return str(c);
+    if (typeof c === 'boolean') return { t: 'bool', v: c };
+    if (Array.isArray(c)) return { t: 'tuple', items: c.map((x) => this.fromCat(x)) };
+    switch (c.kind) {
+      case 'dtype': return { t: 'dtype', dtype: c.dtype };
+      case 'unknown': return unknown(c.reason);
+      case 'init': return { t: 'init', init: c };
+      case 'opaque': return { t: 'extern', name: c.name };
+      case 'array': return unknown('array value from a catalogue');
+    }
+  }
+
+  /** Binds a call to a catalogue signature: positional by order, then keywords, then defaults. */
+  bindCatalogue(signature: string[], defaults: Args | undefined, call: CallArgs): Args {
+    const out: Args = { ...(defaults ?? {}) };
+    call.args.forEach((a, i) => { if (i < signature.length) out[signature[i]] = this.toCat(a); });
+    for (const [k, v] of call.kw) out[k] = this.toCat(v);
+    return out;
+  }
+}
+
+// ------------------------------------------------------------------ helpers
+
+const BUILTINS = new Set([
+  'range', 'len', 'int', 'float', 'str', 'bool', 'min', 'max', 'sum', 'abs', 'round', 'list', 'tuple', 'dict', 'set',
+  'zip', 'enumerate', 'reversed', 'sorted', 'isinstance', 'super', 'print', 'getattr', 'setattr', 'hasattr', 'any', 'all',
+  'map', 'filter', 'iter', 'next', 'divmod', 'pow', 'type', 'object', 'property', 'staticmethod', 'classmethod', 'callable',
+  'NotImplementedError', 'ValueError', 'Exception', 'RuntimeError', 'TypeError', 'KeyError', 'AssertionError', 'open', 'vars', 'id', 'hash', 'repr', 'format',
+]);
+
+const TENSOR_BINOPS: Record<string, string> = {
+  '+': 'jax.numpy.add', '-': 'jax.numpy.subtract', '*': 'jax.numpy.multiply', '/': 'jax.numpy.divide',
+  '//': 'jax.numpy.floor_divide', '**': 'jax.numpy.power', '@': 'jax.numpy.matmul', '%': 'jax.numpy.mod',
+  '>': 'jax.numpy.greater', '<': 'jax.numpy.less', '>=': 'jax.numpy.greater_equal', '<=': 'jax.numpy.less_equal',
+  '==': 'jax.numpy.equal', '!=': 'jax.numpy.not_equal', '&': 'jax.numpy.logical_and', '|': 'jax.numpy.logical_or',
+};
+
+/** Known module aliases that point at the same public API. */
+export function canonical(name: string): string {
+  return name
+    .replace(/^jax\.numpy\b/, 'jax.numpy')
+    .replace(/^flax\.linen\.(linear|normalization|attention|stochastic|module|activation|recurrent)\./, 'flax.linen.')
+    .replace(/^torch\.nn\.modules\.[a-z_]+\./, 'torch.nn.')
+    .replace(/^equinox\.nn\._[a-z_]+\./, 'equinox.nn.')
+    .replace(/^haiku\._src\.[a-z_]+\./, 'haiku.')
+    .replace(/^jax\._src\.numpy\.[a-z_]+\./, 'jax.numpy.')
+    .replace(/^tensorflow\.experimental\.numpy\./, 'numpy.');
+}
+
+const DTYPE_NAMES: Record<string, DType> = {
+  float64: 'float64', float32: 'float32', float16: 'float16', bfloat16: 'bfloat16', half: 'float16', float: 'float32', double: 'float64',
+  int64: 'int64', int32: 'int32', int16: 'int16', int8: 'int8', uint8: 'uint8', uint32: 'uint32', bool_: 'bool', long: 'int64',
+  complex64: 'complex64', float8_e4m3fn: 'float8', float8_e5m2: 'float8',
+};
+
+/** `jnp.float16`, `torch.bfloat16`, `np.float32` → a dtype; other names → undefined. */
+export function externDType(full: string): DType | undefined {
+  const m = /^(jax\.numpy|numpy|torch|jax\.dtypes|ml_dtypes)\.([a-z0-9_]+)$/.exec(full);
+  if (!m) return undefined;
+  if (m[1] === 'torch' && m[2] === 'float') return 'float32';
+  if (m[1] !== 'torch' && (m[2] === 'float' || m[2] === 'half' || m[2] === 'double' || m[2] === 'long')) return undefined;
+  if (m[1] === 'torch' && m[2] === 'bool') return 'bool';
+  return DTYPE_NAMES[m[2]];
+}
+
+/** Libraries whose unmodelled functions are taken not to change the dicts and lists passed to them. */
+const KNOWN_LIBS = /^(torch|jax|jaxlib|flax|haiku|equinox|optax|chex|numpy|math|builtins|os|sys|functools|collections|typing|dataclasses|transformers|einops|logging|warnings|time|random|json|re|itertools|copy|abc|enum|inspect|pathlib|contextlib|operator|argparse|tqdm|wandb|orbax)\./;
+
+export function classKindOf(name: string): ClassV['kind'] | undefined {
+  if (name === 'equinox.Module') return 'equinox';
+  if (name === 'flax.linen.Module' || name === 'flax.nn.Module') return 'flax';
+  if (name === 'torch.nn.Module' || name === 'torch.nn.modules.module.Module') return 'torch';
+  // Subclasses of torch.nn layers and containers (class MLPBlock(nn.Sequential)) are torch modules too.
+  if (/^torch\.nn\.(modules\.\w+\.)?[A-Z]\w*$/.test(name) && !/\.(Parameter|Buffer|UninitializedParameter)$/.test(name)) return 'torch';
+  if (name === 'haiku.Module') return 'haiku';
+  return undefined;
+}
+
+export function linearize(cls: ClassV): ClassV[] {
+  const out: ClassV[] = [];
+  const visit = (c: ClassV) => {
+    if (out.includes(c)) return;
+    out.push(c);
+    for (const b of c.bases) if (b.t === 'class') visit(b);
+  };
+  visit(cls);
+  return out;
+}
+
+function kwDict(kw: Map<string, Value>): Value {
+  return { t: 'dict', keys: [...kw.keys()].map(str), vals: [...kw.values()] };
+}
+
+export function keyEq(a: Value, b: Value): boolean {
+  if ((a.t === 'int' || a.t === 'float' || a.t === 'bool') && (b.t === 'int' || b.t === 'float' || b.t === 'bool')) return num(a) === num(b);
+  if (a.t === 'str' && b.t === 'str') return a.v === b.v;
+  if (a.t === 'tuple' && b.t === 'tuple') return a.items.length === b.items.length && a.items.every((x, i) => keyEq(x, b.items[i]));
+  if (a.t === 'none' && b.t === 'none') return true;
+  return a === b;
+}
+
+function compare(op: string, l: Value, r: Value): boolean | undefined {
+  if (op === 'is' || op === 'is not') {
+    if (l.t === 'unknown' || r.t === 'unknown') return undefined;
+    const same = (l.t === 'none' && r.t === 'none') || (l.t === 'bool' && r.t === 'bool' && l.v === r.v) || l === r;
+    const diffKind = l.t !== r.t && (l.t === 'none' || r.t === 'none');
+    if (!same && !diffKind && l.t !== 'none' && r.t !== 'none' && l.t !== r.t) return op === 'is not';
+    return op === 'is' ? same : !same;
+  }
+  if (op === 'in' || op === 'not in') {
+    let items: Value[] | undefined;
+    if (r.t === 'tuple' || r.t === 'list') items = r.items;
+    else if (r.t === 'dict') items = r.keys;
+    else if (r.t === 'str' && l.t === 'str') return (op === 'in') === r.v.includes(l.v);
+    if (!items || l.t === 'unknown') return undefined;
+    const found = items.some((x) => keyEq(x, l));
+    return op === 'in' ? found : !found;
+  }
+  if (l.t === 'unknown' || r.t === 'unknown') return undefined;
+  if (op === '==' || op === '!=') {
+    let eq: boolean;
+    if (l.t === 'str' || r.t === 'str' || l.t === 'none' || r.t === 'none' || num(l) !== undefined) eq = keyEq(l, r);
+    else if (l.t === 'dtype' && r.t === 'dtype') eq = l.dtype === r.dtype;
+    else if (l.t === 'tuple' || l.t === 'list') eq = keyEq(l, r);
+    else return undefined;
+    return op === '==' ? eq : !eq;
+  }
+  const a = num(l), b = num(r);
+  if (a === undefined || b === undefined) return undefined;
+  switch (op) {
+    case '<': return a < b;
+    case '<=': return a <= b;
+    case '>': return a > b;
+    case '>=': return a >= b;
+  }
+  return undefined;
+}
+
+export function sliceBounds(s: Value & { t: 'slice' }, n: number): { start: number; stop: number; step: number } | undefined {
+  const step = s.step.t === 'none' ? 1 : num(s.step);
+  if (step === undefined || step === 0) return undefined;
+  const norm = (v: Value, dflt: number): number | undefined => {
+    if (v.t === 'none') return dflt;
+    const x = num(v);
+    if (x === undefined) return undefined;
+    const y = x < 0 ? x + n : x;
+    return step > 0 ? Math.min(Math.max(y, 0), n) : Math.min(Math.max(y, -1), n - 1);
+  };
+  const start = norm(s.start, step > 0 ? 0 : n - 1);
+  const stop = norm(s.stop, step > 0 ? n : -1);
+  if (start === undefined || stop === undefined) return undefined;
+  return { start, stop, step };
+}
+
+function unescape(s: string): string {
+  const map: Record<string, string> = { n: '\n', t: '\t', '\\': '\\', "'": "'", '"': '"' };
+  return s.length === 2 && map[s[1]] !== undefined ? map[s[1]] : s;
+}
+
+export function clip(s: string, n = 60): string {
+  const one = s.replace(/\s+/g, ' ');
+  return one.length > n ? one.slice(0, n - 1) + '…' : one;
+}
+
+export type { TensorV, InstV, ClassV, FuncV, Dim };
+export { isUnknown };

@@ -1,0 +1,333 @@
+/**
+ * Records the accelerator allocations the interpreter implies, per model and
+ * phase, as the engine's MemoryEvent timeline. Liveness follows Python: a
+ * buffer stays alive while a name, an object attribute, a closure or an
+ * unfinished expression still refers to it, so `self.layers = to_dtype(...)`
+ * keeps the float32 stack alive until the float16 copy is complete, exactly
+ * as in CPython. Inside `jax.jit` intermediates are virtual (XLA fuses or
+ * frees them); only the outputs are materialised when the call returns.
+ */
+import type { MemoryEvent, PhaseName, Placement, Span, Unknown } from '../../../shared/src/facts';
+import type { DType } from '../../../shared/src/facts';
+import type { Dim } from './catalog-types';
+import type { Interpreter } from './interp';
+import type { SyntaxNode } from './parser';
+import type { Env, TensorV, Value } from './values';
+
+export interface ModelRecord {
+  name: string;
+  framework: 'equinox' | 'flax' | 'haiku' | 'jax' | 'torch' | 'transformers';
+  span: Span;
+  definitionSpan?: Span;
+  phase: PhaseName;
+  events: MemoryEvent[];
+  live: Map<number, TensorV>;
+  unknowns: Unknown[];
+  notes: string[];
+  jitted: boolean;
+  /** Eager JAX frees buffers when the last reference goes: track it. */
+  gc: boolean;
+  /** How many assignment targets were open when the model started (labels drop them). */
+  targetBase: number;
+  /** The value the construction produced (the model object or the params tree). */
+  result?: Value;
+  /** Tensors that are parameters, if the framework model says which (else: all tensors reachable from result). */
+  params?: TensorV[];
+  /** Extra facts the rules read (vmapped constructions, casts, random init under sharding...). */
+  observations: Observation[];
+}
+
+export type Observation =
+  | {
+      kind: 'vmap-construct'; span: Span; batch: number; bytes: number; dtypes: DType[]; target?: string; group: string;
+      /** The assignment holding the construction, the vmap callee (`eqx.filter_vmap`), the mapped function and the mapped arguments. */
+      stmt?: Span; callee?: Span; fn?: Span; argsText?: string; jitted: boolean;
+    }
+  | {
+      kind: 'cast-copy'; span: Span; from: DType; to: DType; bytes: number; group: string; inVmapGroup?: string;
+      /** The assignment inside the model that made the copy, its target text and its right-hand side. */
+      stmt?: Span; targetText?: string; rhs?: Span;
+    }
+  | { kind: 'random-sharded'; span: Span; elements: number; shards: number; partitionable: boolean; transientBytes: number; label: string; initSpan?: Span }
+  | { kind: 'eager-init'; span: Span; framework: string }
+  | { kind: 'jit-init'; span: Span };
+
+export interface AllocSpec {
+  shape: Dim[];
+  dtype: DType;
+  role: TensorV['role'];
+  /** Name inside its layer, e.g. 'weight'. */
+  name?: string;
+  span?: Span;
+  random?: boolean;
+  partition?: (string | null)[];
+  note?: string;
+  citation?: string;
+  /** Set for dtype casts: the group says "float16 copy". */
+  castFrom?: DType;
+  placement?: Placement;
+  /** Do not add the vmap batch axes (the value already has them). */
+  noBatch?: boolean;
+  /** The arrays the shape was computed from: when one already carries every
+   *  vmap axis (it was made inside the same vmap), the axes are not added again. */
+  from?: TensorV[];
+  lib?: 'jax' | 'torch';
+  /** Label path to use instead of the assignment targets (flax/haiku parameter scopes such as "Dense_0"). */
+  path?: string[];
+}
+
+interface JitFrame {
+  node: SyntaxNode;
+  mesh?: Map<string, number | undefined>;
+  transients: MemoryEvent[];
+  /** Work to do once the outputs are materialised (ending a model started inside the jit). */
+  onExit: (() => void)[];
+}
+
+export class Memory {
+  readonly recorders: ModelRecord[] = [];
+  readonly finished: ModelRecord[] = [];
+
+  /** The finished records that stand for a model (a result or at least one event). */
+  reported(): ModelRecord[] {
+    return this.finished.filter((r) => r.result !== undefined || r.events.length > 0);
+  }
+  readonly vmap: number[] = [];
+  jitDepth = 0;
+  abstractDepth = 0;
+  private readonly jits: JitFrame[] = [];
+  private nextId = 1;
+  /** Values that must stay alive though no frame names them (objects under construction). */
+  readonly pins: Value[] = [];
+  /** Extra roots supplied by framework models (e.g. the parameters an init has created so far). */
+  readonly rootProviders: (() => Value[])[] = [];
+  /**
+   * Buffers allocated since the last statement boundary. A library call may
+   * allocate several buffers before returning them; until the statement that
+   * called it ends they count as referenced, as they are in CPython.
+   */
+  private readonly fresh = new Set<number>();
+
+  constructor(private readonly it: Interpreter) {}
+
+  get current(): ModelRecord | undefined {
+    return this.recorders[this.recorders.length - 1];
+  }
+
+  begin(rec: Omit<ModelRecord, 'events' | 'live' | 'unknowns' | 'notes' | 'targetBase' | 'observations'>): ModelRecord {
+    const r: ModelRecord = { ...rec, events: [], live: new Map(), unknowns: [], notes: [], targetBase: this.it.targets.length, observations: [] };
+    this.recorders.push(r);
+    return r;
+  }
+
+  /**
+   * Traces `fn` in a scratch record that is not a model: it is ended and taken out of `finished`, so
+   * only the caller sees its events (a forward traced for the activations it allocates).
+   */
+  aside<T>(spec: Parameters<Memory['begin']>[0], fn: (rec: ModelRecord) => T): { value: T; rec: ModelRecord } {
+    const rec = this.begin(spec);
+    try {
+      return { value: fn(rec), rec };
+    } finally {
+      this.end(rec);
+      const k = this.finished.indexOf(rec);
+      if (k >= 0) this.finished.splice(k, 1);
+    }
+  }
+
+  end(r: ModelRecord): void {
+    const i = this.recorders.lastIndexOf(r);
+    if (i >= 0) this.recorders.splice(i, 1);
+    this.finished.push(r);
+  }
+
+  noteUnknown(u: Unknown): void {
+    this.current?.unknowns.push(u);
+  }
+
+  observe(o: Observation): void {
+    this.current?.observations.push(o);
+  }
+
+  /** The outermost assignment inside the current model that is being evaluated (`self.layers = ...`). */
+  topStatement(): SyntaxNode | undefined {
+    const base = this.current?.targetBase ?? 0;
+    return this.it.targetNodes[base];
+  }
+
+  /** The label path of the statement being evaluated, relative to the current model. */
+  labelPath(): string[] {
+    const base = this.current?.targetBase ?? 0;
+    return this.it.targets.slice(base);
+  }
+
+  alloc(spec: AllocSpec): TensorV {
+    const depth = this.vmap.length;
+    const inherits = depth > 0 && !!spec.from?.some((a) => (a.batched ?? 0) >= depth);
+    const batch = spec.noBatch || inherits ? [] : [...this.vmap];
+    const shape: Dim[] = [...batch, ...spec.shape];
+    const path = spec.path ?? this.labelPath();
+    const label = [...path, ...(spec.name ? [spec.name] : [])].join('.') || spec.name || 'array';
+    const quals: string[] = [];
+    if (batch.length) quals.push(`vmapped ×${batch.join('×')}`);
+    if (spec.castFrom) quals.push(`${spec.dtype} copy of ${spec.castFrom}`);
+    else quals.push(spec.dtype);
+    const head = path[0] ?? (spec.role === 'param' || spec.role === 'buffer' ? this.current?.name : undefined) ?? spec.name ?? 'array';
+    // Parameters group by the top-level attribute they belong to ("layers"); activations by the statement and op.
+    const paramLike = spec.role === 'param' || spec.role === 'buffer' || !!spec.castFrom || this.current?.framework === 'equinox';
+    const group = paramLike ? `${head} (${quals.join(', ')})` : `${path.join('.') || 'array'}${spec.name ? `: ${spec.name}` : ''} (${quals.join(', ')})`;
+    const t: TensorV = {
+      t: 'tensor', id: this.nextId++, shape, dtype: spec.dtype, role: spec.role, label, group,
+      span: spec.span, random: spec.random, partition: spec.partition, note: spec.note, citation: spec.citation,
+      placement: spec.placement ?? { kind: 'device', index: 0 },
+      lib: spec.lib ?? 'jax',
+      batched: batch.length ? depth : inherits ? depth : undefined,
+      virtual: this.jitDepth > 0 || undefined,
+      abstract: this.abstractDepth > 0 || undefined,
+    };
+    if (!t.virtual && !t.abstract) this.record(t);
+    return t;
+  }
+
+  /** Adds a live tensor to every active recorder (nested model constructions share buffers). */
+  private record(t: TensorV): void {
+    if (t.placement.kind === 'host') return;
+    const r = this.current;
+    if (!r) return;
+    const dims = t.shape.map((d) => (typeof d === 'number' ? d : NaN));
+    if (dims.some((d) => !Number.isFinite(d))) {
+      const reason = t.shape.map((d) => (typeof d === 'number' ? '' : d.unknown)).filter(Boolean)[0] ?? 'unknown dimension';
+      r.unknowns.push({ what: `size of ${t.label}`, reason, span: t.span });
+      return;
+    }
+    r.live.set(t.id, t);
+    this.fresh.add(t.id);
+    r.events.push({
+      op: 'alloc',
+      tensor: {
+        id: t.id, label: t.label, group: t.group, shape: dims, dtype: t.dtype, role: t.role === 'input' ? 'input' : t.role,
+        placement: t.placement, span: t.span, note: t.note, citation: t.citation,
+      },
+    });
+    this.collect();
+  }
+
+  /** An instant of extra memory (XLA temporaries) on top of what is live. */
+  transient(ev: Extract<MemoryEvent, { op: 'transient' }>): void {
+    const j = this.jits[this.jits.length - 1];
+    if (j) j.transients.push(ev);
+    else this.current?.events.push(ev);
+  }
+
+  enterJit(node: SyntaxNode, mesh?: Map<string, number | undefined>): void {
+    this.jitDepth++;
+    this.jits.push({ node, mesh, transients: [], onExit: [] });
+  }
+
+  get jitMesh(): Map<string, number | undefined> | undefined {
+    for (let i = this.jits.length - 1; i >= 0; i--) if (this.jits[i].mesh) return this.jits[i].mesh;
+    return undefined;
+  }
+
+  /** Leaves a jitted call: its outputs become real buffers, then its temporaries peak on top. */
+  exitJit(result: Value, node: SyntaxNode, shard?: (t: TensorV) => Placement | undefined): Value {
+    const frame = this.jits.pop();
+    this.jitDepth--;
+    if (this.jitDepth > 0) {
+      if (frame) {
+        this.jits[this.jits.length - 1]?.transients.push(...frame.transients);
+        this.jits[this.jits.length - 1]?.onExit.push(...frame.onExit);
+      }
+      return result;
+    }
+    const seen = new Set<number>();
+    const walk = (v: Value): void => {
+      visitTensors(v, (t) => {
+        if (seen.has(t.id)) return;
+        seen.add(t.id);
+        if (t.virtual) {
+          t.virtual = undefined;
+          const p = shard?.(t);
+          if (p) t.placement = p;
+          if (!t.abstract) this.record(t);
+        }
+      });
+    };
+    walk(result);
+    for (const ev of frame?.transients ?? []) this.current?.events.push(ev);
+    for (const f of frame?.onExit ?? []) f();
+    void node;
+    return result;
+  }
+
+  /** Runs `f` when the outermost jit returns, or now when not inside a jit. */
+  atJitExit(f: () => void): void {
+    const j = this.jits[0];
+    if (j) j.onExit.push(f);
+    else f();
+  }
+
+  /** Frees (in the timeline) every recorded buffer that Python can no longer reach. */
+  collect(statementEnd = false): void {
+    if (statementEnd) this.fresh.clear();
+    const r = this.current;
+    if (!r || !r.gc || r.live.size === 0) return;
+    const reach = new Set<number>(this.fresh);
+    const seenObj = new Set<object>();
+    const mark = (v: Value): void => visitTensors(v, (t) => { reach.add(t.id); }, seenObj);
+    for (const f of this.it.frames) markEnv(f, mark, seenObj);
+    markEnv(this.it.globals, mark, seenObj);
+    for (const v of this.it.temps) mark(v);
+    for (const v of this.pins) mark(v);
+    for (const p of this.rootProviders) for (const v of p()) mark(v);
+    for (const rec of this.recorders) if (rec.result) mark(rec.result);
+    for (const [id] of r.live) {
+      if (!reach.has(id)) {
+        r.live.delete(id);
+        r.events.push({ op: 'free', id });
+      }
+    }
+  }
+}
+
+function markEnv(env: Env | undefined, mark: (v: Value) => void, seen: Set<object>): void {
+  for (let e = env; e; e = e.parent) {
+    if (seen.has(e)) return;
+    seen.add(e);
+    for (const v of e.vars.values()) mark(v);
+  }
+}
+
+/** Calls `fn` for every tensor reachable from `v` (objects visited once). */
+export function visitTensors(v: Value, fn: (t: TensorV) => void, seen: Set<object> = new Set()): void {
+  const stack: Value[] = [v];
+  while (stack.length) {
+    const x = stack.pop()!;
+    if (typeof x !== 'object' || seen.has(x)) continue;
+    seen.add(x);
+    switch (x.t) {
+      case 'tensor': fn(x); break;
+      case 'tuple': case 'list': stack.push(...x.items); break;
+      case 'dict': stack.push(...x.keys, ...x.vals); break;
+      case 'inst':
+        stack.push(...x.attrs.values());
+        if (x.lazyArgs) stack.push(...x.lazyArgs.values());
+        break;
+      case 'func':
+        if (x.self) stack.push(x.self);
+        if (x.partialArgs) stack.push(...x.partialArgs);
+        if (x.partialKw) stack.push(...x.partialKw.values());
+        stack.push(...x.defaults.values());
+        markEnv(x.closure, (y) => stack.push(y), seen);
+        break;
+      case 'extern':
+        if (x.self) stack.push(x.self);
+        if (x.kw) stack.push(...x.kw.values());
+        if (x.args) stack.push(...x.args);
+        break;
+      case 'super': stack.push(x.self); break;
+      case 'transformed': stack.push(x.fn); break;
+      default: break;
+    }
+  }
+}

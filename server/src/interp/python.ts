@@ -1,0 +1,303 @@
+/**
+ * Python builtins and standard-library helpers that model code uses to
+ * compute sizes: range, len, int, min/max, zip, enumerate, math.*,
+ * dataclasses.field, functools.partial, containers' methods.
+ */
+import type { CallArgs, Interpreter } from './interp';
+import { keyEq } from './interp';
+import type { SyntaxNode } from './parser';
+import { type FuncV, type Value, NONE, describe, int, num, str, truthy, unknown } from './values';
+
+const MAX_RANGE = 100_000;
+
+function numbers(it: Interpreter, vals: Value[], node: SyntaxNode): number[] | Value {
+  const out: number[] = [];
+  for (const v of vals) {
+    const n = num(v);
+    if (n === undefined) return v.t === 'unknown' ? v : unknown(`${describe(v)} is not a number`, it.span(node));
+    out.push(n);
+  }
+  return out;
+}
+
+function seqArg(it: Interpreter, c: CallArgs, node: SyntaxNode): Value[] | undefined {
+  if (c.args.length === 1) return it.iterate(c.args[0], node);
+  return c.args;
+}
+
+export function installPython(it: Interpreter): void {
+  const reg = (name: string, fn: (self: Value | undefined, c: CallArgs, node: SyntaxNode) => Value) =>
+    it.externs.set(name, (i, self, c, node) => fn(self, c, node));
+
+  reg('builtins.range', (_s, c, node) => {
+    const ns = numbers(it, c.args, node);
+    if (!Array.isArray(ns)) return unknown(`range bound is not known: ${describe(ns)}`, it.span(node));
+    const [a, b, step] = ns.length === 1 ? [0, ns[0], 1] : [ns[0], ns[1], ns[2] ?? 1];
+    if (step === 0) return unknown('range step 0', it.span(node));
+    const n = Math.max(0, Math.ceil((b - a) / step));
+    if (n > MAX_RANGE) return unknown(`range of ${n} items is too long to unroll`, it.span(node));
+    const items: Value[] = [];
+    for (let i = 0; i < n; i++) items.push(int(a + i * step));
+    return { t: 'list', items };
+  });
+  reg('builtins.len', (_s, c, node) => {
+    const v = c.args[0];
+    if (!v) return unknown('len()', it.span(node));
+    if (v.t === 'tuple' || v.t === 'list') return int(v.items.length);
+    if (v.t === 'dict') return int(v.keys.length);
+    if (v.t === 'str') return int(v.v.length);
+    if (v.t === 'tensor') return typeof v.shape[0] === 'number' ? int(v.shape[0]) : unknown('len of an array with unknown leading size', it.span(node));
+    const items = it.iterate(v, node);
+    return items ? int(items.length) : unknown(`len(${describe(v)})`, it.span(node));
+  });
+  reg('builtins.int', (_s, c, node) => {
+    const v = c.args[0] ?? int(0);
+    if (v.t === 'str') { const n = Number(v.v); return Number.isFinite(n) ? int(Math.trunc(n)) : unknown(`int(${v.v})`, it.span(node)); }
+    const n = num(v);
+    return n === undefined ? (v.t === 'unknown' ? v : unknown(`int(${describe(v)})`, it.span(node))) : int(Math.trunc(n));
+  });
+  reg('builtins.float', (_s, c, node) => {
+    const v = c.args[0] ?? { t: 'float', v: 0 };
+    if (v.t === 'str') { const n = Number(v.v.replace(/^inf$/i, 'Infinity')); return { t: 'float', v: n }; }
+    const n = num(v);
+    return n === undefined ? unknown(`float(${describe(v)})`, it.span(node)) : { t: 'float', v: n };
+  });
+  reg('builtins.bool', (_s, c, node) => {
+    const t = c.args[0] ? truthy(c.args[0]) : false;
+    return t === undefined ? unknown('bool() of an unknown value', it.span(node)) : { t: 'bool', v: t };
+  });
+  reg('builtins.str', (_s, c) => {
+    const v = c.args[0];
+    if (!v) return str('');
+    if (v.t === 'str') return v;
+    if (v.t === 'int' || v.t === 'float') return str(String(v.v));
+    return unknown('str() of a non-literal');
+  });
+  for (const [name, f] of [['builtins.min', Math.min], ['builtins.max', Math.max]] as const) {
+    reg(name, (_s, c, node) => {
+      const items = seqArg(it, c, node);
+      if (!items || items.length === 0) return unknown(`${name.slice(9)}() of an unknown sequence`, it.span(node));
+      const ns = numbers(it, items, node);
+      if (!Array.isArray(ns)) return unknown(`${name.slice(9)}(): ${describe(ns)}`, it.span(node));
+      const r = f(...ns);
+      return items.every((x) => x.t === 'int' || x.t === 'bool') ? int(r) : { t: 'float', v: r };
+    });
+  }
+  reg('builtins.sum', (_s, c, node) => {
+    const items = c.args[0] ? it.iterate(c.args[0], node) : undefined;
+    if (!items) return unknown('sum() of an unknown sequence', it.span(node));
+    let acc: Value = c.args[1] ?? int(0);
+    for (const x of items) acc = it.binop('+', acc, x, node);
+    return acc;
+  });
+  reg('builtins.abs', (_s, c, node) => { const n = num(c.args[0] ?? NONE); return n === undefined ? unknown('abs()', it.span(node)) : { t: c.args[0].t === 'float' ? 'float' : 'int', v: Math.abs(n) } as Value; });
+  reg('builtins.round', (_s, c, node) => {
+    const n = num(c.args[0] ?? NONE);
+    if (n === undefined) return unknown('round()', it.span(node));
+    const d = c.args[1] ? num(c.args[1]) : undefined;
+    if (d === undefined) return int(roundHalfEven(n));
+    const f = 10 ** d;
+    return { t: 'float', v: roundHalfEven(n * f) / f };
+  });
+  reg('builtins.divmod', (_s, c, node) => {
+    const [a, b] = c.args.map((x) => num(x));
+    if (a === undefined || b === undefined || b === 0) return unknown('divmod()', it.span(node));
+    return { t: 'tuple', items: [int(Math.floor(a / b)), int(((a % b) + b) % b)] };
+  });
+  reg('builtins.pow', (_s, c, node) => it.binop('**', c.args[0] ?? NONE, c.args[1] ?? NONE, node));
+  reg('builtins.list', (_s, c, node) => {
+    if (!c.args[0]) return { t: 'list', items: [] };
+    const items = it.iterate(c.args[0], node);
+    return items ? { t: 'list', items: [...items] } : unknown(`list(${describe(c.args[0])})`, it.span(node));
+  });
+  reg('builtins.tuple', (_s, c, node) => {
+    if (!c.args[0]) return { t: 'tuple', items: [] };
+    const items = it.iterate(c.args[0], node);
+    return items ? { t: 'tuple', items: [...items] } : unknown(`tuple(${describe(c.args[0])})`, it.span(node));
+  });
+  reg('builtins.set', (_s, c, node) => {
+    if (!c.args[0]) return { t: 'list', items: [] };
+    const items = it.iterate(c.args[0], node);
+    if (!items) return unknown('set()', it.span(node));
+    const out: Value[] = [];
+    for (const x of items) if (!out.some((y) => keyEq(x, y))) out.push(x);
+    return { t: 'list', items: out };
+  });
+  reg('builtins.dict', (_s, c, node) => {
+    const d: Value & { t: 'dict' } = { t: 'dict', keys: [], vals: [] };
+    if (c.args[0]?.t === 'dict') { d.keys.push(...c.args[0].keys); d.vals.push(...c.args[0].vals); }
+    else if (c.args[0]) {
+      for (const p of it.iterate(c.args[0], node) ?? []) {
+        const kv = it.iterate(p, node);
+        if (kv && kv.length === 2) it.setItem(d, kv[0], kv[1], node);
+      }
+    }
+    for (const [k, v] of c.kw) it.setItem(d, str(k), v, node);
+    return d;
+  });
+  reg('builtins.zip', (_s, c, node) => {
+    const seqs = c.args.map((a) => it.iterate(a, node));
+    if (seqs.some((s) => !s)) return unknown('zip() of an unknown sequence', it.span(node));
+    const n = Math.min(...seqs.map((s) => s!.length));
+    return { t: 'list', items: Array.from({ length: n }, (_, i) => ({ t: 'tuple' as const, items: seqs.map((s) => s![i]) })) };
+  });
+  reg('builtins.enumerate', (_s, c, node) => {
+    const items = c.args[0] ? it.iterate(c.args[0], node) : undefined;
+    if (!items) return unknown('enumerate() of an unknown sequence', it.span(node));
+    const start = num(c.args[1] ?? c.kw.get('start') ?? int(0)) ?? 0;
+    return { t: 'list', items: items.map((x, i) => ({ t: 'tuple' as const, items: [int(start + i), x] })) };
+  });
+  reg('builtins.reversed', (_s, c, node) => {
+    const items = c.args[0] ? it.iterate(c.args[0], node) : undefined;
+    return items ? { t: 'list', items: [...items].reverse() } : unknown('reversed()', it.span(node));
+  });
+  reg('builtins.sorted', (_s, c, node) => {
+    const items = c.args[0] ? it.iterate(c.args[0], node) : undefined;
+    if (!items) return unknown('sorted()', it.span(node));
+    const ns = items.map((x) => num(x));
+    if (ns.some((x) => x === undefined)) return { t: 'list', items: [...items] };
+    return { t: 'list', items: [...items].sort((a, b) => num(a)! - num(b)!) };
+  });
+  reg('builtins.map', (_s, c, node) => {
+    const seqs = c.args.slice(1).map((a) => it.iterate(a, node));
+    if (!c.args[0] || seqs.some((s) => !s)) return unknown('map() over an unknown sequence', it.span(node));
+    const n = Math.min(...seqs.map((s) => s!.length));
+    const out: Value[] = [];
+    for (let i = 0; i < n; i++) out.push(it.call(c.args[0], { args: seqs.map((s) => s![i]), kw: new Map() }, node));
+    return { t: 'list', items: out };
+  });
+  reg('builtins.filter', (_s, c, node) => {
+    const items = c.args[1] ? it.iterate(c.args[1], node) : undefined;
+    if (!items) return unknown('filter()', it.span(node));
+    return { t: 'list', items: items.filter((x) => (c.args[0].t === 'none' ? truthy(x) : truthy(it.call(c.args[0], { args: [x], kw: new Map() }, node))) !== false) };
+  });
+  reg('builtins.any', (_s, c, node) => {
+    const items = c.args[0] ? it.iterate(c.args[0], node) : undefined;
+    if (!items) return unknown('any()', it.span(node));
+    const ts = items.map(truthy);
+    return ts.some((x) => x === true) ? { t: 'bool', v: true } : ts.some((x) => x === undefined) ? unknown('any() of unknown values') : { t: 'bool', v: false };
+  });
+  reg('builtins.all', (_s, c, node) => {
+    const items = c.args[0] ? it.iterate(c.args[0], node) : undefined;
+    if (!items) return unknown('all()', it.span(node));
+    const ts = items.map(truthy);
+    return ts.some((x) => x === false) ? { t: 'bool', v: false } : ts.some((x) => x === undefined) ? unknown('all() of unknown values') : { t: 'bool', v: true };
+  });
+  reg('builtins.isinstance', (_s, c) => {
+    const [v, cls] = c.args;
+    if (!v || !cls) return unknown('isinstance()');
+    const names = cls.t === 'tuple' ? cls.items : [cls];
+    for (const n of names) {
+      if (n.t === 'extern') {
+        const nm = n.name.replace(/^builtins\./, '');
+        if ((nm === 'int' && v.t === 'int') || (nm === 'float' && v.t === 'float') || (nm === 'str' && v.t === 'str') ||
+            (nm === 'bool' && v.t === 'bool') || ((nm === 'tuple' || nm === 'list' || nm === 'typing.Sequence' || nm === 'collections.abc.Sequence') && (v.t === 'tuple' || v.t === 'list')) ||
+            (nm === 'dict' && v.t === 'dict')) return { t: 'bool', v: true };
+      }
+      if (n.t === 'class' && v.t === 'inst' && linearIncludes(v.cls, n)) return { t: 'bool', v: true };
+    }
+    if (v.t === 'unknown') return unknown('isinstance of an unknown value');
+    return { t: 'bool', v: false };
+  });
+  reg('builtins.callable', (_s, c) => ({ t: 'bool', v: ['func', 'class', 'extern'].includes(c.args[0]?.t ?? '') }));
+  reg('builtins.print', () => NONE);
+  reg('builtins.super', (_s, c, node) => {
+    // Zero-argument super(): the class whose method is running and its self.
+    const frame = it.currentFrame();
+    const self = frame.vars.get('self') ?? c.args[1];
+    let cls = c.args[0]?.t === 'class' ? c.args[0] : undefined;
+    if (!cls) {
+      for (let p: SyntaxNode | null = node.parent; p; p = p.parent) {
+        if (p.type === 'class_definition') {
+          const v = it.lookup(p.childForFieldName('name')!.text, p);
+          if (v.t === 'class') cls = v;
+          break;
+        }
+      }
+    }
+    if (!cls || !self) return unknown('super() outside a method', it.span(node));
+    return { t: 'super', cls, self };
+  });
+  reg('builtins.getattr', (_s, c, node) => {
+    const [o, n, d] = c.args;
+    if (!o || n?.t !== 'str') return unknown('getattr with a dynamic name', it.span(node));
+    const v = it.getAttr(o, n.v, node);
+    return v.t === 'unknown' && d ? d : v;
+  });
+  reg('builtins.hasattr', (_s, c, node) => {
+    const [o, n] = c.args;
+    if (!o || n?.t !== 'str') return unknown('hasattr with a dynamic name', it.span(node));
+    if (o.t === 'inst') return { t: 'bool', v: o.attrs.has(n.v) || it.classAttr(o.cls, n.v) !== undefined };
+    return unknown(`hasattr on ${describe(o)}`, it.span(node));
+  });
+  reg('builtins.setattr', (_s, c, node) => {
+    const [o, n, v] = c.args;
+    if (o && n?.t === 'str' && v) it.setAttr(o, n.v, v, node);
+    return NONE;
+  });
+  reg('builtins.type', (_s, c) => (c.args[0]?.t === 'inst' ? c.args[0].cls : unknown('type()')));
+  reg('builtins.iter', (_s, c) => c.args[0] ?? NONE);
+  reg('builtins.next', (_s, c, node) => {
+    const items = c.args[0] ? it.iterate(c.args[0], node) : undefined;
+    return items?.[0] ?? c.args[1] ?? unknown('next()', it.span(node));
+  });
+  reg('builtins.vars', () => unknown('vars()'));
+  reg('builtins.open', () => unknown('file I/O is not followed'));
+
+  // math
+  const math1: Record<string, (x: number) => number> = {
+    ceil: Math.ceil, floor: Math.floor, sqrt: Math.sqrt, log: Math.log, log2: Math.log2, exp: Math.exp, trunc: Math.trunc, fabs: Math.abs,
+  };
+  for (const [n, f] of Object.entries(math1)) {
+    reg(`math.${n}`, (_s, c, node) => {
+      const x = num(c.args[0] ?? NONE);
+      if (x === undefined) return unknown(`math.${n} of an unknown value`, it.span(node));
+      const r = f(x);
+      return n === 'ceil' || n === 'floor' || n === 'trunc' ? int(r) : { t: 'float', v: r };
+    });
+  }
+  reg('math.prod', (_s, c, node) => {
+    const items = c.args[0] ? it.iterate(c.args[0], node) : undefined;
+    if (!items) return unknown('math.prod of an unknown sequence', it.span(node));
+    let acc: Value = int(1);
+    for (const x of items) acc = it.binop('*', acc, x, node);
+    return acc;
+  });
+  reg('numpy.prod', (_s, c, node) => it.callExtern({ t: 'extern', name: 'math.prod' }, c, node));
+  reg('math.gcd', (_s, c) => { let [a, b] = c.args.map((x) => num(x) ?? 0); while (b) [a, b] = [b, a % b]; return int(Math.abs(a)); });
+  it.externs.set('math.pi', () => ({ t: 'float', v: Math.PI }));
+
+  // dataclasses / typing / functools
+  const field = (_s: Value | undefined, c: CallArgs): Value => ({ t: 'extern', name: '__field__', kw: c.kw });
+  reg('dataclasses.field', field);
+  reg('equinox.field', field);
+  reg('equinox.static_field', field);
+  reg('flax.struct.field', field);
+  reg('functools.partial', (_s, c, node) => {
+    const [f, ...rest] = c.args;
+    if (!f) return unknown('partial()', it.span(node));
+    if (f.t === 'func') return { ...f, partialArgs: [...(f.partialArgs ?? []), ...rest], partialKw: new Map([...(f.partialKw ?? []), ...c.kw]) } as FuncV;
+    if (f.t === 'extern' || f.t === 'class') {
+      return { t: 'extern', name: '__partial__', self: f, args: rest, kw: c.kw };
+    }
+    return unknown('partial() of an unknown callable', it.span(node));
+  });
+  it.externs.set('__partial__', (_i, self, c, node, fnv) => {
+    if (!self) return unknown('partial()', it.span(node));
+    return it.call(self, { args: [...(fnv.args ?? []), ...c.args], kw: new Map([...(fnv.kw ?? []), ...c.kw]) }, node);
+  });
+  for (const n of ['typing.cast']) reg(n, (_s, c) => c.args[1] ?? NONE);
+  reg('copy.deepcopy', (_s, c) => c.args[0] ?? NONE);
+  reg('copy.copy', (_s, c) => c.args[0] ?? NONE);
+}
+
+function roundHalfEven(x: number): number {
+  const r = Math.round(x);
+  return Math.abs(x % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r;
+}
+
+function linearIncludes(a: { bases: Value[] } & Value, b: Value): boolean {
+  if (a === b) return true;
+  for (const x of a.bases) if (x.t === 'class' && linearIncludes(x, b)) return true;
+  return false;
+}

@@ -1,0 +1,648 @@
+/**
+ * The training phase: what one optimisation step costs, read from the code.
+ *
+ * While the interpreter runs, this records how the program trains:
+ * optimizers (torch.optim Adam / AdamW / SGD, bitsandbytes 8-bit Adam,
+ * optax adam / adamw / sgd / adafactor, `optax.chain`, `optax.MultiSteps`)
+ * with the parameters they were given (`model.parameters()`,
+ * `opt.init(params)`), gradient transforms (`jax.grad`, `jax.value_and_grad`,
+ * `eqx.filter_value_and_grad`) and the inputs they are called with,
+ * `loss.backward()`, mixed precision (`torch.autocast`, `GradScaler`),
+ * gradient checkpointing (`jax.checkpoint` / `jax.remat` /
+ * `eqx.filter_checkpoint` / `nn.remat`, `torch.utils.checkpoint.checkpoint`,
+ * `model.gradient_checkpointing_enable()`), FSDP (`FSDP(model)`,
+ * `fully_shard(model)`) and DeepSpeed ZeRO (`deepspeed.initialize(config=...)`
+ * with `"zero_optimization": {"stage": N}`).
+ *
+ * After the run, `trainingPhases` turns that into a 'training' PhaseTrace:
+ * weights, gradients, optimizer state (shared/src/training.ts), the
+ * activations the backward needs (shared/src/activations.ts, Korthikanti et
+ * al. 2022, for a transformer stack whose shape the model states; otherwise
+ * the op outputs traced in the forward; otherwise unknown with the reason)
+ * and the language-model head's logits and saved log-probabilities.
+ *
+ * A training loop is followed for two iterations only: optimizer state is
+ * made at the first `step()` / `update` and every later iteration repeats
+ * the second's memory (the loop-cap hook in interp.ts).
+ */
+import type { DType, MemoryEvent, PhaseTrace, Placement, Span, TensorFact, Unknown } from '../../../shared/src/facts';
+import { trainingActivationBytes, type Recompute } from '../../../shared/src/activations';
+import { dtypeBytes } from '../../../shared/src/dtypes';
+import { liveAtEnd } from '../../../shared/src/timeline';
+import { accumulationBytes, gradientBytes, lmHeadBytes, optimizerStateBytes, type OptimizerKind, type OptimizerOptions, type ParamShape, type ZeroStage } from '../../../shared/src/training';
+import type { CallArgs, Interpreter } from '../interp/interp';
+import { type ModelRecord, visitTensors } from '../interp/memory';
+import type { SyntaxNode } from '../interp/parser';
+import { type TensorV, type Value, NONE, num, unknown } from '../interp/values';
+import { hfConfig, inferenceUses, inTrainingStep } from './inference';
+import { hfLoads } from '../frameworks/transformers/semantics';
+
+export interface OptimizerUse {
+  kind: OptimizerKind;
+  lib: 'torch' | 'optax' | 'bnb';
+  span: Span;
+  /** The callee text (`torch.optim.AdamW`) and its span, for fixes. */
+  callee: string;
+  calleeSpan: Span;
+  /** Offset before the closing parenthesis, and whether the call has arguments. */
+  insertAt: number;
+  hasArgs: boolean;
+  opts: OptimizerOptions;
+  /** Tensors the optimizer was given (torch: at construction; optax: at `init`). */
+  params: TensorV[];
+  /** optax.MultiSteps every_k_schedule, when the optimizer is wrapped. */
+  accumulate?: number;
+  /** Whether `init` / construction was seen with parameters. */
+  bound: boolean;
+}
+
+export interface GradCall { span: Span; inputs: TensorV[] }
+
+export interface TrainingProgram {
+  optimizers: OptimizerUse[];
+  backward: Span[];
+  gradCalls: GradCall[];
+  /** Forward calls of a model inside a training step, with the input tensor when known. */
+  forwards: {
+    model: Value; span: Span; input?: TensorV; why?: string; autocast?: DType;
+    /** Op outputs the traced forward made (user torch modules), and how many sizes stayed unknown. */
+    opLevel?: { bytes: number; count: number; unknowns: number };
+  }[];
+  autocast?: { dtype: DType; span: Span };
+  gradScaler?: Span;
+  checkpointing: { span: Span; how: string }[];
+  fsdp?: { span: Span; stage: ZeroStage; how: string };
+  zero?: { span: Span; stage: ZeroStage; how: string };
+  /** JAX: the loss computes in 16-bit from float32 parameters (a cast inside the differentiated function). */
+  jaxComputeDtype?: { dtype: DType; span: Span };
+}
+
+export interface TrainingInfo {
+  program: TrainingProgram;
+  optimizer?: OptimizerUse;
+  paramDtype: DType;
+  /** Bytes per device of each part, as placed in the phase. */
+  parts: { params: number; grads: number; optimizer: number | null; activations: number | null; logits: number };
+  activation?: { bytes: number; fullRecompute: number; formula: string; recompute: Recompute; layers: number };
+  computeDtype: DType;
+  /** The model's load/from_pretrained statement (for gradient_checkpointing_enable fixes). */
+  hfLoadSpan?: Span;
+}
+
+const INFO = new WeakMap<ModelRecord, TrainingInfo>();
+
+export function trainingInfo(rec: ModelRecord): TrainingInfo | undefined {
+  return INFO.get(rec);
+}
+
+export function trainingProgram(it: Interpreter): TrainingProgram {
+  let p = it.state.get('training') as TrainingProgram | undefined;
+  if (!p) it.state.set('training', (p = { optimizers: [], backward: [], gradCalls: [], forwards: [], checkpointing: [] }));
+  return p;
+}
+
+const PASS = unknown('__pass__');
+
+function tensorsIn(v: Value | undefined): TensorV[] {
+  const out: TensorV[] = [];
+  const seen = new Set<number>();
+  if (v) visitTensors(v, (t) => { if (!seen.has(t.id)) { seen.add(t.id); out.push(t); } });
+  return out;
+}
+
+function dtypeArg(v: Value | undefined): DType | undefined {
+  if (v?.t === 'dtype') return v.dtype;
+  if (v?.t === 'str') return ({ bfloat16: 'bfloat16', float16: 'float16', float32: 'float32' } as Record<string, DType>)[v.v];
+  return undefined;
+}
+
+/** The loop is a training loop when its body steps an optimizer or takes a gradient. */
+const TRAIN_LOOP = /\.backward\s*\(|\b\w*(?:opt|optimizer|tx|scaler|engine)\w*\.(?:step|update)\s*\(|value_and_grad|\bjax\.grad\b|\bgrad\s*\(|apply_gradients|\b\w*_step\s*\(|\bstep\s*\(/i;
+
+// ------------------------------------------------------------- interpreter
+
+export function installTraining(it: Interpreter): void {
+  const prog = trainingProgram(it);
+  const reg = (names: string[], fn: (self: Value | undefined, c: CallArgs, node: SyntaxNode, fnv: Value & { t: 'extern' }) => Value) => {
+    for (const n of names) it.externs.set(n, (_i, self, c, node, fnv) => fn(self, c, node, fnv));
+  };
+
+  // Follow a training loop for two iterations: the second shows the steady state.
+  it.state.set('loopCap', (node: SyntaxNode): number | undefined => {
+    const body = node.childForFieldName('body');
+    return body && TRAIN_LOOP.test(body.text) ? 2 : undefined;
+  });
+
+  const calleeInfo = (node: SyntaxNode) => {
+    const f = node.childForFieldName('function') ?? node;
+    const args = node.childForFieldName('arguments');
+    return {
+      span: it.span(node), callee: f.text, calleeSpan: it.span(f),
+      insertAt: args ? args.endIndex - 1 : node.endIndex, hasArgs: (args?.namedChildren.length ?? 0) > 0,
+    };
+  };
+  const optimizerValue = (use: OptimizerUse): Value => ({ t: 'extern', name: '__optimizer__', kw: new Map(), args: [{ t: 'int', v: prog.optimizers.indexOf(use) }] });
+  const useOf = (v: Value | undefined): OptimizerUse | undefined => {
+    if (v?.t !== 'extern' || !v.name.startsWith('__optimizer__')) return undefined;
+    const o = v.name === '__optimizer__' ? v : v.self;
+    const i = o?.t === 'extern' ? num(o.args?.[0] ?? NONE) : undefined;
+    return i === undefined ? undefined : prog.optimizers[i];
+  };
+
+  // torch.optim: state is made per parameter at the first step() (torch/optim/adamw.py _init_group).
+  const torchOpt = (kind: OptimizerKind, lib: 'torch' | 'bnb') => (_s: Value | undefined, c: CallArgs, node: SyntaxNode): Value => {
+    const params = tensorsIn(c.args[0] ?? c.kw.get('params'));
+    const momentum = num(c.kw.get('momentum') ?? (kind === 'torch.sgd' ? c.args[2] ?? NONE : NONE));
+    const ams = c.kw.get('amsgrad');
+    const use: OptimizerUse = {
+      kind, lib, ...calleeInfo(node), params, bound: params.length > 0,
+      opts: { momentum: momentum ?? undefined, amsgrad: ams?.t === 'bool' ? ams.v : undefined },
+    };
+    prog.optimizers.push(use);
+    return optimizerValue(use);
+  };
+  for (const [names, kind] of [
+    [['torch.optim.AdamW', 'torch.optim.adamw.AdamW'], 'torch.adamw'],
+    [['torch.optim.Adam', 'torch.optim.adam.Adam'], 'torch.adam'],
+    [['torch.optim.SGD', 'torch.optim.sgd.SGD'], 'torch.sgd'],
+  ] as const) reg([...names], torchOpt(kind, 'torch'));
+  reg(['bitsandbytes.optim.Adam8bit', 'bitsandbytes.optim.PagedAdam8bit'], torchOpt('bnb.adam8bit', 'bnb'));
+  reg(['bitsandbytes.optim.AdamW8bit', 'bitsandbytes.optim.PagedAdamW8bit'], torchOpt('bnb.adamw8bit', 'bnb'));
+  reg(['__optimizer__.step', '__optimizer__.zero_grad'], () => NONE);
+
+  // optax: a GradientTransformation whose state is made by init(params).
+  const optax = (kind: OptimizerKind) => (_s: Value | undefined, c: CallArgs, node: SyntaxNode): Value => {
+    const mu = dtypeArg(c.kw.get('mu_dtype'));
+    const momentum = num(c.kw.get('momentum') ?? (kind === 'optax.sgd' ? c.args[1] ?? NONE : NONE));
+    const use: OptimizerUse = { kind, lib: 'optax', ...calleeInfo(node), params: [], bound: false, opts: { muDtype: mu, momentum: momentum ?? undefined } };
+    prog.optimizers.push(use);
+    return optimizerValue(use);
+  };
+  reg(['optax.adam', 'optax._src.alias.adam'], optax('optax.adam'));
+  reg(['optax.adamw', 'optax._src.alias.adamw'], optax('optax.adamw'));
+  reg(['optax.sgd'], optax('optax.sgd'));
+  reg(['optax.adafactor'], optax('optax.adafactor'));
+  // chain(clip, adamw, ...): the stateful member carries the state (clip_by_global_norm keeps none).
+  reg(['optax.chain'], (_s, c) => c.args.find((a) => useOf(a)) ?? { t: 'extern', name: 'optax.GradientTransformation', kw: new Map() });
+  // MultiSteps(opt, every_k_schedule=k): acc_grads next to the inner state (optax/_src/wrappers.py).
+  reg(['optax.MultiSteps'], (_s, c) => {
+    const inner = useOf(c.args[0] ?? c.kw.get('opt'));
+    const k = num(c.args[1] ?? c.kw.get('every_k_schedule') ?? NONE);
+    if (inner) inner.accumulate = k ?? 0;
+    return inner ? optimizerValue(inner) : { t: 'extern', name: 'optax.GradientTransformation', kw: new Map() };
+  });
+  reg(['__optimizer__.init'], (self, c) => {
+    const use = useOf(self);
+    if (use) { use.params = tensorsIn(c.args[0]); use.bound = true; }
+    return { t: 'extern', name: '__opt_state__', kw: new Map() };
+  });
+  reg(['__optimizer__.update'], (_s, c) => ({ t: 'tuple', items: [c.args[0] ?? NONE, c.args[1] ?? NONE] }));
+  reg(['__optimizer__.gradient_transformation'], (self) => self ?? NONE);
+  reg(['optax.apply_updates'], (_s, c) => c.args[0] ?? NONE);
+  // flax TrainState.create(apply_fn=..., params=..., tx=optimizer) calls tx.init(params)
+  // (flax/training/train_state.py `create`: `opt_state = tx.init(params)`).
+  reg(['flax.training.train_state.TrainState.create'], (_s, c) => {
+    const params = c.kw.get('params') ?? NONE;
+    const use = useOf(c.kw.get('tx'));
+    if (use) { use.params = tensorsIn(params); use.bound = true; }
+    const cls = { t: 'class' as const, name: 'TrainState', bases: [], ns: new Map<string, Value>(), kind: 'plain' as const, dataclass: true, fields: [] };
+    const st = it.newInst(cls);
+    st.attrs.set('params', params);
+    st.attrs.set('tx', c.kw.get('tx') ?? NONE);
+    st.attrs.set('apply_fn', c.kw.get('apply_fn') ?? NONE);
+    st.attrs.set('opt_state', { t: 'extern', name: '__opt_state__', kw: new Map() });
+    st.attrs.set('step', { t: 'int', v: 0 });
+    // apply_gradients returns a state with the same (updated in place, for memory) parameters.
+    cls.ns.set('apply_gradients', { t: 'extern', name: '__train_state_apply__', kw: new Map(), self: st });
+    return st;
+  });
+  it.externs.set('__train_state_apply__', (_i, self) => {
+    const st = self?.t === 'extern' ? self.self : self;
+    return st ?? NONE;
+  });
+  reg(['equinox.apply_updates'], (_s, c) => c.args[0] ?? NONE);
+
+  // Gradient transforms: calling the result runs the function (so its shapes are followed) and records the inputs.
+  reg(['jax.grad', 'jax.value_and_grad', 'equinox.filter_grad', 'equinox.filter_value_and_grad'], (_s, c, node, fnv) => {
+    const f = c.args[0];
+    if (!f) return { t: 'extern', name: '__grad_factory__', kw: new Map([['value', { t: 'bool', v: /value_and_grad/.test(fnv.name) }], ...c.kw]) };
+    return { t: 'extern', name: '__grad_fn__', args: [f], kw: new Map([['value', { t: 'bool', v: /value_and_grad/.test(fnv.name) }], ...c.kw]) };
+  });
+  it.externs.set('__grad_factory__', (_i, _s, c, _n, fnv) => ({ t: 'extern', name: '__grad_fn__', args: [c.args[0] ?? NONE], kw: fnv.kw }));
+  it.externs.set('__grad_fn__', (i, _s, c, node, fnv) => {
+    const f = fnv.args?.[0] ?? NONE;
+    const inputs = c.args.slice(1).flatMap((a) => tensorsIn(a)).filter((t) => t.role !== 'param');
+    prog.gradCalls.push({ span: it.span(node), inputs });
+    // fp32 parameters cast to 16-bit inside the differentiated function (mixed precision by hand, or jmp policies).
+    const m = f.t === 'func' ? /\b(bfloat16|float16)\b/.exec(f.node.text) : null;
+    if (m && !prog.jaxComputeDtype) prog.jaxComputeDtype = { dtype: m[1] as DType, span: it.span(f.t === 'func' ? f.node : node) };
+    const out = f.t === 'func' || f.t === 'extern' ? i.call(f, c, node) : unknown('gradient of an unknown function', it.span(node));
+    // Gradients have the primal's structure (argnums=0); with has_aux the function's output is already (value, aux).
+    const grads = c.args[0] ?? NONE;
+    const value = fnv.kw?.get('value');
+    if (value?.t === 'bool' && value.v) return { t: 'tuple', items: [out, grads] };
+    return grads;
+  });
+
+  // Gradient checkpointing: the function is returned as is (the interpreter follows shapes, not saved tensors).
+  const ckpt = (how: string) => (_s: Value | undefined, c: CallArgs, node: SyntaxNode): Value => {
+    prog.checkpointing.push({ span: it.span(node), how });
+    const f = c.args[0];
+    if (!f) return { t: 'extern', name: '__identity_decorator__', kw: new Map() };
+    return f;
+  };
+  reg(['jax.checkpoint', 'jax.remat', 'jax.ad_checkpoint.checkpoint'], ckpt('jax.checkpoint'));
+  reg(['equinox.filter_checkpoint'], ckpt('eqx.filter_checkpoint'));
+  reg(['flax.linen.remat', 'flax.linen.checkpoint'], ckpt('nn.remat'));
+  it.externs.set('__identity_decorator__', (_i, _s, c) => c.args[0] ?? NONE);
+  reg(['torch.utils.checkpoint.checkpoint'], (_s, c, node) => {
+    prog.checkpointing.push({ span: it.span(node), how: 'torch.utils.checkpoint.checkpoint' });
+    const f = c.args[0];
+    if (!f) return unknown('checkpoint without a function', it.span(node));
+    const kw = new Map([...c.kw].filter(([k]) => !['use_reentrant', 'preserve_rng_state', 'determinism_check', 'debug', 'context_fn'].includes(k)));
+    return it.call(f, { args: c.args.slice(1), kw }, node);
+  });
+  reg(['torch.utils.checkpoint.checkpoint_sequential'], (_s, c, node) => {
+    prog.checkpointing.push({ span: it.span(node), how: 'checkpoint_sequential' });
+    return c.args[2] ?? NONE;
+  });
+  for (const base of ['torch.nn.Module', 'transformers.PreTrainedModel']) {
+    reg([`${base}.gradient_checkpointing_enable`], (self, _c, node) => { prog.checkpointing.push({ span: it.span(node), how: 'gradient_checkpointing_enable()' }); void self; return NONE; });
+  }
+
+  // Mixed precision.
+  reg(['torch.autocast', 'torch.amp.autocast', 'torch.cuda.amp.autocast'], (_s, c, node, fnv) => {
+    const dt = dtypeArg(c.kw.get('dtype')) ?? (fnv.name === 'torch.cuda.amp.autocast' || c.args[0] ? 'float16' : undefined);
+    const enabled = c.kw.get('enabled');
+    const on = dt && !(enabled?.t === 'bool' && !enabled.v);
+    if (on && !prog.autocast) prog.autocast = { dtype: dt, span: it.span(node) };
+    return { t: 'extern', name: '__autocast__', kw: new Map(), args: on ? [{ t: 'dtype', dtype: dt }] : [] };
+  });
+  // The autocast dtype in force, by `with` nesting (forwards record it).
+  const autocast: (DType | undefined)[] = [];
+  const prevEnter = it.externs.get('__enter__');
+  const prevExit = it.externs.get('__exit__');
+  it.externs.set('__enter__', (i, self, c, node, f) => {
+    if (self?.t === 'extern' && self.name === '__autocast__') autocast.push(self.args?.[0]?.t === 'dtype' ? self.args[0].dtype : undefined);
+    return prevEnter ? prevEnter(i, self, c, node, f) : self ?? NONE;
+  });
+  it.externs.set('__exit__', (i, self, c, node, f) => {
+    if (self?.t === 'extern' && self.name === '__autocast__') autocast.pop();
+    return prevExit ? prevExit(i, self, c, node, f) : NONE;
+  });
+  reg(['torch.cuda.amp.GradScaler', 'torch.amp.GradScaler'], (_s, _c, node) => { prog.gradScaler = it.span(node); return { t: 'extern', name: '__grad_scaler__', kw: new Map() }; });
+  reg(['__grad_scaler__.scale'], (_s, c) => c.args[0] ?? NONE);
+  reg(['__grad_scaler__.step', '__grad_scaler__.update', '__grad_scaler__.unscale_'], () => NONE);
+
+  // Sharded data parallelism: the wrapper returns the same module (its parameters are what is divided).
+  reg(['torch.distributed.fsdp.FullyShardedDataParallel', 'torch.distributed.fsdp.fully_sharded_data_parallel.FullyShardedDataParallel'], (_s, c, node) => {
+    const strat = node.childForFieldName('arguments')?.text ?? '';
+    // ShardingStrategy.FULL_SHARD is the default (torch/distributed/fsdp/api.py); SHARD_GRAD_OP keeps parameters whole outside compute.
+    const stage: ZeroStage = /SHARD_GRAD_OP|_HYBRID_SHARD_ZERO2/.test(strat) ? 2 : /NO_SHARD/.test(strat) ? 0 : 3;
+    prog.fsdp = { span: it.span(node), stage, how: 'FullyShardedDataParallel' };
+    return c.args[0] ?? c.kw.get('module') ?? NONE;
+  });
+  reg(['torch.distributed._composable.fsdp.fully_shard', 'torch.distributed.fsdp.fully_shard'], (_s, c, node) => {
+    const r = c.kw.get('reshard_after_forward');
+    prog.fsdp = { span: it.span(node), stage: r?.t === 'bool' && !r.v ? 2 : 3, how: 'fully_shard' };
+    return c.args[0] ?? NONE;
+  });
+  reg(['deepspeed.initialize'], (_s, c, node) => {
+    const cfg = c.kw.get('config') ?? c.kw.get('config_params');
+    const model = c.kw.get('model') ?? c.args[1] ?? NONE;
+    const get = (d: Value | undefined, k: string): Value | undefined => {
+      if (d?.t !== 'dict') return undefined;
+      const i = d.keys.findIndex((x) => x.t === 'str' && x.v === k);
+      return i >= 0 ? d.vals[i] : undefined;
+    };
+    const stage = num(get(get(cfg, 'zero_optimization'), 'stage') ?? NONE);
+    if (stage !== undefined && stage >= 0 && stage <= 3) prog.zero = { span: it.span(node), stage: stage as ZeroStage, how: `DeepSpeed ZeRO stage ${stage}` };
+    let opt: Value = c.kw.get('optimizer') ?? NONE;
+    const oc = get(cfg, 'optimizer');
+    const type = get(oc, 'type');
+    if (!useOf(opt) && type?.t === 'str') {
+      // DeepSpeed's "Adam"/"AdamW" optimizers keep exp_avg and exp_avg_sq in float32 (deepspeed/ops/adam/fused_adam.py).
+      const kind: OptimizerKind | undefined = /^adamw$/i.test(type.v) ? 'torch.adamw' : /^adam$/i.test(type.v) ? 'torch.adam' : undefined;
+      if (kind) {
+        const use: OptimizerUse = { kind, lib: 'torch', ...calleeInfo(node), params: tensorsIn(model), bound: true, opts: {} };
+        prog.optimizers.push(use);
+        opt = optimizerValue(use);
+      }
+    }
+    return { t: 'tuple', items: [model, opt, NONE, NONE] };
+  });
+
+  // loss.backward(): a torch training step.
+  reg(['torch.Tensor.backward'], (_s, _c, node) => { prog.backward.push(it.span(node)); return NONE; });
+
+  // Forward calls inside a training step (a loop or function that calls .backward()): the input shape sizes the activations.
+  const prevCall = it.externs.get('__call_inst__');
+  const traced = new Set<string>();
+  it.externs.set('__call_inst__', (i, self, c, node, f) => {
+    const run = () => (prevCall ? prevCall(i, self, c, node, f) : unknown('module call', it.span(node)));
+    if (self?.t !== 'inst' || !inTrainingStep(node)) return run();
+    const x = c.args[0] ?? c.kw.get('input_ids') ?? c.kw.get('idx') ?? c.kw.get('x') ?? c.kw.get('inputs');
+    const ids = x?.t === 'dict' ? x.vals[0] : x;
+    const use: TrainingProgram['forwards'][number] = { model: self, span: it.span(node), input: ids?.t === 'tensor' ? ids : undefined, why: ids?.t === 'unknown' ? ids.reason : undefined, autocast: autocast[autocast.length - 1] };
+    prog.forwards.push(use);
+    // Trace a user module's forward once per call site: under autograd every op output it makes is kept for the backward.
+    const site = `${node.startIndex}:${node.endIndex}`;
+    const rec = it.memory.finished.find((r) => r.result === self);
+    if (!rec || rec.framework !== 'torch' || it.memory.current || traced.has(site)) return run();
+    traced.add(site);
+    const { value: out, rec: tmp } = it.memory.aside({ name: `${rec.name} training forward`, framework: rec.framework, span: it.span(node), phase: 'training', jitted: false, gc: false }, run);
+    let bytes = 0;
+    let count = 0;
+    for (const ev of tmp.events) {
+      if (ev.op !== 'alloc' || ev.tensor.role !== 'activation') continue;
+      bytes += ev.tensor.shape.reduce((a, d) => a * d, 1) * dtypeBytes(ev.tensor.dtype);
+      count++;
+    }
+    use.opLevel = { bytes, count, unknowns: tmp.unknowns.length };
+    return out;
+  });
+}
+
+
+// -------------------------------------------------------------- architecture
+
+interface Arch { layers: number; hidden: number; heads: number; vocab?: number; dropout: boolean | undefined; why?: string }
+
+const HEAD_KEYS = ['n_head', 'n_heads', 'num_heads', 'num_attention_heads', 'nhead', 'heads', 'num_head'];
+const HIDDEN_KEYS = ['n_embd', 'hidden_size', 'd_model', 'embed_dim', 'dim', 'hidden_dim', 'emb_dim', 'n_embed', 'model_dim'];
+const LAYER_KEYS = ['n_layer', 'n_layers', 'num_layers', 'num_hidden_layers', 'depth'];
+const VOCAB_KEYS = ['vocab_size', 'n_vocab', 'num_embeddings', 'vocab'];
+
+/** Reads a transformer's shape from the model object: its repeated blocks, embedding and config attributes. */
+function archOf(root: Value): Arch | { why: string } {
+  const ints = new Map<string, number>();
+  let bestList: Value[] | undefined;
+  let vocab: number | undefined;
+  let embHidden: number | undefined;
+  const dropouts: (number | undefined)[] = [];
+  const seen = new Set<object>();
+  const stack: Value[] = [root];
+  while (stack.length) {
+    const v = stack.pop()!;
+    if (typeof v !== 'object' || seen.has(v)) continue;
+    seen.add(v);
+    if (v.t === 'inst') {
+      if (v.cls.name === 'Dropout' || /Dropout$/.test(v.cls.name)) {
+        const p = v.catArgs?.p;
+        dropouts.push(typeof p === 'number' ? p : v.catArgs && !('p' in v.catArgs) ? 0.5 : undefined);
+      }
+      if (/Embed/.test(v.cls.name)) {
+        const w = v.attrs.get('weight') ?? v.attrs.get('embedding');
+        if (w?.t === 'tensor' && w.shape.length === 2 && typeof w.shape[0] === 'number' && typeof w.shape[1] === 'number' && (vocab === undefined || w.shape[0] > vocab)) {
+          vocab = w.shape[0]; embHidden = w.shape[1];
+        }
+      }
+      const items = v.items ?? undefined;
+      const list = items ?? [];
+      for (const [k, a] of v.attrs) {
+        if (a.t === 'int' && !ints.has(k)) ints.set(k, a.v);
+        if (a.t === 'float' && k === 'dropout') dropouts.push(a.v);
+        if ((a.t === 'list' || a.t === 'tuple') && a.items.length >= 2) consider(a.items);
+        stack.push(a);
+      }
+      if (list.length >= 2) consider(list);
+      // Class-level defaults (`n_head: int = 12` on a dataclass-like module).
+      for (const [k, a] of v.cls.ns) if (a.t === 'int' && !ints.has(k)) ints.set(k, a.v);
+    } else if (v.t === 'list' || v.t === 'tuple') stack.push(...v.items);
+    else if (v.t === 'dict') stack.push(...v.vals);
+  }
+  function consider(items: Value[]): void {
+    const first = items[0];
+    if (first?.t !== 'inst' || !items.every((x) => x.t === 'inst' && x.cls.name === first.cls.name)) return;
+    if (!tensorsIn(first).some((t) => t.role === 'param')) return;
+    if (!bestList || items.length > bestList.length) bestList = items;
+  }
+  const pick = (keys: string[]) => { for (const k of keys) if (ints.has(k)) return ints.get(k); return undefined; };
+  const layers = bestList?.length ?? pick(LAYER_KEYS);
+  const hidden = pick(HIDDEN_KEYS) ?? embHidden;
+  const heads = pick(HEAD_KEYS);
+  const v = pick(VOCAB_KEYS) ?? vocab;
+  if (!layers) return { why: 'no stack of repeated layers (a list of identical blocks) was found in the model' };
+  if (!hidden) return { why: 'the hidden size is not stated (no embedding and no n_embd / hidden_size / d_model attribute)' };
+  if (!heads) return { why: 'the number of attention heads is not stated (no n_head / num_heads attribute)' };
+  const dropout = dropouts.length === 0 ? false : dropouts.every((p) => p === 0) ? false : dropouts.some((p) => p === undefined) ? undefined : true;
+  return { layers, hidden, heads, vocab: v, dropout };
+}
+
+function archFromHf(c: Record<string, unknown>): Arch | { why: string } {
+  const g = (...ks: string[]) => { for (const k of ks) if (typeof c[k] === 'number') return c[k] as number; return undefined; };
+  const layers = g('num_hidden_layers', 'n_layer', 'num_layers');
+  const hidden = g('hidden_size', 'n_embd', 'd_model');
+  const heads = g('num_attention_heads', 'n_head', 'num_heads');
+  if (!layers || !hidden || !heads) return { why: 'the checkpoint configuration lacks num_hidden_layers / hidden_size / num_attention_heads' };
+  if (c.is_encoder_decoder === true || c.model_type === 't5') return { why: 'encoder-decoder models (two stacks, cross-attention) are not modelled' };
+  const drops = ['hidden_dropout_prob', 'attention_probs_dropout_prob', 'resid_pdrop', 'attn_pdrop', 'embd_pdrop', 'attention_dropout', 'hidden_dropout', 'dropout'].map((k) => c[k]).filter((x): x is number => typeof x === 'number');
+  return { layers, hidden, heads, vocab: g('vocab_size'), dropout: drops.length ? drops.some((p) => p > 0) : undefined };
+}
+
+// -------------------------------------------------------------- phase build
+
+function paramIds(rec: ModelRecord, params: TensorV[]): Set<number> {
+  const ids = new Set(params.map((t) => t.id));
+  for (const t of rec.params ?? []) ids.add(t.id);
+  return ids;
+}
+
+let nextId = 2_000_000_000;
+
+/**
+ * The training phase of one model, when the program trains it. Empty when
+ * no optimizer or gradient is applied to this model.
+ */
+export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseTrace[], params: TensorV[]): PhaseTrace[] {
+  const prog = trainingProgram(it);
+  if (!prog.optimizers.length && !prog.gradCalls.length && !prog.backward.length) return [];
+  const base = phases.find((p) => p.phase === 'load' || p.phase === 'init');
+  if (!base) return [];
+  const ids = paramIds(rec, params);
+  const all = it.memory.reported();
+  const single = all.length === 1;
+  // The optimizer given this model's parameters; an unbound one only when this is the only model.
+  const opt = prog.optimizers.find((o) => o.params.some((t) => ids.has(t.id)))
+    ?? (single ? prog.optimizers.find((o) => !o.params.length) ?? prog.optimizers[0] : undefined);
+  if (!opt && !(single && (prog.gradCalls.length || prog.backward.length))) return [];
+
+  const deviceCount = Number(it.state.get('deviceCount') ?? 1) || 1;
+  const events: MemoryEvent[] = [];
+  const notes: string[] = [];
+  const unknowns: Unknown[] = [...base.unknowns];
+  const weights = liveAtEnd(base);
+  const ps: ParamShape[] = weights.filter((t) => t.role === 'param').map((t) => ({ shape: t.shape, dtype: t.dtype }));
+  const paramDtype: DType = ps[0]?.dtype ?? 'float32';
+  // JAX: parameters placed with jax.device_put(params, NamedSharding(mesh, spec)) before opt.init keep that
+  // sharding, and so do their gradients (same sharding as the primal under jit) and optax's state
+  // (tree_map(zeros_like, params) inherits each leaf's sharding): frameworks/sharding.ts sets the placement.
+  const placed = opt?.params.map((t) => t.placement) ?? [];
+  const meshOver = placed.length && placed.every((p) => p.kind === 'sharded' && p.over === (placed[0] as { over: number }).over)
+    ? Math.min((placed[0] as { over: number }).over, deviceCount) : undefined;
+  const shard = prog.zero ?? prog.fsdp ?? (meshOver && meshOver > 1 ? { stage: 3 as ZeroStage, how: `parameters sharded over ${meshOver} devices (jax.device_put with a NamedSharding)` } : undefined);
+  const stage: ZeroStage = shard?.stage ?? 0;
+  const over = meshOver ?? deviceCount;
+  const sharded = (s: number): Placement => (shard && stage >= s && deviceCount > 1 ? { kind: 'sharded', over } : { kind: 'device', index: 0 });
+  if (shard && deviceCount > 1) notes.push(`${shard.how}: ${stage >= 3 ? 'parameters, gradients and optimizer state' : stage === 2 ? 'gradients and optimizer state' : stage === 1 ? 'optimizer state' : 'nothing'} divided over ${over} devices (Rajbhandari et al. 2019, arXiv:1910.02054 §5)`);
+  else if (shard) notes.push(`${shard.how} on a single target device: nothing is divided (set the device count, e.g. 8xa100-80gb)`);
+
+  // 1. Weights, as loaded / initialised.
+  for (const t of weights) {
+    const placement = t.role === 'param' ? sharded(3) : t.placement;
+    events.push({ op: 'alloc', tensor: { ...t, placement, group: t.role === 'param' ? `parameters (${t.dtype})` : t.group } });
+  }
+  const bytesOn = (b: number, s: number) => (shard && stage >= s && deviceCount > 1 ? b / over : b);
+  const paramBytes = gradientBytes(ps);
+  const mk = (label: string, group: string, bytes: number, role: TensorFact['role'], placement: Placement, span: Span | undefined, note: string, citation: string, shape?: number[], dtype?: DType): number => {
+    const id = nextId++;
+    events.push({ op: 'alloc', tensor: { id, label, group, shape: shape ?? [bytes], dtype: dtype ?? 'uint8', role, placement, span, note, citation } });
+    return id;
+  };
+
+  // 2. Optimizer state: kept from the first step on.
+  let optBytes: number | null = 0;
+  if (opt) {
+    const st = optimizerStateBytes(opt.kind, ps, opt.opts);
+    const muNote = opt.lib === 'optax' && (opt.kind === 'optax.adam' || opt.kind === 'optax.adamw') ? `, mu ${opt.opts.muDtype ?? paramDtype}` : '';
+    mk('optimizer state', `optimizer state: ${opt.callee} (${opt.kind.startsWith('bnb') ? 'uint8' : opt.kind === 'optax.adafactor' ? 'float32' : paramDtype}${muNote})`, st.bytes, 'optimizer', sharded(1), opt.span, st.formula, st.citation);
+    optBytes = st.bytes;
+    if (opt.accumulate !== undefined) {
+      const acc = accumulationBytes(ps);
+      mk('gradient accumulator', `MultiSteps accumulator (${paramDtype})`, acc.bytes, 'gradient', sharded(2), opt.span, `${acc.formula}${opt.accumulate ? `, every ${opt.accumulate} steps` : ''}`, acc.citation);
+    }
+    if (!opt.bound && opt.lib === 'optax') notes.push(`${opt.callee}: \`init\` was not seen with this model's parameters; state sized from the model`);
+  } else {
+    unknowns.push({ what: 'optimizer state', reason: 'gradients are taken but no optimizer (torch.optim, optax) was found for this model' });
+    optBytes = null;
+  }
+
+  // 3. Gradients: the parameters' shapes and dtypes (jax.grad; torch .grad is zeros_like(param)).
+  const bw = /\.backward\s*\(/.exec(it.text);
+  const gradSpan = prog.backward[0] ?? prog.gradCalls[0]?.span ?? (bw ? { start: bw.index + 1, end: bw.index + bw[0].length } : rec.span);
+  mk('gradients', `gradients (${paramDtype})`, paramBytes, 'gradient', sharded(2), gradSpan,
+    'one gradient per parameter, same shape and dtype', 'jax.grad returns the cotangent with the primal\'s shape and dtype (jax/_src/api.py); torch AccumulateGrad makes param.grad like the parameter (torch/csrc/autograd/functions/accumulate_grad.h)');
+  notes.push('gradients are counted at full size next to every saved activation: an upper bound, since the backward frees each layer\'s activations as it fills its gradients');
+
+  // 4. Activations kept for the backward.
+  // Autocast applies to the forwards run inside it; a model run outside any autocast computes in its parameters' dtype.
+  const mine = prog.forwards.filter((f) => f.model === rec.result);
+  const autocastDtype = mine.length ? mine.find((f) => f.autocast)?.autocast : prog.forwards.length ? undefined : prog.autocast?.dtype;
+  const autocastOn = !!autocastDtype && rec.framework !== 'equinox' && rec.framework !== 'flax' && rec.framework !== 'haiku' && rec.framework !== 'jax';
+  const computeDtype: DType = (autocastOn ? autocastDtype : undefined) ?? (rec.framework === 'torch' || rec.framework === 'transformers' ? undefined : prog.jaxComputeDtype?.dtype) ?? paramDtype;
+  const e = dtypeBytes(computeDtype);
+  if (autocastOn) notes.push(`torch.autocast(${autocastDtype}): activations sized at 2 B per element (matmul outputs); LayerNorm and softmax run in float32 under autocast, so this is a slight underestimate`);
+  const shape = inputShape(rec, prog, it);
+  let activation: TrainingInfo['activation'];
+  let actBytes: number | null = null;
+  let logitBytes = 0;
+  const load = rec.framework === 'transformers' ? hfLoads(it).find((l) => l.span.start === rec.span.start && l.span.end === rec.span.end) : undefined;
+  const cfg = load ? hfConfig(load.checkpoint) : undefined;
+  const a = cfg ? archFromHf(cfg as Record<string, unknown>) : rec.result ? archOf(rec.result) : { why: 'the model object is not known' };
+  // from_pretrained returns the model in eval mode (transformers modeling_utils.py: `model.eval()`), where
+  // dropout returns its input; only `model.train()` turns the masks on.
+  if (load && 'layers' in a && !/\.train\s*\(\s*(True)?\s*\)/.test(it.text)) {
+    if (a.dropout !== false) notes.push('from_pretrained returns the model in eval mode and the file never calls .train(): dropout is off (no masks kept)');
+    a.dropout = false;
+  }
+  // Decorators are not called by the interpreter: `@jax.checkpoint`, `@eqx.filter_checkpoint`, `@partial(jax.remat, ...)`.
+  const deco = /^[ \t]*@(?:[\w.]+\.)?(?:checkpoint|remat|filter_checkpoint)\b|^[ \t]*@(?:functools\.)?partial\(\s*(?:[\w.]+\.)?(?:checkpoint|remat|filter_checkpoint)\b/m.exec(it.text);
+  if (!prog.checkpointing.length && deco) prog.checkpointing.push({ span: { start: deco.index, end: deco.index + deco[0].length }, how: deco[0].trim() });
+  const recompute: Recompute = prog.checkpointing.length ? 'full' : 'none';
+  // transformers picks SDPA by default from 4.36 (Llama-family models) and for GPT-2 from 4.42
+  // (modeling_utils.py `_autoset_attn_implementation`; GPT2SdpaAttention); unpinned means a current release.
+  const tv = load?.transformersVersion;
+  const [maj, min] = (tv ?? '').split('.').map((x) => Number(x));
+  const below = (M: number, m: number) => tv !== undefined && Number.isFinite(maj) && Number.isFinite(min) && (maj < M || (maj === M && min < m));
+  const hfSdpa = rec.framework === 'transformers' && !/attn_implementation\s*=\s*["']eager/.test(it.text)
+    && !below(4, 36) && !(String((cfg as Record<string, unknown> | undefined)?.model_type) === 'gpt2' && below(4, 42));
+  if (hfSdpa && !/attn_implementation/.test(it.text)) notes.push(`transformers${tv ? `==${tv}` : ' (version not pinned: a current release assumed)'} runs SDPA attention by default: the attention scores are not stored`);
+  const fused = /scaled_dot_product_attention|flash_attn|memory_efficient_attention/.test(it.text) || hfSdpa;
+  const traced = mine.find((f) => f.opLevel && f.opLevel.count > 0);
+  if ('why' in a && !('layers' in a) && traced?.opLevel) {
+    // Not a transformer stack: the op outputs the forward made, each kept by autograd for the backward.
+    const o = traced.opLevel;
+    mk('activations (op outputs)', `activations: op outputs kept by autograd (${o.count} tensors)`, o.bytes, 'activation', { kind: 'device', index: 0 }, traced.span,
+      `sum of the ${o.count} op outputs traced in the forward, each kept for the backward (views and in-place results counted as copies: an upper bound)`,
+      'torch autograd saves the tensors each op needs for its backward (tools/autograd/derivatives.yaml); shapes from oomlens\'s op catalogue');
+    actBytes = o.bytes;
+    if (o.unknowns) unknowns.push({ what: 'activations', reason: `${o.unknowns} op output size(s) in the forward are unknown: the activations shown are a lower bound`, span: traced.span });
+  } else if ('why' in a && !('layers' in a)) {
+    const opWhy = rec.framework === 'torch' || rec.framework === 'transformers' ? (shape.why ? `, and the forward's op outputs are not known: ${shape.why}` : '') : `; op outputs of a forward under JAX autodiff (${rec.framework}) are not traced`;
+    unknowns.push({ what: 'activations', reason: `activations are not sized: the model is not read as a transformer stack (${a.why})${opWhy}`, span: shape.span });
+  } else if (shape.batch === null || shape.seq === null) {
+    unknowns.push({ what: 'activations', reason: `activations are not sized: ${shape.why}`, span: shape.span });
+  } else if (e !== 2 && e !== 4) {
+    unknowns.push({ what: 'activations', reason: `activations in ${computeDtype} are not modelled` });
+  } else {
+    const arch = a as Arch;
+    const input = { seq: shape.seq, batch: shape.batch, hidden: arch.hidden, heads: arch.heads, layers: arch.layers, bytesPerElement: e as 2 | 4, dropout: arch.dropout ?? true, attention: fused ? 'fused' as const : 'materialized' as const };
+    const act = trainingActivationBytes({ ...input, recompute });
+    const full = trainingActivationBytes({ ...input, recompute: 'full' });
+    if (arch.dropout === undefined) notes.push('a dropout probability is not known: dropout masks are counted');
+    if (fused) notes.push('fused attention (scaled_dot_product_attention / FlashAttention): the s×s attention scores are not stored');
+    if (recompute === 'full') notes.push(`gradient checkpointing (${prog.checkpointing[0].how}): only each layer's input is kept; the layer is recomputed in the backward`);
+    const per = Array.from({ length: arch.layers }, () => act.perLayer);
+    for (let l = 0; l < arch.layers; l++) {
+      mk(`activations layer ${l}`, `activations saved for backward (${arch.layers} layers, ${computeDtype})`, per[l], 'activation', { kind: 'device', index: 0 }, shape.span, act.formula, act.citation);
+    }
+    actBytes = act.total;
+    activation = { bytes: act.total, fullRecompute: full.total, formula: act.formula, recompute, layers: arch.layers };
+    const ce = /cross_entropy|log_softmax|nll_loss|CrossEntropyLoss/.test(it.text) || rec.framework === 'transformers';
+    if (arch.vocab && ce) {
+      // Logits in the compute dtype; log-probs in float32 under autocast (log_softmax is on autocast's fp32 list).
+      const head = lmHeadBytes({ batch: shape.batch, seq: shape.seq, vocab: arch.vocab, logitsBytes: e, logProbBytes: autocastOn ? 4 : e });
+      const ld: DType = e === 2 ? computeDtype : 'float32';
+      const jaxLike = rec.framework !== 'torch' && rec.framework !== 'transformers';
+      // torch returns the logits to the caller (alive) and autograd keeps log_softmax's result; under jit XLA keeps
+      // only what the backward reads (the log-probs), the logits being an intermediate.
+      if (!jaxLike) mk('logits', `logits [${shape.batch}, ${shape.seq}, ${arch.vocab}] (${ld})`, head.logits, 'activation', { kind: 'device', index: 0 }, shape.span, head.formula, head.citation, [shape.batch, shape.seq, arch.vocab], ld);
+      mk('log-probs', `cross-entropy log-probs saved for backward (${autocastOn ? 'float32' : ld})`, head.logProbs, 'activation', { kind: 'device', index: 0 }, shape.span, head.formula, head.citation, [shape.batch, shape.seq, arch.vocab], autocastOn ? 'float32' : ld);
+      logitBytes = (jaxLike ? 0 : head.logits) + head.logProbs;
+    } else if (arch.vocab) notes.push('no cross-entropy loss found in the file: the [batch, sequence, vocabulary] logits are not counted');
+  }
+
+  // torch gradient accumulation: the loss divided by the number of micro-steps before backward().
+  if (rec.framework === 'torch' || rec.framework === 'transformers') {
+    const acc = /\bloss\s*(?:=\s*loss\s*\/|\/=)\s*([\w.]+)|([\w.]*(?:accum|accumulation)[\w.]*)/i.exec(it.text);
+    if (acc && prog.backward.length + (/\.backward\s*\(/.test(it.text) ? 1 : 0) > 0) notes.push(`gradient accumulation (${(acc[1] ?? acc[2]).trim()} micro-steps): activations are sized for the micro-batch the forward sees; .grad accumulates in place, so no extra buffer`);
+  }
+
+  INFO.set(rec, {
+    program: prog, optimizer: opt, paramDtype, computeDtype,
+    parts: { params: bytesOn(paramBytes, 3), grads: bytesOn(paramBytes, 2), optimizer: optBytes === null ? null : bytesOn(optBytes, 1), activations: actBytes, logits: logitBytes },
+    activation, hfLoadSpan: load?.span,
+  });
+  return [{ phase: 'training', events, span: opt?.span ?? prog.backward[0] ?? prog.gradCalls[0]?.span ?? rec.span, notes: [...new Set(notes)], unknowns }];
+}
+
+/** Batch and sequence length of the training inputs: the model's forward call (torch), or the gradient call's inputs (JAX). */
+function inputShape(rec: ModelRecord, prog: TrainingProgram, it: Interpreter): { batch: number | null; seq: number | null; why: string; span?: Span } {
+  void it;
+  const mine = prog.forwards.filter((f) => f.model === rec.result);
+  for (const f of mine) {
+    const d = f.input?.shape;
+    if (d && d.length >= 2 && typeof d[0] === 'number' && typeof d[1] === 'number') return { batch: d[0], seq: d[1], why: '', span: f.span };
+  }
+  if (mine.length) {
+    const d = mine[0].input?.shape;
+    const bad = d?.find((x) => typeof x !== 'number');
+    return {
+      batch: null, seq: null, span: mine[0].span,
+      why: bad && typeof bad !== 'number' ? `the input's shape is not known (${bad.unknown})` : d ? `the input has ${d.length} dimension(s), not [batch, sequence]` : `the input is not a tensor of known shape${mine[0].why ? ` (${mine[0].why})` : ''}`,
+    };
+  }
+  const fwd = inferenceUses(rec).find((u) => u.kind === 'forward' && u.batch !== null && u.tokens !== null);
+  if (fwd && fwd.batch !== null && fwd.kind === 'forward' && fwd.tokens !== null) return { batch: fwd.batch, seq: fwd.tokens, why: '', span: fwd.span };
+  for (const g of prog.gradCalls) {
+    const x = g.inputs.find((t) => t.shape.length >= 2);
+    if (x && typeof x.shape[0] === 'number' && typeof x.shape[1] === 'number') return { batch: x.shape[0], seq: x.shape[1], why: '', span: g.span };
+  }
+  const anyFwd = inferenceUses(rec).find((u) => u.kind === 'forward');
+  if (anyFwd) {
+    const u = anyFwd.unknowns[0];
+    return { batch: null, seq: null, why: u ? `the input's ${u.what} is not known (${u.reason})` : 'the forward call\'s input is not a [batch, sequence] tensor of known shape', span: anyFwd.span };
+  }
+  if (prog.gradCalls.length) return { batch: null, seq: null, why: 'the differentiated function is called without a [batch, sequence] array of known shape', span: prog.gradCalls[0].span };
+  return { batch: null, seq: null, why: 'no forward call of the model with an input of known shape was found' };
+}
