@@ -13,7 +13,18 @@ export type DType =
   | 'complex64' | 'int4';
 
 /** A half-open range of UTF-16 offsets into the analysed file. */
-export interface Span { start: number; end: number }
+/**
+ * A range of UTF-16 offsets in a source file: the analysed file itself, or,
+ * when `file` is set, another file of the workspace (an imported module).
+ */
+export interface Span {
+  start: number;
+  end: number;
+  /** Absolute path of the file, when it is not the analysed one. */
+  file?: string;
+  /** 1-based line in `file` (set with `file`). */
+  line?: number;
+}
 
 /** Something the analysis could not resolve, with the reason and where. */
 export interface Unknown { what: string; reason: string; span?: Span }

@@ -24,7 +24,11 @@ import { moduleTensors } from '../frameworks/torch/semantics';
 import { Interpreter } from '../interp/interp';
 import type { ModelRecord } from '../interp/memory';
 import { parsePython, type Tree } from '../interp/parser';
+import { moduleLoader } from '../program/loader';
+import { installProgram } from '../program';
+import { findRoot, workspaceFor } from '../program/workspace';
 import type { TensorV } from '../interp/values';
+import { resolve } from 'node:path';
 
 export { initParser } from '../interp/parser';
 
@@ -60,6 +64,12 @@ export async function analyze(text: string, opts: AnalyzeOptions, previousTree?:
   it.state.set('versions', versions);
   it.state.set('deviceCount', spec.count);
   installFrameworks(it);
+  installProgram(it);
+  if (opts.path) {
+    const ws = workspaceFor(opts.workspaceRoot ?? findRoot(opts.path));
+    it.path = resolve(opts.path);
+    it.loader = moduleLoader(ws, it.path);
+  }
   try {
     it.run();
   } catch (e) {
@@ -68,7 +78,8 @@ export async function analyze(text: string, opts: AnalyzeOptions, previousTree?:
   }
   unknowns.push(...it.unknowns.filter((u) => /budget|internal|depth limit/.test(u.reason)).map((u) => ({ what: 'analysis', reason: u.reason, span: u.span })));
 
-  const records = it.memory.reported();
+  // Models built by another file's module-level code are that file's to report.
+  const records = it.memory.reported().filter((r) => !r.span.file);
   const models: { report: ModelReport; record: ModelRecord }[] = [];
   for (const rec of records) {
     const facts = toFacts(rec, versions, it, spec);
@@ -100,6 +111,7 @@ export async function analyze(text: string, opts: AnalyzeOptions, previousTree?:
       unknowns.push({ what: rule.code, reason: `rule failed: ${(e as Error).message}` });
     }
     for (const f of found) {
+      if (f.span.file) continue; // a finding in an imported file is shown when that file is analysed
       if (suppressed(text, lineStarts, f.span.start, rule.code)) continue;
       findings.push({ code: rule.code, name: rule.name, severity: (override as Severity | undefined) ?? rule.severity, ...f });
     }

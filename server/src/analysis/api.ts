@@ -63,6 +63,8 @@ export interface AnalyzeOptions {
   preview?: boolean;
   /** Pinned versions supplied by the caller (otherwise read from files near `path`). */
   versions?: Record<string, string>;
+  /** The workspace root (imports resolve inside it); default: the nearest folder up with pyproject.toml, setup.py or .git. */
+  workspaceRoot?: string;
   /** Hard limit on interpretation steps, so no input can hang the analysis. */
   stepBudget?: number;
 }

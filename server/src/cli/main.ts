@@ -101,7 +101,7 @@ async function check(opts: CliOptions, io: Io): Promise<number> {
       status = 2;
       continue;
     }
-    report.files.push(fileJson(path, s.device, r.result, r.findings, s.problems));
+    report.files.push(fileJson(path, s.device, r.result, r.findings, s.problems, file));
     findingCount += r.findings.length;
     if (r.findings.length) filesWithFindings++;
     for (const f of r.findings) {
@@ -112,7 +112,7 @@ async function check(opts: CliOptions, io: Io): Promise<number> {
       for (const m of r.result.models) svgs.push({ file, model: m.facts.name, svg: timelineSvg(m.facts, m.estimate, { units: s.units }) });
     }
     if (opts.format === 'text' && (r.result.models.length || r.findings.length || r.result.unknowns.length)) {
-      const idx = new LineIndex(r.result.text);
+      const idx = new LineIndex(r.result.text, file);
       const spec = parseDeviceSpec(s.device);
       const target = 'error' in spec ? s.device : spec.id;
       unitsSeen.add(s.units);

@@ -4,6 +4,7 @@
  * line / column pairs; columns count Unicode code points, as an editor's
  * cursor position and ruff do, so a non-ASCII character counts once.
  */
+import { dirname, relative, resolve, sep } from 'node:path';
 import type { Span, Unknown } from '../../../shared/src/facts';
 import { adviseModel, type Change, type FitsOn, type SplitBasis } from '../../../shared/src/advice';
 import type { AnalysisResult, Finding, Fix, ModelReport } from '../analysis/api';
@@ -13,7 +14,7 @@ export interface Position { line: number; column: number }
 /** Maps UTF-16 offsets of one text to 1-based line / column. */
 export class LineIndex {
   private readonly starts: number[] = [0];
-  constructor(private readonly text: string) {
+  constructor(private readonly text: string, private readonly path?: string) {
     for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) this.starts.push(i + 1);
   }
 
@@ -37,6 +38,18 @@ export class LineIndex {
   line(offset: number): number {
     return this.position(offset).line;
   }
+
+  /** The line of a span in this text, or its own line when it lies in another file. */
+  spanLine(span: Span): number {
+    return span.file && span.line ? span.line : this.line(span.start);
+  }
+
+  /** "line 12" in this text, "model.py:34" in another file (relative to this file's folder). */
+  label(span: Span): string {
+    if (!span.file) return `line ${this.line(span.start)}`;
+    const rel = this.path ? relative(dirname(resolve(this.path)), span.file).split(sep).join('/') : span.file;
+    return `${rel}:${span.line ?? '?'}`;
+  }
 }
 
 export interface JsonRange { line: number; column: number; endLine: number; endColumn: number }
@@ -54,7 +67,8 @@ export interface JsonDiagnostic extends JsonRange {
   related: (JsonRange & { message: string })[];
 }
 
-export interface JsonContributor { label: string; bytes: number; line: number | null }
+/** `file` (relative to the analysed file's folder) when the line is in another file of the workspace. */
+export interface JsonContributor { label: string; bytes: number; line: number | null; file?: string }
 
 export interface JsonPhase {
   name: string;
@@ -86,7 +100,7 @@ export interface JsonFitsWhere {
   devices: FitsOn[];
 }
 
-export interface JsonUnknown { what: string; reason: string; line: number | null }
+export interface JsonUnknown { what: string; reason: string; line: number | null; file?: string }
 
 export interface JsonModel {
   name: string;
@@ -120,7 +134,7 @@ export function range(idx: LineIndex, span: Span): JsonRange {
 }
 
 function unknownJson(idx: LineIndex, u: Unknown): JsonUnknown {
-  return { what: u.what, reason: u.reason, line: u.span ? idx.line(u.span.start) : null };
+  return { what: u.what, reason: u.reason, line: u.span ? idx.spanLine(u.span) : null, ...fileOf(idx, u.span) };
 }
 
 export function diagnosticJson(idx: LineIndex, f: Finding): JsonDiagnostic {
@@ -158,7 +172,7 @@ export function modelJson(idx: LineIndex, m: ModelReport): JsonModel {
         peakBytes: p.peakBytes,
         budgetBytes: p.budgetBytes,
         fits: p.fits,
-        breakdown: p.breakdown.map((c) => ({ label: c.label, bytes: c.bytes, line: c.span ? idx.line(c.span.start) : null })),
+        breakdown: p.breakdown.map((c) => ({ label: c.label, bytes: c.bytes, line: c.span ? idx.spanLine(c.span) : null, ...fileOf(idx, c.span) })),
         ...(several ? { perDeviceBytes: p.perDeviceBytes, peakDevice: p.peakDevice } : {}),
         fitsWhere: { basis: a.basis, splitBytes: a.splitBytes, fixedBytes: a.fixedBytes, lowerBound: a.lowerBound, devices: a.fitsOn },
         ...(p.fits === false ? { changes: a.changes, cheapestChange: a.cheapest } : {}),
@@ -168,8 +182,12 @@ export function modelJson(idx: LineIndex, m: ModelReport): JsonModel {
   };
 }
 
-export function fileJson(path: string, device: string, r: AnalysisResult, findings: Finding[], extraUnknowns: string[] = []): JsonFile {
-  const idx = new LineIndex(r.text);
+function fileOf(idx: LineIndex, span: Span | undefined): { file?: string } {
+  return span?.file ? { file: idx.label(span).replace(/:[^:]*$/, '') } : {};
+}
+
+export function fileJson(path: string, device: string, r: AnalysisResult, findings: Finding[], extraUnknowns: string[] = [], absPath = path): JsonFile {
+  const idx = new LineIndex(r.text, absPath);
   return {
     path,
     device,

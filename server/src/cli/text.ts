@@ -46,7 +46,7 @@ export function modelText(m: ModelReport, idx: LineIndex, units: Units): string[
   for (const p of e.phases) {
     if (p.peakBytes === null || !p.breakdown.length) continue;
     // The training phase lists all its parts (weights, gradients, optimizer state, activations, logits).
-    const top = p.breakdown.slice(0, p.phase === 'training' ? 7 : 3).map((c) => `${formatBytes(c.bytes, units)} ${c.label}${c.count > 1 ? ` ×${c.count}` : ''}${c.span ? ` (line ${idx.line(c.span.start)})` : ''}`);
+    const top = p.breakdown.slice(0, p.phase === 'training' ? 7 : 3).map((c) => `${formatBytes(c.bytes, units)} ${c.label}${c.count > 1 ? ` ×${c.count}` : ''}${c.span ? ` (${idx.label(c.span)})` : ''}`);
     out.push(`    ${p.phase} peak${e.target.count > 1 ? ` on device ${p.peakDevice}` : ''}: ${top.join('; ')}`);
   }
   const advice = adviseModel(m.facts, e);
@@ -54,7 +54,7 @@ export function modelText(m: ModelReport, idx: LineIndex, units: Units): string[
   const unknowns = [...m.facts.unknowns, ...e.unknowns, ...e.phases.flatMap((p) => p.unknowns)];
   const seen = new Set<string>();
   for (const u of unknowns) {
-    const line = u.span ? ` (line ${idx.line(u.span.start)})` : '';
+    const line = u.span ? ` (${idx.label(u.span)})` : '';
     const key = `${u.what}|${u.reason}|${line}`;
     if (seen.has(key)) continue;
     seen.add(key);

@@ -13,7 +13,7 @@ import type { SyntaxNode, Tree } from './parser';
 import { Memory } from './memory';
 import { percentFormat } from './strings';
 import {
-  type ClassV, type Env, type FuncV, type InstV, type TensorV, type UnknownV, type Value,
+  type ClassV, type Env, type FuncV, type InstV, type ModuleV, type TensorV, type UnknownV, type Value,
   NONE, describe, int, isUnknown, num, str, truthy, unknown,
 } from './values';
 
@@ -32,6 +32,31 @@ export interface Catalogues {
 export interface CallArgs { args: Value[]; kw: Map<string, Value> }
 
 export type ExternHandler = (it: Interpreter, self: Value | undefined, call: CallArgs, node: SyntaxNode, fnValue: Value & { t: 'extern' }) => Value;
+
+/**
+ * Where the interpreter finds the user's other files. The workspace layer
+ * (server/src/program/) implements it; without one, imports of local modules
+ * stay unknown.
+ */
+export interface ModuleLoader {
+  /** Folders searched for an absolute import (sys.path order). */
+  searchDirs(extra: string[]): string[];
+  /** The file or package folder for `dotted` in `dirs`. */
+  find(dotted: string, dirs: string[]): { path?: string; dir?: string } | undefined;
+  /** The package folder `level` dots up from a file (`from . import x`: level 1). */
+  relativeBase(fromFile: string, level: number): string | undefined;
+  /** A workspace file's text and tree, or undefined when it cannot be read. */
+  load(path: string): { path: string; text: string; tree: Tree } | undefined;
+  /** The path as shown to the user (relative to the workspace root). */
+  rel(path: string): string;
+  /** A data file the program reads (JSON, YAML, TOML): an absolute path inside the workspace for a path as written, or undefined. */
+  locate(written: string): string | undefined;
+  /** The text of a workspace file, or undefined (outside the workspace, unreadable, too large, binary). */
+  readText(path: string): string | undefined;
+}
+
+/** At most this many workspace modules are evaluated in one analysis. */
+const MAX_MODULES = 300;
 
 const MAX_DEPTH = 60;
 const MAX_LOOP = 100_000;
@@ -52,8 +77,20 @@ export class Interpreter {
   readonly externs = new Map<string, ExternHandler>();
   /** Prefix handlers: first matching prefix wins (e.g. 'transformers.' for every Auto class). */
   readonly externPrefixes: [string, ExternHandler][] = [];
+  /** Library attributes that are values rather than functions (`absl.flags.FLAGS`), by qualified name. */
+  readonly externValues = new Map<string, (it: Interpreter, node: SyntaxNode) => Value>();
   /** Free-form state the framework models keep (flax/haiku contexts, torch device scopes). */
   readonly state = new Map<string, unknown>();
+
+  /** Workspace modules imported so far, by file path (or package folder). */
+  readonly modules = new Map<string, ModuleV>();
+  /** The file each syntax tree other than the main one was read from. */
+  readonly fileOf = new Map<Tree, string>();
+  /** Folders the program added to sys.path with literal values. */
+  readonly sysPath: string[] = [];
+  loader?: ModuleLoader;
+  /** Path of the main file, when known. */
+  path?: string;
 
   constructor(readonly text: string, readonly tree: Tree, readonly cat: Catalogues, readonly stepBudget: number) {
     this.memory = new Memory(this);
@@ -61,8 +98,16 @@ export class Interpreter {
 
   // ---------------------------------------------------------------- helpers
 
+  /** Offsets of a node; nodes of another file than the main one carry that file's path. */
   span(node: SyntaxNode): Span {
-    return { start: node.startIndex, end: node.endIndex };
+    if (node.tree === this.tree || this.fileOf.size === 0) return { start: node.startIndex, end: node.endIndex };
+    const file = this.fileOf.get(node.tree);
+    return file ? { start: node.startIndex, end: node.endIndex, file, line: node.startPosition.row + 1 } : { start: node.startIndex, end: node.endIndex };
+  }
+
+  /** The file a node belongs to (the main file's path for the main tree). */
+  fileOfNode(node: SyntaxNode): string | undefined {
+    return node.tree === this.tree ? this.path : this.fileOf.get(node.tree);
   }
 
   tick(node: SyntaxNode): void {
@@ -100,6 +145,7 @@ export class Interpreter {
 
   run(): void {
     this.globals.vars.set('__name__', str('__main__'));
+    if (this.path) this.globals.vars.set('__file__', str(this.path));
     this.frames.push(this.globals);
     try {
       this.execBlock(this.tree.rootNode.namedChildren);
@@ -291,6 +337,7 @@ export class Interpreter {
       if (h) h(this, obj, { args: [str(name), value], kw: new Map() }, at, { t: 'extern', name: '__setattr__' });
       else obj.attrs.set(name, value);
     } else if (obj.t === 'class') obj.ns.set(name, value);
+    else if (obj.t === 'dict' && obj.attrs) this.setItem(obj, str(name), value, at);
   }
 
   setItem(obj: Value, key: Value, value: Value, at: SyntaxNode): void {
@@ -314,13 +361,15 @@ export class Interpreter {
     for (const c of node.namedChildren) {
       if (!c) continue;
       if (c.type === 'dotted_name') {
-        // `import jax.numpy` binds `jax`.
+        // `import a.b.c` binds `a`, with a.b and a.b.c loaded as its attributes.
         const first = c.text.split('.')[0];
-        this.currentFrame().vars.set(first, { t: 'extern', name: first });
+        const chain = this.importChain(c.text, node);
+        this.currentFrame().vars.set(first, chain ? chain[0] : { t: 'extern', name: first });
       } else if (c.type === 'aliased_import') {
         const name = c.childForFieldName('name')!.text;
         const alias = c.childForFieldName('alias')!.text;
-        this.currentFrame().vars.set(alias, { t: 'extern', name: canonical(name) });
+        const chain = this.importChain(name, node);
+        this.currentFrame().vars.set(alias, chain ? chain[chain.length - 1] : { t: 'extern', name: canonical(name) });
       }
     }
   }
@@ -329,26 +378,145 @@ export class Interpreter {
     const mod = node.childForFieldName('module_name');
     if (!mod) return;
     const base = mod.text;
+    let module: ModuleV | Value | undefined;
     if (base.startsWith('.')) {
-      for (const n of node.childrenForFieldName('name')) {
-        if (!n) continue;
-        const local = n.type === 'aliased_import' ? n.childForFieldName('alias')!.text : n.text;
-        this.currentFrame().vars.set(local, unknown(`imported from local module ${base}: other files are not followed`, this.span(node)));
+      const level = /^\.+/.exec(base)![0].length;
+      module = this.importRelative(base.slice(level), level, node);
+    } else {
+      const chain = this.importChain(base, node);
+      if (chain) module = chain[chain.length - 1];
+    }
+    const names = node.childrenForFieldName('name');
+    if (names.length === 0 && node.namedChildren.some((c) => c?.type === 'wildcard_import')) {
+      if (module?.t === 'module' && module.env) {
+        const all = module.env.vars.get('__all__');
+        const keys = all && (all.t === 'list' || all.t === 'tuple') ? all.items.flatMap((v) => (v.t === 'str' ? [v.v] : [])) : [...module.env.vars.keys()].filter((k) => !k.startsWith('_'));
+        for (const k of keys) { const v = module.env.vars.get(k); if (v !== undefined) this.currentFrame().vars.set(k, v); }
       }
       return;
     }
-    const names = node.childrenForFieldName('name');
-    if (names.length === 0 && node.namedChildren.some((c) => c?.type === 'wildcard_import')) return;
     for (const n of names) {
       if (!n) continue;
-      if (n.type === 'aliased_import') {
-        const name = n.childForFieldName('name')!.text;
-        this.currentFrame().vars.set(n.childForFieldName('alias')!.text, { t: 'extern', name: canonical(`${base}.${name}`) });
-      } else {
-        const local = n.text.split('.').pop()!;
-        this.currentFrame().vars.set(local, { t: 'extern', name: canonical(`${base}.${n.text}`) });
+      const name = n.type === 'aliased_import' ? n.childForFieldName('name')!.text : n.text;
+      const local = n.type === 'aliased_import' ? n.childForFieldName('alias')!.text : name.split('.').pop()!;
+      let v: Value;
+      if (module?.t === 'module') v = this.moduleAttr(module, name, node);
+      else if (module) v = module;
+      else if (base.startsWith('.')) v = unknown(`module \`${base}\` is not a file of this workspace`, this.span(node));
+      else {
+        const full = canonical(`${base}.${name}`);
+        const named = this.externValues.get(full);
+        v = named ? named(this, node) : { t: 'extern', name: full };
       }
+      this.currentFrame().vars.set(local, v);
     }
+  }
+
+  /**
+   * Loads `a`, `a.b`, `a.b.c` from the workspace as `import a.b.c` does, or
+   * returns undefined when `a` is not a workspace module (a library).
+   */
+  importChain(dotted: string, node: SyntaxNode): ModuleV[] | undefined {
+    if (!this.loader) return undefined;
+    const parts = dotted.split('.');
+    const dirs = this.loader.searchDirs(this.sysPath);
+    const top = this.loader.find(parts[0], dirs);
+    if (!top) return undefined;
+    const chain: ModuleV[] = [this.loadModule(parts[0], top, node)];
+    for (let i = 1; i < parts.length; i++) {
+      const parent = chain[i - 1];
+      const sub = this.submodule(parent, parts[i], node);
+      if (!sub) break;
+      chain.push(sub);
+    }
+    return chain;
+  }
+
+  private importRelative(rest: string, level: number, node: SyntaxNode): ModuleV | undefined {
+    const from = this.fileOfNode(node);
+    if (!this.loader || !from) return undefined;
+    const baseDir = this.loader.relativeBase(from, level);
+    if (!baseDir) return undefined;
+    const pkgName = this.packageName(from, level);
+    const pkgFound = this.loader.find('__init__', [baseDir]);
+    let mod: ModuleV = this.loadModule(pkgName, { path: pkgFound?.path, dir: baseDir }, node);
+    if (!rest) return mod;
+    for (const part of rest.split('.')) {
+      const sub = this.submodule(mod, part, node);
+      if (!sub) return undefined;
+      mod = sub;
+    }
+    return mod;
+  }
+
+  /** A dotted name for the package `level` dots up from a file (for labels only). */
+  private packageName(from: string, level: number): string {
+    const segs = from.split(/[\\/]/);
+    segs.pop();
+    for (let i = 1; i < level; i++) segs.pop();
+    return segs[segs.length - 1] ?? '';
+  }
+
+  private submodule(parent: ModuleV, name: string, node: SyntaxNode): ModuleV | undefined {
+    const existing = parent.env?.vars.get(name);
+    if (existing?.t === 'module') return existing;
+    if (!this.loader || !parent.dir) return undefined;
+    const found = this.loader.find(name, [parent.dir]);
+    if (!found) return undefined;
+    const m = this.loadModule(`${parent.name}.${name}`, found, node);
+    parent.env ??= { vars: new Map() };
+    parent.env.vars.set(name, m);
+    return m;
+  }
+
+  /** An attribute of a workspace module: a name it defines, else its submodule (`from pkg import mod`). */
+  moduleAttr(m: ModuleV, name: string, node: SyntaxNode): Value {
+    const v = m.env?.vars.get(name);
+    if (v !== undefined) return v;
+    const sub = this.submodule(m, name, node);
+    if (sub) return sub;
+    if (m.loading) return unknown(`\`${name}\` is not yet defined in ${m.name}: the modules import each other (cycle)`, this.span(node));
+    return unknown(`module ${m.name} defines no \`${name}\` that oomlens could follow`, this.span(node));
+  }
+
+  /** Runs a workspace module's body once per analysis, in its own namespace. */
+  private loadModule(name: string, found: { path?: string; dir?: string }, node: SyntaxNode): ModuleV {
+    const key = found.path ?? found.dir ?? name;
+    const have = this.modules.get(key);
+    if (have) return have;
+    const m: ModuleV = { t: 'module', name, path: found.path, dir: found.dir };
+    this.modules.set(key, m);
+    if (!found.path || !this.loader) return m;
+    if (this.modules.size > MAX_MODULES) {
+      this.note(`more than ${MAX_MODULES} workspace modules imported: ${name} is not followed`, node);
+      return m;
+    }
+    if (found.path === this.path) {
+      // The main file imported under its module name: Python runs it a second time; its names are the main namespace's.
+      m.env = this.globals;
+      return m;
+    }
+    const src = this.loader.load(found.path);
+    if (!src) {
+      this.note(`could not read ${this.loader.rel(found.path)}`, node);
+      return m;
+    }
+    this.fileOf.set(src.tree, src.path);
+    const env: Env = { vars: new Map() };
+    env.vars.set('__name__', str(name));
+    env.vars.set('__file__', str(src.path));
+    m.env = env;
+    m.loading = true;
+    this.frames.push(env);
+    try {
+      this.execBlock(src.tree.rootNode.namedChildren);
+    } catch (e) {
+      if (!(e instanceof ReturnSignal || e instanceof BreakSignal || e instanceof ContinueSignal)) throw e;
+    } finally {
+      this.frames.pop();
+      m.loading = false;
+    }
+    return m;
   }
 
   private execDecorated(node: SyntaxNode): void {
@@ -462,7 +630,9 @@ export class Interpreter {
     if (t === undefined) {
       this.note(`condition \`${clip(node.childForFieldName('condition')!.text)}\` could not be decided (${describe(cond)}); the branch taken is assumed`, node.childForFieldName('condition')!);
     }
-    if (t !== false) {
+    // An undecidable guard whose branch only raises (`if cond: raise ValueError(...)`) is taken
+    // as not raising: the program that runs is the one that continues.
+    if (t === true || (t === undefined && !raisesOnly(node.childForFieldName('consequence')))) {
       this.body(node.childForFieldName('consequence'));
       return;
     }
@@ -790,10 +960,18 @@ export class Interpreter {
 
   getAttr(obj: Value, name: string, node: SyntaxNode): Value {
     switch (obj.t) {
+      case 'module': return this.moduleAttr(obj, name, node);
+      case 'dict': {
+        if (!obj.attrs) return this.externAttr(obj, name, node);
+        const i = obj.keys.findIndex((k) => k.t === 'str' && k.v === name);
+        return i >= 0 ? obj.vals[i] : this.externAttr(obj, name, node);
+      }
       case 'extern': {
         if (obj.self === undefined && !obj.kw && !obj.args) {
           const full = canonical(`${obj.name}.${name}`);
           if (full === 'os.environ') return { t: 'environ' };
+          const named = this.externValues.get(full);
+          if (named) return named(this, node);
           const dt = externDType(full);
           if (dt) return { t: 'dtype', dtype: dt };
           return { t: 'extern', name: full };
@@ -1316,6 +1494,12 @@ export function externDType(full: string): DType | undefined {
 
 /** Libraries whose unmodelled functions are taken not to change the dicts and lists passed to them. */
 const KNOWN_LIBS = /^(torch|jax|jaxlib|flax|haiku|equinox|optax|chex|numpy|math|builtins|os|sys|functools|collections|typing|dataclasses|transformers|einops|logging|warnings|time|random|json|re|itertools|copy|abc|enum|inspect|pathlib|contextlib|operator|argparse|tqdm|wandb|orbax)\./;
+
+/** A block that ends in `raise` (what runs before it cannot matter to memory: the program stops). */
+function raisesOnly(block: SyntaxNode | null): boolean {
+  const last = block?.namedChildren.filter((c) => c && c.type !== 'comment').pop();
+  return last?.type === 'raise_statement';
+}
 
 export function classKindOf(name: string): ClassV['kind'] | undefined {
   if (name === 'equinox.Module') return 'equinox';

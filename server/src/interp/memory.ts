@@ -277,6 +277,7 @@ export class Memory {
     const mark = (v: Value): void => visitTensors(v, (t) => { reach.add(t.id); }, seenObj);
     for (const f of this.it.frames) markEnv(f, mark, seenObj);
     markEnv(this.it.globals, mark, seenObj);
+    for (const m of this.it.modules.values()) if (m.env) markEnv(m.env, mark, seenObj);
     for (const v of this.it.temps) mark(v);
     for (const v of this.pins) mark(v);
     for (const p of this.rootProviders) for (const v of p()) mark(v);

@@ -12,6 +12,7 @@ export type SyntaxNode = Node;
 export type { Tree };
 
 let ready: Promise<Parser> | undefined;
+let loaded: Parser | undefined;
 
 /** Finds a wasm file beside the bundle, in $OOMLENS_WASM_DIR, or in its npm package. */
 function locate(file: string, resolveFrom: string): string {
@@ -31,6 +32,7 @@ export function initParser(): Promise<Parser> {
     const lang = await Language.load(locate('tree-sitter-python.wasm', 'tree-sitter-python/package.json'));
     const parser = new Parser();
     parser.setLanguage(lang);
+    loaded = parser;
     return parser;
   })();
   return ready;
@@ -40,6 +42,14 @@ export function initParser(): Promise<Parser> {
 export async function parsePython(text: string, previous?: Tree): Promise<Tree> {
   const parser = await initParser();
   const tree = parser.parse(text, previous);
+  if (!tree) throw new Error('tree-sitter returned no tree');
+  return tree;
+}
+
+/** Parses synchronously; the grammar must already be loaded (`initParser()` resolved). */
+export function parsePythonSync(text: string): Tree {
+  if (!loaded) throw new Error('tree-sitter is not initialised: await initParser() first');
+  const tree = loaded.parse(text);
   if (!tree) throw new Error('tree-sitter returned no tree');
   return tree;
 }

@@ -24,10 +24,11 @@ export type Value =
   | { t: 'ellipsis' }
   | { t: 'tuple'; items: Value[] }
   | { t: 'list'; items: Value[] }
-  | { t: 'dict'; keys: Value[]; vals: Value[] }
+  /** A dict; `attrs` when its keys are also attributes (ConfigDict, OmegaConf, EasyDict, CfgNode, SimpleNamespace). */
+  | { t: 'dict'; keys: Value[]; vals: Value[]; attrs?: boolean }
   | { t: 'slice'; start: Value; stop: Value; step: Value }
   | UnknownV
-  | { t: 'module'; name: string }
+  | ModuleV
   /** An external (library) object known by its qualified name; `self` for bound methods. */
   | { t: 'extern'; name: string; self?: Value; kw?: Map<string, Value>; args?: Value[] }
   | FuncV
@@ -43,6 +44,21 @@ export type Value =
   | { t: 'sharding'; mesh?: Map<string, number | undefined>; spec?: Value }
   | { t: 'environ' }
   | { t: 'hfmodel'; id: number };
+
+/** A workspace module (a file or package folder of the user's project), once imported. */
+export interface ModuleV {
+  t: 'module';
+  /** Dotted name (`pkg.models.gpt`). */
+  name: string;
+  /** The module's global namespace; undefined for a folder without __init__.py until names are read from it. */
+  env?: Env;
+  /** The file it was read from (`__init__.py` for a package), if any. */
+  path?: string;
+  /** The folder of a package, for its submodules. */
+  dir?: string;
+  /** True while its body runs: a cyclic import sees the names defined so far, as in CPython. */
+  loading?: boolean;
+}
 
 export interface UnknownV { t: 'unknown'; reason: string; span?: Span }
 

@@ -1,0 +1,177 @@
+/**
+ * Configuration the program reads from files of the workspace, and the path
+ * arithmetic that names them. Only files inside the workspace are read, with
+ * well-kept parsers (`yaml`, `smol-toml`, JSON.parse); nothing is executed.
+ *
+ * - `open(path)` → a file handle naming the path; `json.load(f)`,
+ *   `yaml.safe_load(f)` / `yaml.load(f, Loader=…)` / `yaml.full_load(f)`,
+ *   `toml.load(f)` / `tomllib.load(f)` parse it; `json.loads(s)` parses text.
+ * - `OmegaConf.load(path)` / `OmegaConf.create(dict)`, `ml_collections.ConfigDict`,
+ *   `easydict.EasyDict`, `types.SimpleNamespace`, `addict.Dict`, yacs `CfgNode`:
+ *   dicts whose keys are also attributes.
+ * - `os.path.join/dirname/basename/abspath/realpath/expanduser` on strings;
+ *   `os.path.exists/isfile/isdir` of a workspace path decide their branch.
+ * - `sys.path.append(dir)` / `sys.path.insert(i, dir)` with a literal folder:
+ *   later imports search it.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { parse as parseToml } from 'smol-toml';
+import { parse as parseYaml } from 'yaml';
+import type { CallArgs, Interpreter } from '../interp/interp';
+import type { SyntaxNode } from '../interp/parser';
+import { type Value, NONE, describe, str, unknown } from '../interp/values';
+
+/** Config values deeper or larger than this are cut to an unknown (a config is small). */
+const MAX_ITEMS = 20_000;
+const MAX_DEPTH = 40;
+
+/** A parsed JSON/YAML/TOML value as an interpreter value; objects become attribute dicts when `attrs`. */
+export function fromData(data: unknown, attrs: boolean, budget = { n: MAX_ITEMS }, depth = 0): Value {
+  if (--budget.n < 0 || depth > MAX_DEPTH) return unknown('config file too large or deep to follow');
+  if (data === null || data === undefined) return NONE;
+  if (typeof data === 'boolean') return { t: 'bool', v: data };
+  if (typeof data === 'number') return Number.isInteger(data) ? { t: 'int', v: data } : { t: 'float', v: data };
+  if (typeof data === 'bigint') return Number.isSafeInteger(Number(data)) ? { t: 'int', v: Number(data) } : unknown('integer too large');
+  if (typeof data === 'string') return str(data);
+  if (Array.isArray(data)) return { t: 'list', items: data.map((d) => fromData(d, attrs, budget, depth + 1)) };
+  if (data instanceof Date) return str(data.toISOString());
+  if (typeof data === 'object') {
+    const keys: Value[] = [];
+    const vals: Value[] = [];
+    for (const [k, v] of Object.entries(data as Record<string, unknown>)) { keys.push(str(k)); vals.push(fromData(v, attrs, budget, depth + 1)); }
+    return attrs ? { t: 'dict', keys, vals, attrs: true } : { t: 'dict', keys, vals };
+  }
+  return unknown(`config value of type ${typeof data}`);
+}
+
+/** A dict value (and its nested dicts) turned into an attribute dict. */
+function asAttrs(v: Value): Value {
+  if (v.t === 'dict') return { t: 'dict', keys: v.keys, vals: v.vals.map(asAttrs), attrs: true };
+  if (v.t === 'list') return { t: 'list', items: v.items.map(asAttrs) };
+  return v;
+}
+
+type Format = 'json' | 'yaml' | 'toml';
+
+export function installConfigFiles(it: Interpreter): void {
+  const reg = (name: string, fn: (self: Value | undefined, c: CallArgs, node: SyntaxNode) => Value) =>
+    it.externs.set(name, (_i, self, c, node) => fn(self, c, node));
+  const where = (node: SyntaxNode) => it.span(node);
+
+  /** The absolute workspace path a value names, or an unknown saying why not. */
+  const pathOf = (v: Value | undefined, node: SyntaxNode): string | Value => {
+    if (!v) return unknown('no path given', where(node));
+    const p = v.t === 'str' ? v.v : v.t === 'extern' && v.name === '__file_handle__' && v.args?.[0]?.t === 'str' ? v.args[0].v : undefined;
+    if (p === undefined) return v.t === 'unknown' ? v : unknown(`path ${describe(v)} is not known`, where(node));
+    const abs = it.loader?.locate(p);
+    return abs ?? unknown(`config file \`${p}\` is not in the workspace`, where(node));
+  };
+  const read = (v: Value | undefined, fmt: Format, attrs: boolean, node: SyntaxNode): Value => {
+    const p = pathOf(v, node);
+    if (typeof p !== 'string') return p;
+    const text = it.loader?.readText(p);
+    if (text === undefined) return unknown(`could not read ${it.loader?.rel(p) ?? p}`, where(node));
+    return parseText(text, fmt, attrs, it.loader?.rel(p) ?? p, node);
+  };
+  const parseText = (text: string, fmt: Format, attrs: boolean, label: string, node: SyntaxNode): Value => {
+    try {
+      const data = fmt === 'json' ? JSON.parse(text) : fmt === 'yaml' ? parseYaml(text, { maxAliasCount: 100 }) : parseToml(text);
+      return fromData(data, attrs);
+    } catch (e) {
+      return unknown(`${label} is not valid ${fmt.toUpperCase()}: ${(e as Error).message.split('\n')[0]}`, where(node));
+    }
+  };
+
+  reg('builtins.open', (_s, c, node) => {
+    const p = c.args[0] ?? c.kw.get('file');
+    const mode = c.args[1] ?? c.kw.get('mode');
+    if (mode?.t === 'str' && /[wax+]/.test(mode.v)) return { t: 'extern', name: '__file_handle__', args: [] };
+    const abs = pathOf(p, node);
+    return typeof abs === 'string' ? { t: 'extern', name: '__file_handle__', args: [str(abs)] } : { t: 'extern', name: '__file_handle__', args: [abs] };
+  });
+  const handleArg = (c: CallArgs) => c.args[0] ?? c.kw.get('fp') ?? c.kw.get('stream') ?? c.kw.get('f');
+  reg('json.load', (_s, c, node) => read(handleArg(c), 'json', false, node));
+  reg('json.loads', (_s, c, node) => {
+    const t = c.args[0];
+    return t?.t === 'str' ? parseText(t.v, 'json', false, 'string', node) : unknown('json.loads of text that is not known', where(node));
+  });
+  for (const n of ['yaml.safe_load', 'yaml.load', 'yaml.full_load', 'yaml.unsafe_load']) {
+    reg(n, (_s, c, node) => {
+      const a = handleArg(c);
+      if (a?.t === 'str') return parseText(a.v, 'yaml', false, 'string', node);
+      return read(a, 'yaml', false, node);
+    });
+  }
+  for (const n of ['toml.load', 'tomllib.load', 'tomli.load']) reg(n, (_s, c, node) => read(handleArg(c), 'toml', false, node));
+  reg('omegaconf.OmegaConf.load', (_s, c, node) => read(c.args[0] ?? c.kw.get('file_'), 'yaml', true, node));
+  reg('omegaconf.OmegaConf.create', (_s, c) => asAttrs(c.args[0] ?? { t: 'dict', keys: [], vals: [] }));
+  reg('omegaconf.OmegaConf.merge', (_s, c) => mergeAll(c.args));
+  reg('omegaconf.OmegaConf.to_container', (_s, c) => c.args[0] ?? NONE);
+  reg('omegaconf.OmegaConf.to_object', (_s, c) => c.args[0] ?? NONE);
+  for (const n of ['ml_collections.ConfigDict', 'ml_collections.config_dict.ConfigDict', 'ml_collections.FrozenConfigDict',
+    'easydict.EasyDict', 'addict.Dict', 'yacs.config.CfgNode', 'types.SimpleNamespace', 'argparse.Namespace']) {
+    reg(n, (_s, c) => {
+      const base = c.args[0];
+      const out: Value = base?.t === 'dict' ? asAttrs(base) : { t: 'dict', keys: [], vals: [], attrs: true };
+      if (out.t === 'dict') for (const [k, v] of c.kw) { out.keys.push(str(k)); out.vals.push(v); }
+      return out;
+    });
+  }
+  reg('ml_collections.config_dict.placeholder', (_s, c, node) => unknown(`config placeholder of ${describe(c.args[0] ?? NONE)}: set by the command line`, where(node)));
+  reg('ml_collections.config_dict.FieldReference', (_s, c) => c.args[0] ?? NONE);
+
+  // os.path on strings; existence is answered for workspace paths only.
+  const strs = (c: CallArgs): string[] | undefined => {
+    const out: string[] = [];
+    for (const a of c.args) { if (a.t !== 'str') return undefined; out.push(a.v); }
+    return out;
+  };
+  const pathFn = (n: string, f: (xs: string[]) => Value) => reg(`os.path.${n}`, (_s, c, node) => {
+    const xs = strs(c);
+    return xs && xs.length ? f(xs) : unknown(`os.path.${n} of a path that is not known`, where(node));
+  });
+  pathFn('join', (xs) => str(join(...xs)));
+  pathFn('dirname', (xs) => str(dirname(xs[0])));
+  pathFn('basename', (xs) => str(basename(xs[0])));
+  pathFn('abspath', (xs) => str(resolve(it.path ? dirname(it.path) : '.', xs[0])));
+  pathFn('realpath', (xs) => str(resolve(it.path ? dirname(it.path) : '.', xs[0])));
+  pathFn('normpath', (xs) => str(join(xs[0])));
+  pathFn('expanduser', (xs) => str(xs[0]));
+  for (const n of ['exists', 'isfile', 'isdir']) {
+    reg(`os.path.${n}`, (_s, c, node) => {
+      const a = c.args[0];
+      if (a?.t !== 'str') return unknown(`os.path.${n} of a path that is not known`, where(node));
+      const abs = it.loader?.locate(a.v);
+      if (!abs) return unknown(`whether \`${a.v}\` exists on the machine that runs it is not known`, where(node));
+      if (n === 'exists') return { t: 'bool', v: existsSync(abs) };
+      try { const st = statSync(abs); return { t: 'bool', v: n === 'isfile' ? st.isFile() : st.isDirectory() }; } catch { return { t: 'bool', v: false }; }
+    });
+  }
+  const sysPathAdd = (d: Value | undefined) => {
+    if (d?.t !== 'str') return;
+    const abs = resolve(it.path ? dirname(it.path) : '.', d.v);
+    if (!it.sysPath.includes(abs)) it.sysPath.push(abs);
+  };
+  reg('sys.path.append', (_s, c) => { sysPathAdd(c.args[0]); return NONE; });
+  reg('sys.path.insert', (_s, c) => { sysPathAdd(c.args[1]); return NONE; });
+}
+
+function mergeAll(args: Value[]): Value {
+  let out: Value = { t: 'dict', keys: [], vals: [], attrs: true };
+  for (const a of args) out = merge(out, a);
+  return out;
+}
+
+/** OmegaConf.merge: later values win, nested dicts merge key by key. */
+function merge(a: Value, b: Value): Value {
+  if (a.t !== 'dict' || b.t !== 'dict') return b;
+  const keys = [...a.keys];
+  const vals = [...a.vals];
+  b.keys.forEach((k, i) => {
+    const j = keys.findIndex((x) => x.t === 'str' && k.t === 'str' && x.v === k.v);
+    if (j >= 0) vals[j] = merge(vals[j], b.vals[i]);
+    else { keys.push(k); vals.push(b.vals[i]); }
+  });
+  return { t: 'dict', keys, vals, attrs: true };
+}

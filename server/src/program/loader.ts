@@ -1,0 +1,30 @@
+/**
+ * The interpreter's view of the workspace (interp's `ModuleLoader`), for one
+ * analysis: which folders `import` searches and which file a name resolves to.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import type { ModuleLoader } from '../interp/interp';
+import { isInside } from './workspace';
+import type { Workspace } from './workspace';
+
+export function moduleLoader(ws: Workspace, mainFile: string | undefined): ModuleLoader {
+  return {
+    searchDirs: (extra) => ws.searchPath(mainFile, extra),
+    find: (dotted, dirs) => ws.findModule(dotted, dirs),
+    relativeBase: (from, level) => ws.relativeBase(from, level),
+    load: (path) => ws.load(path),
+    rel: (path) => ws.rel(path),
+    // A relative path is relative to the working directory, which is the script's folder or the
+    // project root in the runs people make; the first that exists wins.
+    locate: (written) => {
+      const bases = isAbsolute(written) ? [''] : [mainFile ? dirname(mainFile) : ws.root, ws.root];
+      for (const b of bases) {
+        const p = resolve(b, written);
+        if (isInside(p, ws.root) && existsSync(p)) return p;
+      }
+      return undefined;
+    },
+    readText: (path) => ws.readText(path),
+  };
+}

@@ -1,0 +1,190 @@
+/**
+ * The workspace a file belongs to, and the Python files in it: where the
+ * project root is, which file an `import` names (as CPython's path-based
+ * finder would find it), and the text and syntax tree of each file, read once
+ * and cached by content. Reads only files inside the root, never executes or
+ * fetches anything.
+ *
+ * Module search order, as CPython builds `sys.path` (docs: "The initialization
+ * of the sys.path module search path"): the running script's folder first,
+ * then the folders the program adds with a literal `sys.path.append/insert`,
+ * then the project root and its `src/` folder (an editable install of a
+ * src-layout package puts it on the path), then the folder above the
+ * outermost package (`__init__.py` chain) holding the file, as `python -m`
+ * run from there would see it.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { parsePythonSync, type Tree } from '../interp/parser';
+
+/** Files larger than this are not read as modules (a Python module is far smaller). */
+export const MAX_MODULE_BYTES = 2_000_000;
+/** How many parsed files the cache keeps (least recently used go first). */
+const CACHE_FILES = 400;
+
+export interface SourceFile { path: string; text: string; tree: Tree; hash: string }
+
+/** Text of open editor buffers, which win over the disk (the language server sets this). */
+export type Overlay = (path: string) => string | undefined;
+
+const ROOT_MARKERS = ['pyproject.toml', 'setup.py', 'setup.cfg', '.git'];
+
+/** The project root of `file`: the nearest folder up holding pyproject.toml/setup.py/setup.cfg/.git, else the file's folder. */
+export function findRoot(file: string, stopAt?: string): string {
+  let dir = dirname(resolve(file));
+  const stop = stopAt ? resolve(stopAt) : undefined;
+  for (;;) {
+    if (ROOT_MARKERS.some((m) => existsSync(join(dir, m)))) return dir;
+    const up = dirname(dir);
+    if (up === dir || (stop && dir === stop)) break;
+    dir = up;
+  }
+  return stop && isInside(dirname(resolve(file)), stop) ? stop : dirname(resolve(file));
+}
+
+export function isInside(path: string, root: string): boolean {
+  const r = relative(root, path);
+  return r === '' || (!r.startsWith('..') && !isAbsolute(r));
+}
+
+export class Workspace {
+  private readonly cache = new Map<string, SourceFile>();
+  overlay?: Overlay;
+
+  constructor(readonly root: string) {}
+
+  /** The text of a workspace file (open buffer first), or undefined outside the root / unreadable / too large / binary. */
+  readText(path: string): string | undefined {
+    const p = resolve(path);
+    if (!isInside(p, this.root)) return undefined;
+    const open = this.overlay?.(p);
+    if (open !== undefined) return open;
+    try {
+      const st = statSync(p);
+      if (!st.isFile() || st.size > MAX_MODULE_BYTES) return undefined;
+      const text = readFileSync(p, 'utf8');
+      return text.includes('\u0000') ? undefined : text;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Parsed file, cached by path and content hash. */
+  load(path: string): SourceFile | undefined {
+    const p = resolve(path);
+    const text = this.readText(p);
+    if (text === undefined) return undefined;
+    const hash = hashText(text);
+    const hit = this.cache.get(p);
+    if (hit && hit.hash === hash) {
+      this.cache.delete(p);
+      this.cache.set(p, hit);
+      return hit;
+    }
+    if (hit) hit.tree.delete();
+    const tree = parsePythonSync(text);
+    const sf: SourceFile = { path: p, text, tree, hash };
+    this.cache.set(p, sf);
+    while (this.cache.size > CACHE_FILES) {
+      const [k, v] = this.cache.entries().next().value as [string, SourceFile];
+      this.cache.delete(k);
+      v.tree.delete();
+    }
+    return sf;
+  }
+
+  /** Cached file without reading the disk (for code that must stay synchronous). */
+  cached(path: string): SourceFile | undefined {
+    return this.cache.get(resolve(path));
+  }
+
+  /** Folders searched for absolute imports from a program whose main file is `mainFile`. */
+  searchPath(mainFile: string | undefined, extra: string[] = []): string[] {
+    const dirs: string[] = [];
+    const add = (d: string) => { const r = resolve(d); if (isInside(r, this.root) && !dirs.includes(r)) dirs.push(r); };
+    if (mainFile) add(dirname(resolve(mainFile)));
+    for (const e of extra) add(e);
+    add(this.root);
+    add(join(this.root, 'src'));
+    if (mainFile) {
+      let d = dirname(resolve(mainFile));
+      while (existsSync(join(d, '__init__.py')) && isInside(dirname(d), this.root) && dirname(d) !== d) d = dirname(d);
+      add(d);
+    }
+    return dirs;
+  }
+
+  /**
+   * The file a dotted module name names from one search folder: `a/b.py` or
+   * `a/b/__init__.py` (a namespace package without __init__ resolves to its folder).
+   */
+  findModule(dotted: string, dirs: string[]): { path?: string; dir?: string } | undefined {
+    const parts = dotted.split('.');
+    for (const d of dirs) {
+      const base = join(d, ...parts);
+      if (isFile(base + '.py')) return { path: base + '.py' };
+      if (isFile(join(base, '__init__.py'))) return { path: join(base, '__init__.py'), dir: base };
+      if (isDir(base) && parts.length >= 1 && hasPython(base)) return { dir: base };
+    }
+    return undefined;
+  }
+
+  /** The package folder `level` dots up from `fromFile` (`from . import x` is level 1: the file's own folder). */
+  relativeBase(fromFile: string, level: number): string | undefined {
+    let d = dirname(resolve(fromFile));
+    for (let i = 1; i < level; i++) d = dirname(d);
+    return isInside(d, this.root) ? d : undefined;
+  }
+
+  /** Python files under the root (skipping virtual environments, build output, hidden and vendored folders), at most `limit`. */
+  pythonFiles(limit = 2000): string[] {
+    const out: string[] = [];
+    const walk = (d: string, depth: number) => {
+      if (out.length >= limit || depth > 12) return;
+      let names: string[];
+      try { names = readdirSync(d); } catch { return; }
+      for (const n of names.sort()) {
+        if (out.length >= limit) return;
+        if (n.startsWith('.') || SKIP_DIRS.has(n)) continue;
+        const p = join(d, n);
+        if (n.endsWith('.py')) { if (isFile(p)) out.push(p); }
+        else if (isDir(p) && !existsSync(join(p, 'pyvenv.cfg'))) walk(p, depth + 1);
+      }
+    };
+    walk(this.root, 0);
+    return out;
+  }
+
+  /** `path` relative to the root, with forward slashes (for messages). */
+  rel(path: string): string {
+    return relative(this.root, path).split(sep).join('/') || path;
+  }
+}
+
+const SKIP_DIRS = new Set(['node_modules', '__pycache__', 'venv', 'env', 'build', 'dist', 'site-packages', 'wandb', 'outputs', 'logs']);
+
+function isFile(p: string): boolean {
+  try { return statSync(p).isFile(); } catch { return false; }
+}
+function isDir(p: string): boolean {
+  try { return statSync(p).isDirectory(); } catch { return false; }
+}
+function hasPython(d: string): boolean {
+  try {
+    return readdirSync(d).some((n) => n.endsWith('.py'));
+  } catch { return false; }
+}
+
+export function hashText(text: string): string {
+  return createHash('sha1').update(text).digest('hex');
+}
+
+/** One workspace per root per process, so parsed modules are shared between analyses. */
+const workspaces = new Map<string, Workspace>();
+export function workspaceFor(root: string): Workspace {
+  const r = resolve(root);
+  let w = workspaces.get(r);
+  if (!w) { w = new Workspace(r); workspaces.set(r, w); }
+  return w;
+}
