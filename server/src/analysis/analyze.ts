@@ -13,7 +13,7 @@ import { buildCatalogues } from '../frameworks/catalogues';
 import { readPinnedVersions } from '../config/versions';
 import { RULES } from '../rules';
 import type { RuleContext } from '../rules/types';
-import type { AnalysisResult, AnalyzeOptions, Finding, ModelReport, Severity } from './api';
+import type { AnalysisResult, AnalyzeOptions, Finding, ModelReport, Severity, UnbuiltModel } from './api';
 import { installFrameworks } from '../frameworks/index';
 import { backendStart, configSets, envSets } from '../frameworks/jax/runtime';
 import { threefryPartitionable } from '../frameworks/modules';
@@ -26,6 +26,7 @@ import type { ModelRecord } from '../interp/memory';
 import { parsePython, type Tree } from '../interp/parser';
 import { moduleLoader } from '../program/loader';
 import { installProgram } from '../program';
+import { buildFromDefaults } from '../program/defaults';
 import { findRoot, workspaceFor } from '../program/workspace';
 import type { TensorV } from '../interp/values';
 import { resolve } from 'node:path';
@@ -39,7 +40,9 @@ const DEFAULT_STEPS = 2_000_000;
 export async function analyze(text: string, opts: AnalyzeOptions, previousTree?: Tree): Promise<AnalysisResult> {
   const t0 = Date.now();
   const unknowns: Unknown[] = [];
-  const done = (models: ModelReport[] = [], findings: Finding[] = []): AnalysisResult => ({ text, models, findings, unknowns, elapsedMs: Date.now() - t0 });
+  const unbuilt: UnbuiltModel[] = [];
+  const dependencies: string[] = [];
+  const done = (models: ModelReport[] = [], findings: Finding[] = []): AnalysisResult => ({ text, models, findings, unknowns, unbuilt, dependencies, elapsedMs: Date.now() - t0 });
 
   if (text.length > MAX_BYTES) {
     unknowns.push({ what: 'file', reason: `file is ${(text.length / 1e6).toFixed(1)} MB; oomlens analyses files up to ${MAX_BYTES / 1e6} MB` });
@@ -76,6 +79,16 @@ export async function analyze(text: string, opts: AnalyzeOptions, previousTree?:
     // An interpreter bug must not take the editor down: report it as an unknown and keep what was found.
     unknowns.push({ what: 'analysis', reason: `internal error: ${(e as Error).message}` });
   }
+  for (const m of it.modules.values()) if (m.path) dependencies.push(m.path);
+  // Model classes the run did not build: from their defaults, else explained (program/defaults.ts).
+  const origins = new Map<ModelRecord, string>();
+  try {
+    const d = buildFromDefaults(it);
+    for (const b of d.built) origins.set(b.record, b.how);
+    for (const u of d.unbuilt) unbuilt.push({ name: u.name, span: it.span(u.node), reason: u.reason });
+  } catch (e) {
+    unknowns.push({ what: 'analysis', reason: `internal error while building models from defaults: ${(e as Error).message}` });
+  }
   unknowns.push(...it.unknowns.filter((u) => /budget|internal|depth limit/.test(u.reason)).map((u) => ({ what: 'analysis', reason: u.reason, span: u.span })));
 
   // Models built by another file's module-level code are that file's to report.
@@ -83,7 +96,8 @@ export async function analyze(text: string, opts: AnalyzeOptions, previousTree?:
   const models: { report: ModelReport; record: ModelRecord }[] = [];
   for (const rec of records) {
     const facts = toFacts(rec, versions, it, spec);
-    models.push({ report: { facts, estimate: estimate(facts, spec) }, record: rec });
+    const origin = origins.get(rec);
+    models.push({ report: { facts, estimate: estimate(facts, spec), ...(origin ? { origin } : {}) }, record: rec });
   }
 
   const lineStarts = computeLineStarts(text);

@@ -37,13 +37,26 @@ export interface Finding {
 export interface ModelReport {
   facts: ModelFacts;
   estimate: Estimate;
+  /**
+   * How the model was reached when the file's own code does not build it:
+   * "as built in train.py:142", "built from GPTConfig() defaults",
+   * "declared in pyproject.toml (llama-2-7b)". Absent for the file's own constructions.
+   */
+  origin?: string;
 }
+
+/** A model class of the file that got no number, and why (what is missing). */
+export interface UnbuiltModel { name: string; span: Span; reason: string }
 
 export interface AnalysisResult {
   /** The text that was analysed (offsets refer to it). */
   text: string;
   models: ModelReport[];
   findings: Finding[];
+  /** Workspace files the analysis read (imported modules), absolute paths. */
+  dependencies?: string[];
+  /** Model classes defined here that no program, default or declaration built. */
+  unbuilt: UnbuiltModel[];
   /** File-level problems: parse errors, budget exhaustion, unreadable config. */
   unknowns: Unknown[];
   /** Milliseconds the analysis took. */
@@ -67,4 +80,9 @@ export interface AnalyzeOptions {
   workspaceRoot?: string;
   /** Hard limit on interpretation steps, so no input can hang the analysis. */
   stepBudget?: number;
+}
+
+/** Where a model is shown in the analysed file: its construction, or its class when it is built in another file. */
+export function anchorSpan(m: ModelReport): Span {
+  return m.facts.span.file && m.facts.definitionSpan && !m.facts.definitionSpan.file ? m.facts.definitionSpan : m.facts.span;
 }

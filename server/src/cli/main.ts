@@ -12,7 +12,7 @@ import { listDevices, parseDeviceSpec } from '../../../shared/src/devices';
 import { timelineSvg } from '../../../shared/src/timelineSvg';
 import { GB, GiB } from '../../../shared/src/units';
 import type { Units } from '../../../shared/src/types';
-import { analyze } from '../analysis/analyze';
+import { analyzeFile as analyze } from '../program/project';
 import type { AnalysisResult, Finding } from '../analysis/api';
 import { readProjectConfig } from '../config/pyproject';
 import { SETTINGS_SCHEMA } from '../config/settings';
@@ -89,7 +89,7 @@ async function check(opts: CliOptions, io: Io): Promise<number> {
     if (!opened) { status = 2; continue; }
     const { path, s, src } = opened;
     if (src.kind === 'skipped') {
-      report.files.push({ path, device: s.device, diagnostics: [], models: [], unknowns: [], skipped: src.reason });
+      report.files.push({ path, device: s.device, diagnostics: [], models: [], unbuilt: [], unknowns: [], skipped: src.reason });
       text.push(`${path}: skipped: ${src.reason}`);
       continue;
     }
@@ -111,13 +111,14 @@ async function check(opts: CliOptions, io: Io): Promise<number> {
     if (opts.format === 'svg') {
       for (const m of r.result.models) svgs.push({ file, model: m.facts.name, svg: timelineSvg(m.facts, m.estimate, { units: s.units }) });
     }
-    if (opts.format === 'text' && (r.result.models.length || r.findings.length || r.result.unknowns.length)) {
+    if (opts.format === 'text' && (r.result.models.length || r.findings.length || r.result.unknowns.length || r.result.unbuilt.length)) {
       const idx = new LineIndex(r.result.text, file);
       const spec = parseDeviceSpec(s.device);
       const target = 'error' in spec ? s.device : spec.id;
       unitsSeen.add(s.units);
       text.push(`${path} — target ${target}`);
       for (const m of r.result.models) text.push(...modelText(m, idx, s.units));
+      for (const u of r.result.unbuilt) text.push(`  ${u.name}, ${idx.label(u.span)}: no number: ${u.reason}`);
       for (const u of r.result.unknowns) text.push(`  unknown: ${u.what}: ${u.reason}${u.span ? ` (line ${idx.line(u.span.start)})` : ''}`);
       for (const f of r.findings) text.push(findingLine(path, f, idx));
       text.push('');

@@ -7,7 +7,7 @@
 import { dirname, relative, resolve, sep } from 'node:path';
 import type { Span, Unknown } from '../../../shared/src/facts';
 import { adviseModel, type Change, type FitsOn, type SplitBasis } from '../../../shared/src/advice';
-import type { AnalysisResult, Finding, Fix, ModelReport } from '../analysis/api';
+import { anchorSpan, type AnalysisResult, type Finding, type Fix, type ModelReport } from '../analysis/api';
 
 export interface Position { line: number; column: number }
 
@@ -106,6 +106,8 @@ export interface JsonModel {
   name: string;
   framework: string;
   line: number;
+  /** How the model was reached when the file does not build it ("as built in train.py:28", "built from GPTConfig() defaults"). */
+  origin?: string;
   params: number | null;
   paramBytes: number | null;
   bytesByDtype: Record<string, number>;
@@ -119,6 +121,8 @@ export interface JsonFile {
   device?: string;
   diagnostics: JsonDiagnostic[];
   models: JsonModel[];
+  /** Model classes defined in the file that got no number, with what is missing. */
+  unbuilt: { name: string; line: number; reason: string }[];
   /** File-level problems: syntax errors, exhausted budgets, config problems. */
   unknowns: JsonUnknown[];
   /** Present when the file was not analysed, with the reason. */
@@ -161,7 +165,8 @@ export function modelJson(idx: LineIndex, m: ModelReport): JsonModel {
   return {
     name: m.facts.name,
     framework: m.facts.framework,
-    line: idx.line(m.facts.span.start),
+    line: idx.spanLine(anchorSpan(m)),
+    ...(m.origin ? { origin: m.origin } : {}),
     params: m.facts.paramCount,
     paramBytes: e.paramBytes,
     bytesByDtype: e.bytesByDtype,
@@ -193,6 +198,7 @@ export function fileJson(path: string, device: string, r: AnalysisResult, findin
     device,
     diagnostics: findings.map((f) => diagnosticJson(idx, f)),
     models: r.models.map((m) => modelJson(idx, m)),
+    unbuilt: r.unbuilt.map((u) => ({ name: u.name, line: idx.spanLine(u.span), reason: u.reason })),
     unknowns: [...r.unknowns.map((u) => unknownJson(idx, u)), ...extraUnknowns.map((reason) => ({ what: 'config', reason, line: null }))],
   };
 }

@@ -9,7 +9,7 @@ import { adviseModel, fitsOnSummary, type PhaseAdvice } from '../../../shared/sr
 import { displayName } from '../../../shared/src/devices';
 import type { Units } from '../../../shared/src/types';
 import { formatBytes } from '../../../shared/src/units';
-import type { Finding, ModelReport } from '../analysis/api';
+import { anchorSpan, type Finding, type ModelReport } from '../analysis/api';
 import { LineIndex } from './report';
 
 const verdict = (fits: boolean | null): string => (fits === null ? '?' : fits ? '✓' : '✗');
@@ -31,7 +31,7 @@ function table(rows: string[][], indent: string, rightAlign: number[] = []): str
 export function modelText(m: ModelReport, idx: LineIndex, units: Units): string[] {
   const e = m.estimate;
   const out: string[] = [];
-  out.push(`  ${m.facts.name} (${m.facts.framework}), line ${idx.line(m.facts.span.start)}`);
+  out.push(`  ${m.facts.name} (${m.facts.framework}), ${idx.label(anchorSpan(m))}${m.origin ? `, ${m.origin}` : ''}`);
   const params = m.facts.paramCount === null ? 'unknown' : m.facts.paramCount.toLocaleString('en-US');
   const dtypes = Object.entries(e.bytesByDtype).sort((a, b) => b[1] - a[1]).map(([d, b]) => `${d} ${formatBytes(b, units)}`);
   out.push(`    parameters  ${params}${e.paramBytes === null ? '' : `  = ${formatBytes(e.paramBytes, units)}`}${dtypes.length ? `  (${dtypes.join(', ')})` : ''}`);

@@ -9,7 +9,7 @@
 import { fileURLToPath } from 'node:url';
 import type { Connection, InitializeParams } from 'vscode-languageserver';
 import { parseDeviceSpec } from '../../../shared/src/devices';
-import { analyze } from '../analysis/analyze';
+import { analyzeFile as analyze } from '../program/project';
 import type { AnalysisResult } from '../analysis/api';
 import { readProjectConfig } from '../config/pyproject';
 import { DEFAULT_SETTINGS, SETTINGS_SCHEMA, flatten, fromFlat, type Settings } from '../config/settings';
@@ -142,7 +142,7 @@ export class OomlensServer {
         // The analyzer promises not to throw on user input; if it does anyway,
         // keep the server alive and publish nothing stale for this version.
         this.log(`analysis of ${uri} v${version} failed: ${(e as Error).stack ?? String(e)}`);
-        result = { text, models: [], findings: [], unknowns: [{ what: 'analysis', reason: `internal error: ${(e as Error).message}` }], elapsedMs: 0 };
+        result = { text, models: [], findings: [], unbuilt: [], unknowns: [{ what: 'analysis', reason: `internal error: ${(e as Error).message}` }], elapsedMs: 0 };
       }
       // A newer edit or a close arrived meanwhile: drop this result.
       if (generation !== s.generation || this.store.get(uri) !== s || s.doc.version !== version) return;

@@ -4,6 +4,7 @@
  * client's "Show memory timeline" command.
  */
 import type { CodeLens } from 'vscode-languageserver';
+import { anchorSpan } from '../../analysis/api';
 import { toRange } from '../convert';
 import { lensTitle } from '../format';
 import type { OomlensServer } from '../server';
@@ -16,8 +17,8 @@ export function registerCodeLens(server: OomlensServer): void {
     if (!s.settings?.codeLens.enable || s.resultVersion !== s.doc.version || !s.result) return [];
     const lenses: CodeLens[] = [];
     for (const m of s.result.models) {
-      const range = toRange(s.doc, m.facts.span);
-      lenses.push({ range, command: { title: lensTitle(m.estimate, s.settings.units), tooltip: 'Show memory timeline', command: 'oomlens.showTimeline', arguments: [s.doc.uri, range.start] } });
+      const range = toRange(s.doc, anchorSpan(m));
+      lenses.push({ range, command: { title: lensTitle(m.estimate, s.settings.units) + (m.origin ? ` · ${m.origin}` : ''), tooltip: 'Show memory timeline', command: 'oomlens.showTimeline', arguments: [s.doc.uri, range.start] } });
     }
     return lenses;
   });

@@ -13,7 +13,7 @@ import type { OomlensServer } from '../server';
 export function modelAt(s: DocState, offset: number): { report: ModelReport; span: { start: number; end: number } } | undefined {
   for (const m of s.result?.models ?? []) {
     for (const span of [m.facts.span, m.facts.definitionSpan]) {
-      if (span && span.start <= offset && offset <= span.end) return { report: m, span };
+      if (span && !span.file && span.start <= offset && offset <= span.end) return { report: m, span };
     }
   }
   return undefined;

@@ -1,0 +1,118 @@
+/**
+ * One file's analysis in its workspace: the file run as a program, and, for
+ * each model class it defines but does not build, the construction that the
+ * workspace's programs reach (`train.py` importing `model.py` and building
+ * `GPT(GPTConfig(**model_args))` with its command-line defaults). The
+ * programs are the workspace's Python files that import this file's module;
+ * each is analysed as `__main__` (imports followed), and its results are
+ * cached until a file it read changes. A model built by such a program is
+ * reported on its class, with "as built in train.py:142"; this takes the
+ * place of the class's defaults (program/defaults.ts), which stand only
+ * when no program builds it.
+ */
+import { basename, dirname, relative, resolve, sep } from 'node:path';
+import type { Span } from '../../../shared/src/facts';
+import { analyze } from '../analysis/analyze';
+import type { Tree } from '../interp/parser';
+import type { AnalysisResult, AnalyzeOptions, ModelReport } from '../analysis/api';
+import { findRoot, hashText, workspaceFor, type Workspace } from './workspace';
+
+/** At most this many programs are analysed to reach one file's classes. */
+const MAX_PROGRAMS = 6;
+
+interface Cached { deps: Map<string, string>; result: AnalysisResult; device: string }
+const programCache = new Map<string, Cached>();
+
+export async function analyzeFile(text: string, opts: AnalyzeOptions, previousTree?: Tree): Promise<AnalysisResult> {
+  const own = await analyze(text, opts, previousTree);
+  if (!opts.path) return own;
+  const path = resolve(opts.path);
+  const defaulted = own.models.filter((m) => m.origin && m.facts.definitionSpan);
+  if (!defaulted.length && !own.unbuilt.length) return own;
+  const ws = workspaceFor(opts.workspaceRoot ?? findRoot(path));
+  const wanted = new Set([...defaulted.map((m) => m.facts.definitionSpan!.start), ...own.unbuilt.map((u) => u.span.start)]);
+  const found = new Map<number, ModelReport>();
+  for (const prog of programsImporting(ws, path)) {
+    if (wanted.size === found.size) break;
+    const r = await analyzeProgram(ws, prog, opts);
+    if (!r) continue;
+    const progText = ws.readText(prog) ?? '';
+    for (const m of r.models) {
+      const def = m.facts.definitionSpan;
+      if (!def || def.file !== path || !wanted.has(def.start) || found.has(def.start)) continue;
+      found.set(def.start, rehome(m, path, prog, progText));
+    }
+  }
+  if (!found.size) return own;
+  const models = own.models.filter((m) => !(m.origin && m.facts.definitionSpan && found.has(m.facts.definitionSpan.start)));
+  models.push(...found.values());
+  models.sort((a, b) => (a.facts.definitionSpan?.start ?? a.facts.span.start) - (b.facts.definitionSpan?.start ?? b.facts.span.start));
+  return { ...own, models, unbuilt: own.unbuilt.filter((u) => !found.has(u.span.start)) };
+}
+
+/** Workspace files whose imports name `file`'s module, nearest folder first. */
+export function programsImporting(ws: Workspace, file: string): string[] {
+  const mod = basename(file, '.py') === '__init__' ? basename(dirname(file)) : basename(file, '.py');
+  const pattern = new RegExp(String.raw`^[ \t]*(from[ \t]+[\w.]*\b${escape(mod)}\b[\w.]*[ \t]+import|import[ \t]+[\w., \t]*\b${escape(mod)}\b|from[ \t]+\.+[ \t]+import[ \t]+[\w, \t(]*\b${escape(mod)}\b)`, 'm');
+  const out: string[] = [];
+  for (const p of ws.pythonFiles()) {
+    if (p === file) continue;
+    const t = ws.readText(p);
+    if (t && pattern.test(t) && /__name__|^\w[\w.]*\(/m.test(t)) out.push(p);
+  }
+  const near = (p: string) => relative(dirname(file), p).split(sep).length;
+  return out.sort((a, b) => near(a) - near(b) || a.localeCompare(b)).slice(0, MAX_PROGRAMS);
+}
+
+function escape(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+async function analyzeProgram(ws: Workspace, prog: string, opts: AnalyzeOptions): Promise<AnalysisResult | undefined> {
+  const hit = programCache.get(prog);
+  if (hit && hit.device === opts.device && [...hit.deps].every(([p, h]) => (ws.readText(p) !== undefined ? hashText(ws.readText(p)!) : '') === h)) return hit.result;
+  const text = ws.readText(prog);
+  if (text === undefined) return undefined;
+  const result = await analyze(text, { ...opts, path: prog, workspaceRoot: ws.root });
+  const deps = new Map<string, string>([[prog, hashText(text)]]);
+  for (const d of result.dependencies ?? []) { const t = ws.readText(d); deps.set(d, t === undefined ? '' : hashText(t)); }
+  programCache.set(prog, { deps, result, device: opts.device });
+  if (programCache.size > 64) programCache.delete(programCache.keys().next().value as string);
+  return result;
+}
+
+/** A model report of another program, with its spans seen from `file`: spans in `file` become local, the program's carry its path. */
+function rehome(m: ModelReport, file: string, prog: string, progText: string): ModelReport {
+  const starts = lineStarts(progText);
+  const copy = structuredClone(m) as ModelReport;
+  const fix = (s: Span): void => {
+    if (s.file === file) { delete s.file; delete s.line; return; }
+    if (!s.file) { s.file = prog; s.line = lineAt(starts, s.start); }
+  };
+  walkSpans(copy, fix, new Set());
+  const built = m.facts.span;
+  copy.origin = `as built in ${relative(dirname(file), prog).split(sep).join('/')}:${lineAt(starts, built.start)}`;
+  return copy;
+}
+
+function walkSpans(v: unknown, fix: (s: Span) => void, seen: Set<object>): void {
+  if (!v || typeof v !== 'object' || seen.has(v)) return;
+  seen.add(v);
+  const o = v as Record<string, unknown>;
+  if (typeof o.start === 'number' && typeof o.end === 'number' && Object.keys(o).every((k) => ['start', 'end', 'file', 'line'].includes(k))) {
+    fix(o as unknown as Span);
+    return;
+  }
+  for (const x of Array.isArray(v) ? v : Object.values(o)) walkSpans(x, fix, seen);
+}
+
+function lineStarts(text: string): number[] {
+  const s = [0];
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) s.push(i + 1);
+  return s;
+}
+function lineAt(starts: number[], off: number): number {
+  let lo = 0, hi = starts.length - 1;
+  while (lo < hi) { const mid = (lo + hi + 1) >> 1; if (starts[mid] <= off) lo = mid; else hi = mid - 1; }
+  return lo + 1;
+}
