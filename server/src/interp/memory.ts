@@ -55,7 +55,11 @@ export type Observation =
       site?: CastSite;
     }
   | { kind: 'random-sharded'; span: Span; elements: number; shards: number; partitionable: boolean; transientBytes: number; label: string; initSpan?: Span }
-  | { kind: 'eager-init'; span: Span; framework: string }
+  | {
+      kind: 'eager-init'; span: Span; framework: string;
+      /** The init callee (`model.init`), and how this file spells `jax.jit` (with the import to add when it does not import jax). */
+      callee?: Span; jit?: string; jitImport?: { at: number; text: string };
+    }
   | { kind: 'jit-init'; span: Span };
 
 export interface AllocSpec {

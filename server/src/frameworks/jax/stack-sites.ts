@@ -49,6 +49,14 @@ export function identifiers(node: SyntaxNode, skip?: Span): string[] {
   return [...out];
 }
 
+/** The spelling of `qual` in this file, or its full name and the import that makes it valid. */
+export function spellOrImport(it: Interpreter, qual: string): { jit: string; jitImport?: { at: number; text: string } } {
+  const spelled = spelling(it, qual);
+  if (spelled) return { jit: spelled };
+  const firstImport = it.tree.rootNode.namedChildren.find((c) => c?.type === 'import_statement' || c?.type === 'import_from_statement');
+  return { jit: qual, jitImport: { at: firstImport?.startIndex ?? 0, text: `import ${qual.split('.')[0]}\n` } };
+}
+
 export interface VmapSite {
   /** The vmapped call `X(A)`, its callee X and its argument list A. */
   call: Span; callee: Span; args: Span;
@@ -94,15 +102,11 @@ export function vmapSite(it: Interpreter, node: SyntaxNode, vmapName: string, eq
   }
   const eqx = equinoxResult || vmapName.startsWith('equinox.');
   const qual = eqx ? 'equinox.filter_jit' : 'jax.jit';
-  const spelled = spelling(it, qual);
-  const mod = qual.split('.')[0];
-  const firstImport = it.tree.rootNode.namedChildren.find((c) => c?.type === 'import_statement' || c?.type === 'import_from_statement');
   const frame = it.currentFrame();
   return {
     call: it.span(node), callee: it.span(callee), args: it.span(args), fn: fn ? it.span(fn) : undefined, lambda, argKinds,
     idents: identifiers(callee),
-    jit: spelled ?? qual,
-    jitImport: spelled ? undefined : { at: firstImport?.startIndex ?? 0, text: `import ${mod}\n` },
+    ...spellOrImport(it, qual),
     frame: frameId(frame), frameLocals: frame === it.globals ? [] : [...frame.vars.keys()],
   };
 }
