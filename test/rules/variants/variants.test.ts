@@ -5,8 +5,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkVariant, type Family } from './check';
 import { oom101 } from './oom101';
+import { oom104 } from './oom104';
 
-const FAMILIES: Family[] = [oom101()];
+const FAMILIES: Family[] = [oom101(), oom104()];
 
 for (const f of FAMILIES) {
   test(`${f.code}: at least 20 variants`, () => {
