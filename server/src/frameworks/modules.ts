@@ -10,6 +10,7 @@
  */
 import type { DType, Placement } from '../../../shared/src/facts';
 import { threefryTemporaries } from '../../../shared/src/threefry';
+import { dtypeBytes as dtypeSize } from '../../../shared/src/dtypes';
 import type { Args, ArrayValue, LayerEntry, ParamSpec } from '../interp/catalog-types';
 import type { CallArgs, Interpreter } from '../interp/interp';
 import { linearize } from '../interp/interp';
@@ -18,6 +19,7 @@ import { visitTensors } from '../interp/memory';
 import type { SyntaxNode } from '../interp/parser';
 import { type ClassV, type InstV, type TensorV, type Value, NONE, describe, int, str, unknown } from '../interp/values';
 import { placementFor } from './jax/semantics';
+import { spellOrImport } from './jax/stack-sites';
 import { markBackendStart, configSets } from './jax/runtime';
 import { absorbTorchParts, torchBaseLayer } from './torch/semantics';
 
@@ -98,7 +100,7 @@ function makeParams(it: Interpreter, entry: LayerEntry, specs: ParamSpec[], node
       shape: [...stackedAxes(it), ...p.shape], dtype: p.dtype, role: p.role, name: p.name, span: it.span(node), random: p.init === 'random',
       partition: p.partition, citation: entry.citation, lib, placement, path,
     });
-    if (p.init === 'random' && lib === 'jax') randomInitCost(it, t, node);
+    if (p.init === 'random' && lib === 'jax') { randomInitCost(it, t, node); eagerInitCost(it, entry, t, node); }
     out.set(p.name, t);
   }
   return out;
@@ -127,6 +129,40 @@ function randomInitCost(it: Interpreter, t: TensorV, node: SyntaxNode): void {
     });
   }
   it.memory.observe({ kind: 'random-sharded', span: it.span(node), elements, shards, partitionable: part.value, transientBytes: cost.bytesPerDevice, label: t.label });
+}
+
+/**
+ * Outside jit an initializer runs op by op: its random sampler is jitted
+ * inside jax.random, the arithmetic after it is not, so the full-size sample
+ * (and, for Haiku, the scaled product) is alive while the parameter is made.
+ * Full-size arrays alive besides the parameter at that instant, for each
+ * framework's default random initializer:
+ * - flax: 1. Dense/Conv/Embed default to jax.nn.initializers.variance_scaling
+ *   (lecun_normal, or normal for Embed), which returns
+ *   `random.truncated_normal(...) * stddev` / `random.normal(...) * jnp.sqrt(variance)`
+ *   (jax/_src/nn/initializers.py, jax 0.10.2, variance_scaling.init).
+ * - haiku: 2. TruncatedNormal (the default of hk.Linear, hk.Conv*, hk.Embed)
+ *   returns `s * unscaled + m`, RandomNormal `m + s * jax.random.normal(...)`:
+ *   the sample and the product are alive while the sum is made
+ *   (haiku/_src/initializers.py, dm-haiku 0.0.17).
+ * - equinox: 0. default_init returns `jrandom.uniform(key, shape, dtype, minval=-lim, maxval=lim)`,
+ *   one jitted call (equinox/nn/_misc.py, equinox 0.13.8).
+ * Under jit XLA fuses sample and scale: nothing extra.
+ */
+const EAGER_INIT_COPIES: Partial<Record<LayerEntry['framework'], number>> = { flax: 1, haiku: 2, equinox: 0 };
+
+function eagerInitCost(it: Interpreter, entry: LayerEntry, t: TensorV, node: SyntaxNode): void {
+  if (t.virtual || t.abstract) return;
+  const copies = EAGER_INIT_COPIES[entry.framework] ?? 0;
+  const elements = t.shape.reduce<number>((a, d) => a * (typeof d === 'number' ? d : NaN), 1);
+  if (!copies || !Number.isFinite(elements)) return;
+  const bytes = elements * dtypeSize(t.dtype);
+  it.memory.transient({
+    op: 'transient', label: `eager init of ${t.label}: random sample${copies > 1 ? ' and scaled copy' : ''} alive with it`,
+    bytesPerDevice: copies * bytes, role: 'temporary', span: it.span(node),
+    formula: `${copies} × ${elements} elements × ${dtypeSize(t.dtype)} B (${t.dtype})`,
+    citation: entry.framework === 'haiku' ? 'haiku/_src/initializers.py (dm-haiku 0.0.17) TruncatedNormal: s * unscaled + m' : 'jax/_src/nn/initializers.py (jax 0.10.2) variance_scaling: random.truncated_normal(...) * stddev',
+  });
 }
 
 /** Builds nested attributes from dotted parameter names ('layers.0.weight'). */
@@ -274,7 +310,7 @@ export function installModules(it: Interpreter): void {
     const [, ...inputs] = c.args;
     markBackendStart(it, node, 'flax Module.init');
     const rec = startModel(it, node, inst.cls.name, 'flax', inst.cls);
-    if (rec && !rec.jitted) rec.observations.push({ kind: 'eager-init', span: it.span(node), framework: 'flax' });
+    if (rec && !rec.jitted) rec.observations.push({ kind: 'eager-init', span: it.span(node), framework: 'flax', callee: node.childForFieldName('function') ? it.span(node.childForFieldName('function')!) : undefined, ...spellOrImport(it, 'jax.jit') });
     if (rec?.jitted) rec.observations.push({ kind: 'jit-init', span: it.span(node) });
     const prev = it.state.get('lazyCtx');
     const ctx: LazyCtx = { framework: 'flax', params: new Map(), counters: new Map() };
@@ -356,7 +392,7 @@ export function installModules(it: Interpreter): void {
     const [, ...inputs] = c.args;
     markBackendStart(it, node, 'haiku init');
     const rec = startModel(it, node, tr.name, 'haiku');
-    if (rec && !rec.jitted) rec.observations.push({ kind: 'eager-init', span: it.span(node), framework: 'haiku' });
+    if (rec && !rec.jitted) rec.observations.push({ kind: 'eager-init', span: it.span(node), framework: 'haiku', callee: node.childForFieldName('function') ? it.span(node.childForFieldName('function')!) : undefined, ...spellOrImport(it, 'jax.jit') });
     if (rec?.jitted) rec.observations.push({ kind: 'jit-init', span: it.span(node) });
     const prev = it.state.get('lazyCtx');
     const ctx: LazyCtx = { framework: 'haiku', params: new Map(), counters: new Map() };

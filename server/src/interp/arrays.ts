@@ -4,6 +4,7 @@
  * (`x.shape`, `x.dtype`, `x.T`), indexing, and the attribute protocol for
  * non-user values (containers' methods, module methods).
  */
+import { castSite } from '../frameworks/jax/stack-sites';
 import type { DType } from '../../../shared/src/facts';
 import type { CatValue, Dim } from './catalog-types';
 import type { CallArgs, Interpreter } from './interp';
@@ -250,12 +251,11 @@ export function applyOp(it: Interpreter, name: string, c: CallArgs, node: Syntax
         citation: op.citation, from: arrays,
       });
       if (isCast && !t.virtual && !t.abstract) {
-        const stmt = it.memory.topStatement();
-        const left = stmt?.childForFieldName('left');
-        const right = stmt?.childForFieldName('right');
+        const src = arrays[0];
+        const stacked = it.memory.current?.observations.some((o) => o.kind === 'vmap-construct' && o.ids.includes(src.id));
         it.memory.observe({
-          kind: 'cast-copy', span: it.span(node), from: arrays[0].dtype, to: r.dtype, bytes: 0, group: t.group, inVmapGroup: arrays[0].group,
-          stmt: stmt ? it.span(stmt) : undefined, targetText: left?.text, rhs: right ? it.span(right) : undefined,
+          kind: 'cast-copy', span: it.span(node), from: src.dtype, to: r.dtype, bytes: 0, group: t.group, inVmapGroup: src.group,
+          sourceId: src.id, site: stacked ? castSite(it, src) : undefined,
         });
       }
       return t;

@@ -69,6 +69,8 @@ export class Interpreter {
   readonly targets: string[] = [];
   /** The assignment statements those targets belong to. */
   readonly targetNodes: SyntaxNode[] = [];
+  /** The calls being evaluated, outermost first, with their evaluated callee and arguments and the frame that made them. */
+  readonly callSites: { node: SyntaxNode; fn: Value; call: CallArgs; frame: Env }[] = [];
   readonly unknowns: UnknownV[] = [];
   readonly memory: Memory;
   steps = 0;
@@ -1111,7 +1113,13 @@ export class Interpreter {
     const fnNode = node.childForFieldName('function')!;
     const fn = this.eval(fnNode);
     const call = this.withTemps([fn], () => this.evalArgs(node.childForFieldName('arguments')));
-    const out = this.withTemps([fn, ...call.args, ...call.kw.values()], () => this.call(fn, call, node));
+    this.callSites.push({ node, fn, call, frame: this.currentFrame() });
+    let out: Value;
+    try {
+      out = this.withTemps([fn, ...call.args, ...call.kw.values()], () => this.call(fn, call, node));
+    } finally {
+      this.callSites.pop();
+    }
     if (fn.t === 'unknown' || (fn.t === 'extern' && out.t === 'unknown' && out.reason.startsWith('call to `') && !KNOWN_LIBS.test(fn.name))) {
       this.forgetMutableArgs(node, fn.t === 'extern' ? fn.name : clip(fnNode.text));
     }

@@ -13,6 +13,7 @@ import type { Dim } from './catalog-types';
 import type { Interpreter } from './interp';
 import type { SyntaxNode } from './parser';
 import type { Env, TensorV, Value } from './values';
+import type { CastSite, VmapSite } from '../frameworks/jax/stack-sites';
 
 export interface ModelRecord {
   name: string;
@@ -40,16 +41,25 @@ export interface ModelRecord {
 export type Observation =
   | {
       kind: 'vmap-construct'; span: Span; batch: number; bytes: number; dtypes: DType[]; target?: string; group: string;
-      /** The assignment holding the construction, the vmap callee (`eqx.filter_vmap`), the mapped function and the mapped arguments. */
-      stmt?: Span; callee?: Span; fn?: Span; argsText?: string; jitted: boolean;
+      jitted: boolean;
+      /** The parameter buffers the construction made (casts of them are matched by id). */
+      ids: number[];
+      /** The nodes a fix rewrites (frameworks/jax/stack-sites.ts). */
+      site?: VmapSite;
     }
   | {
       kind: 'cast-copy'; span: Span; from: DType; to: DType; bytes: number; group: string; inVmapGroup?: string;
-      /** The assignment inside the model that made the copy, its target text and its right-hand side. */
-      stmt?: Span; targetText?: string; rhs?: Span;
+      /** The buffer that was copied. */
+      sourceId: number;
+      /** Where the copy was asked for, when the source is a leaf of a vmapped stack (frameworks/jax/stack-sites.ts). */
+      site?: CastSite;
     }
   | { kind: 'random-sharded'; span: Span; elements: number; shards: number; partitionable: boolean; transientBytes: number; label: string; initSpan?: Span }
-  | { kind: 'eager-init'; span: Span; framework: string }
+  | {
+      kind: 'eager-init'; span: Span; framework: string;
+      /** The init callee (`model.init`), and how this file spells `jax.jit` (with the import to add when it does not import jax). */
+      callee?: Span; jit?: string; jitImport?: { at: number; text: string };
+    }
   | { kind: 'jit-init'; span: Span };
 
 export interface AllocSpec {

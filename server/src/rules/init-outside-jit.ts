@@ -1,13 +1,16 @@
 /**
  * ## What it does
- * Finds a Haiku or Flax `init` that runs eagerly while the forward pass it
- * traces builds large intermediates.
+ * Finds a Haiku or Flax `init` that runs eagerly while jitting it would
+ * lower its peak by at least its largest parameter (and at least 1 GiB),
+ * when the eager peak does not fit or is 1.5× the parameters or more.
  *
  * ## Why is this bad?
  * `init` runs the whole forward pass to discover the parameters. Eagerly,
- * every intermediate is materialised and kept while referenced; under
- * `jax.jit` the outputs are only the parameters, so XLA drops (or fuses)
- * the activations. Haiku's author recommends jitting init for this reason
+ * every intermediate is materialised and kept while referenced, and each
+ * initializer runs op by op: the random sample is materialised, then scaled
+ * into the parameter, so two (Haiku's `s * unscaled + m`: three) full-size
+ * arrays are alive together. Under `jax.jit` the outputs are only the
+ * parameters, so XLA drops (or fuses) the rest. Haiku's author recommends jitting init for this reason
  * (jax-ml/jax#10790), and dm-haiku#778 is an out-of-memory report caused by
  * it.
  *
@@ -49,10 +52,12 @@
  * - google-deepmind/dm-haiku#778; jax-ml/jax#10790 (T. Hennigan on jitting init)
  * - dm-haiku examples/impala_lite.py: `params = jax.jit(net.init)(...)`
  */
+import { dtypeBytes } from '../../../shared/src/dtypes';
+import type { TextEdit } from '../analysis/api';
 import type { Rule } from './types';
-import { fmt, importAlias } from './util';
+import { fmt, replace } from './util';
 
-/** Intermediates below this are not worth a warning (eager init of small models is common and harmless). */
+/** Savings below this are not worth a warning (eager init of small models is common and harmless). */
 const MIN_EXTRA = 2 ** 30;
 
 export const initOutsideJit: Rule = {
@@ -61,33 +66,33 @@ export const initOutsideJit: Rule = {
   status: 'stable',
   severity: 'warning',
   fixable: 'always',
-  summary: 'An eager Haiku/Flax init materialises large intermediates that jax.jit would not keep.',
+  summary: 'An eager Haiku/Flax init holds arrays (intermediates, unscaled random samples) that jax.jit would not keep.',
   check(ctx) {
     const out = [];
     for (const { report, record } of ctx.models) {
-      const eager = record.observations.find((o) => o.kind === 'eager-init');
+      const eager = record.observations.find((o): o is Extract<typeof o, { kind: 'eager-init' }> => o.kind === 'eager-init');
       if (!eager) continue;
       const init = report.estimate.phases.find((p) => p.phase === 'init');
       if (!init || init.peakBytes === null) continue;
       const params = report.estimate.paramBytes ?? 0;
+      // Under jit only the outputs (the parameters) are materialised: jitting lowers the peak to about `params`.
       const extra = init.peakBytes - params;
-      if (extra < Math.max(MIN_EXTRA, params)) continue;
+      let largest = 0;
+      for (const ev of record.events) if (ev.op === 'alloc' && ev.tensor.role === 'param') largest = Math.max(largest, ev.tensor.shape.reduce((a, b) => a * b, 1) * dtypeBytes(ev.tensor.dtype));
+      const fits = init.peakBytes <= init.budgetBytes;
+      if (extra < Math.max(MIN_EXTRA, largest) || (fits && init.peakBytes < 1.5 * params)) continue;
       const acts = init.breakdown.filter((c) => c.role === 'activation' || c.role === 'temporary');
-      const call = ctx.text.slice(report.facts.span.start, report.facts.span.end);
-      const paren = call.indexOf('(');
       const fixes = [];
-      const jax = importAlias(ctx.text, 'jax');
-      if (paren > 0 && jax) {
-        const callee = call.slice(0, paren);
-        fixes.push({
-          title: `Wrap ${callee} in ${jax}.jit`,
-          applicability: 'unsafe' as const,
-          edits: [{ start: report.facts.span.start, end: report.facts.span.start + paren, newText: `${jax}.jit(${callee})` }],
-        });
+      if (eager.callee && eager.jit) {
+        const edits: TextEdit[] = [];
+        if (eager.jitImport) edits.push({ start: eager.jitImport.at, end: eager.jitImport.at, newText: eager.jitImport.text });
+        const callee = ctx.text.slice(eager.callee.start, eager.callee.end);
+        edits.push(replace(eager.callee, `${eager.jit}(${callee})`));
+        fixes.push({ title: `Wrap ${callee} in ${eager.jit}`, applicability: 'unsafe' as const, edits });
       }
       out.push({
         span: report.facts.span,
-        message: `\`${report.facts.name}\` init runs outside jax.jit: its forward pass materialises ${fmt(extra)} of intermediates (init peak ${fmt(init.peakBytes)}` +
+        message: `\`${report.facts.name}\` init runs outside jax.jit: it holds ${fmt(extra)} besides the parameters (init peak ${fmt(init.peakBytes)}` +
           (acts[0] ? `, largest ${acts[0].label} ${fmt(acts[0].bytes)}` : '') + `); under jax.jit only the parameters (${fmt(params)}) are kept.`,
         related: acts.slice(0, 2).filter((a) => a.span).map((a) => ({ span: a.span!, message: `${a.label}: ${fmt(a.bytes)}` })),
         fixes,

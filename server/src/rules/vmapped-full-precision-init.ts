@@ -52,27 +52,72 @@
  * - equinox FAQ, "How do I initialise a model in low precision / jit the initialisation"
  */
 import { dtypeBytes } from '../../../shared/src/dtypes';
-import type { Fix } from '../analysis/api';
+import type { Span } from '../../../shared/src/facts';
+import type { Fix, TextEdit } from '../analysis/api';
+import type { CastSite, VmapSite } from '../frameworks/jax/stack-sites';
 import type { Rule } from './types';
 import { fmt, lineSpan, replace } from './util';
 
 const SMALL = new Set(['float16', 'bfloat16', 'float8']);
 
+const slice = (text: string, s: Span): string => text.slice(s.start, s.end);
+const inside = (a: Span, b: Span): boolean => a.start >= b.start && a.end <= b.end;
+
 /**
- * The expression that builds one layer from the mapped key, given the function
- * that was vmapped: a one-argument lambda is inlined (`lambda k: Block(cfg, k)`
- * gives `Block(cfg, k)`), a name is called (`make(k)`), anything else is
- * parenthesised before the call.
+ * The edits that move the cast into the vmapped construction under jit, from
+ * the nodes the interpreter recorded: the vmapped call `X(A)` becomes
+ * `jit(V(lambda p: C[R := F(p)]))(A)` when X is `V(F, ...)` (each layer is
+ * cast as it is made), else `jit(lambda p: C[R := X(p)])(A)` (the whole
+ * stack is cast inside the jit); C is the cast call and R its argument that
+ * holds the stack. The cast call then gives back R unchanged, and a
+ * statement left as `x = x` is deleted.
  */
-export function perLayerCall(fnText: string): { param: string; layer: string } {
-  const lam = /^lambda\s+([A-Za-z_]\w*)\s*:\s*([\s\S]+)$/.exec(fnText.trim());
-  if (lam) {
-    const body = lam[2].trim();
-    const simple = /^[\w.]+(\([\s\S]*\))?$/.test(body) && !/\blambda\b|\bif\b/.test(body);
-    return { param: lam[1], layer: simple ? body : `(${body})` };
+export function moveCastIntoJit(text: string, v: VmapSite, c: CastSite): TextEdit[] | undefined {
+  if (!v.argKinds) return undefined;
+  const nested = c.ref.start === v.call.start && c.ref.end === v.call.end;
+  if (!nested) {
+    if (inside(v.call, c.call) || inside(c.call, v.call)) return undefined;
+    // The cast is written somewhere else: it may move into the construction only if its names mean the same there.
+    const sameScope = c.frame === v.frame || (c.global && !c.idents.some((n) => v.frameLocals.includes(n)));
+    if (!sameScope) return undefined;
   }
-  const name = /^[A-Za-z_][\w.]*$/.test(fnText.trim());
-  return { param: 'k', layer: name ? `${fnText.trim()}(k)` : `(${fnText.trim()})(k)` };
+  const taken = new Set([...c.idents, ...v.idents]);
+  const castWith = (perLayer: string): string =>
+    text.slice(c.call.start, c.ref.start) + perLayer + text.slice(c.ref.end, c.call.end);
+  let params: string[];
+  let perLayer: (callee: string) => string;
+  const lam = v.lambda;
+  if (v.fn && lam && lam.params.length === v.argKinds.length && v.argKinds.every((k) => k === null) && !lam.params.some((p) => c.idents.includes(p))) {
+    // `lambda k: Block(cfg, k)` is inlined: each layer is `Block(cfg, k)`.
+    params = lam.params;
+    perLayer = () => (lam.bodyIsPrimary ? slice(text, lam.body) : `(${slice(text, lam.body)})`);
+  } else {
+    let n = 0;
+    const fresh = (): string => { let p: string; do p = n++ === 0 ? 'k' : `k${n}`; while (taken.has(p)); taken.add(p); return p; };
+    params = v.argKinds.map((k) => k ?? fresh());
+    const actuals = v.argKinds.map((k, i) => (k ? `${k}=${params[i]}` : params[i])).join(', ');
+    perLayer = (callee) => `${callee}(${actuals})`;
+  }
+  const lambda = (body: string): string => `lambda ${params.join(', ')}: ${body}`;
+  let built: string;
+  if (v.fn) {
+    const fnText = slice(text, v.fn);
+    const f = /^[A-Za-z_][\w.]*$/.test(fnText) ? fnText : `(${fnText})`;
+    built = `${v.jit}(${text.slice(v.callee.start, v.fn.start)}${lambda(castWith(perLayer(f)))}${text.slice(v.fn.end, v.callee.end)})${slice(text, v.args)}`;
+  } else {
+    built = `${v.jit}(${lambda(castWith(perLayer(slice(text, v.callee))))})${slice(text, v.args)}`;
+  }
+  const edits: TextEdit[] = [];
+  if (v.jitImport) edits.push({ start: v.jitImport.at, end: v.jitImport.at, newText: v.jitImport.text });
+  if (nested) {
+    edits.push(replace(c.call, built));
+    return edits;
+  }
+  edits.push(replace(v.call, built));
+  const refText = slice(text, c.ref);
+  const selfAssign = c.left && c.right && c.right.start === c.call.start && c.right.end === c.call.end && slice(text, c.left) === refText;
+  edits.push(selfAssign ? { ...lineSpan(text, c.stmt), newText: '' } : replace(c.call, refText));
+  return edits;
 }
 
 export const vmappedFullPrecisionInit: Rule = {
@@ -88,36 +133,28 @@ export const vmappedFullPrecisionInit: Rule = {
       for (const v of record.observations) {
         if (v.kind !== 'vmap-construct' || v.jitted) continue;
         if (!v.dtypes.some((d) => d === 'float32' || d === 'float64')) continue;
-        const casts = record.observations.filter((o) => o.kind === 'cast-copy' && o.inVmapGroup === v.group && SMALL.has(o.to));
+        const casts = record.observations.filter((o): o is Extract<typeof o, { kind: 'cast-copy' }> =>
+          o.kind === 'cast-copy' && SMALL.has(o.to) && (v.ids.includes(o.sourceId) || o.inVmapGroup === v.group));
         if (casts.length === 0) continue;
-        const cast = casts[0] as Extract<typeof casts[number], { kind: 'cast-copy' }>;
+        const cast = casts[0];
         const init = report.estimate.phases.find((p) => p.phase === 'init');
         const from = v.dtypes.includes('float64') ? 'float64' : 'float32';
         const copyBytes = (v.bytes * dtypeBytes(cast.to)) / dtypeBytes(from);
         const fixes: Fix[] = [];
-        if (v.callee && v.fn && v.argsText && cast.rhs && cast.targetText && cast.stmt && v.stmt) {
-          const callee = ctx.text.slice(v.callee.start, v.callee.end);
-          const jit = callee.replace(/(filter_)?vmap$/, (m) => (m.startsWith('filter_') ? 'filter_jit' : 'jit'));
-          const fnText = ctx.text.slice(v.fn.start, v.fn.end);
-          const castText = ctx.text.slice(cast.rhs.start, cast.rhs.end);
-          const { param, layer } = perLayerCall(fnText);
-          const perLayer = castText.split(cast.targetText).join(layer);
-          if (perLayer !== castText && jit !== callee) {
-            fixes.push({
-              title: `Build each layer in ${cast.to} inside ${jit}`,
-              applicability: 'unsafe',
-              edits: [
-                replace(v.span, `${jit}(${callee}(lambda ${param}: ${perLayer}))${v.argsText}`),
-                { ...lineSpan(ctx.text, cast.stmt), newText: '' },
-              ],
-            });
-          }
+        const site = casts.find((c) => c.site)?.site;
+        const edits = v.site && site ? moveCastIntoJit(ctx.text, v.site, site) : undefined;
+        if (edits) {
+          fixes.push({
+            title: v.site?.fn ? `Build each layer in ${cast.to} inside ${v.site.jit}` : `Build and cast the stack inside ${v.site!.jit}`,
+            applicability: 'unsafe',
+            edits,
+          });
         }
         out.push({
           span: v.span,
           message: `All ${v.batch} layers are built at once in float32 (${fmt(v.bytes)}) and then copied to ${cast.to} (${fmt(copyBytes)}): both copies are alive together` +
             (init?.peakBytes ? `, init peak ${fmt(init.peakBytes)}` : '') + '.',
-          related: [{ span: cast.stmt ?? cast.span, message: `the ${cast.to} copy is made here, while the float32 stack is still referenced` }],
+          related: [{ span: site?.stmt ?? cast.span, message: `the ${cast.to} copy is made here, while the float32 stack is still referenced` }],
           fixes,
         });
       }

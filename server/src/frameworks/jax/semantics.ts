@@ -16,6 +16,7 @@ import type { SyntaxNode } from '../../interp/parser';
 import { visitTensors } from '../../interp/memory';
 import { type InstV, type TensorV, type Value, NONE, describe, int, num, unknown } from '../../interp/values';
 import { markBackendStart } from './runtime';
+import { vmapSite } from './stack-sites';
 
 const FLOATS = new Set(['float64', 'float32', 'float16', 'bfloat16', 'float8', 'complex64']);
 
@@ -85,23 +86,21 @@ export function installJax(it: Interpreter): void {
       let bytes = 0;
       const dtypes = new Set<string>();
       let group = '';
+      const ids: number[] = [];
       for (const ev of rec.events.slice(before)) {
         if (ev.op === 'alloc' && ev.tensor.role === 'param') {
           bytes += ev.tensor.shape.reduce((a, b) => a * b, 1) * dtypeSize(ev.tensor.dtype);
           dtypes.add(ev.tensor.dtype);
           group ||= ev.tensor.group ?? '';
+          ids.push(ev.tensor.id);
         }
       }
       if (bytes > 0) {
-        const inner = node.childForFieldName('function');
-        const stmt = it.memory.topStatement();
+        const vmapName = fnv.args?.[0]?.t === 'str' ? fnv.args[0].v : 'jax.vmap';
         rec.observations.push({
           kind: 'vmap-construct', span: it.span(node), batch, bytes, dtypes: [...dtypes] as never, target: it.memory.labelPath()[0], group,
-          stmt: stmt ? it.span(stmt) : undefined,
-          callee: inner?.type === 'call' && inner.childForFieldName('function') ? it.span(inner.childForFieldName('function')!) : undefined,
-          fn: inner?.type === 'call' ? (inner.childForFieldName('arguments')?.namedChildren[0] ? it.span(inner.childForFieldName('arguments')!.namedChildren[0]!) : undefined) : undefined,
-          argsText: node.childForFieldName('arguments')?.text,
-          jitted: it.memory.jitDepth > 0,
+          jitted: it.memory.jitDepth > 0, ids,
+          site: vmapSite(it, node, vmapName, rec.framework === 'equinox'),
         });
       }
     }

@@ -1,0 +1,52 @@
+/**
+ * OOM104 spellings, from eager inits of a 1,000,000 × 1024 float32 table
+ * (4.096 GB; the eager initializer keeps its sample alive, see
+ * frameworks/modules.ts EAGER_INIT_COPIES): Flax and Haiku, import aliases,
+ * keyword vs positional arguments, the init called on a name, an attribute
+ * or a transformed lambda, inside a function or at module level. Quiet: the
+ * same inits under jax.jit, and a table small enough not to matter.
+ */
+import type { Family, Variant } from './check';
+
+interface O { fw: 'flax' | 'haiku'; imp: 0 | 1 | 2; kw: boolean; where: 'module' | 'function'; jit: boolean; rows: number }
+
+function program(o: O): string {
+  const lines: string[] = [];
+  let make: string;
+  let init: string;
+  const sz = (a: string, b: string): string => (o.kw ? `${a}=${o.rows}, ${b}=1024` : `${o.rows}, 1024`);
+  if (o.fw === 'flax') {
+    lines.push(['import flax.linen as nn', 'from flax import linen as fl', 'import flax.linen'][o.imp]);
+    const mod = ['nn', 'fl', 'flax.linen'][o.imp];
+    make = `table = ${mod}.Embed(${sz('num_embeddings', 'features')})`;
+    init = 'table.init';
+  } else {
+    lines.push(['import haiku as hk', 'import haiku', 'from haiku import Embed, transform'][o.imp]);
+    const emb = ['hk.Embed', 'haiku.Embed', 'Embed'][o.imp];
+    const tr = ['hk.transform', 'haiku.transform', 'transform'][o.imp];
+    make = `table = ${tr}(lambda ids: ${emb}(${sz('vocab_size', 'embed_dim')})(ids))`;
+    init = 'table.init';
+  }
+  lines.push('import jax', 'import jax.numpy as jnp', '', '');
+  const call = `${o.jit ? `jax.jit(${init})` : init}(jax.random.PRNGKey(0), jnp.zeros((1,), jnp.int32))`;
+  if (o.where === 'module') lines.push(make, `params = ${call}`);
+  else lines.push('def build():', `    ${make}`, `    return ${call}`, '', '', 'params = build()');
+  return lines.join('\n') + '\n';
+}
+
+export function oom104(): Family {
+  const variants: Variant[] = [];
+  for (const fw of ['flax', 'haiku'] as const) {
+    for (const imp of [0, 1, 2] as const) {
+      for (const kw of [true, false]) {
+        for (const where of ['module', 'function'] as const) {
+          const o: O = { fw, imp, kw, where, jit: false, rows: 1_000_000 };
+          variants.push({ name: `${fw} import#${imp} ${kw ? 'keywords' : 'positional'} ${where}`, text: program(o), fires: true });
+        }
+      }
+      variants.push({ name: `quiet: ${fw} import#${imp} under jax.jit`, text: program({ fw, imp, kw: true, where: 'module', jit: true, rows: 1_000_000 }), fires: false });
+      variants.push({ name: `quiet: ${fw} import#${imp} small table`, text: program({ fw, imp, kw: true, where: 'module', jit: false, rows: 10_000 }), fires: false });
+    }
+  }
+  return { code: 'OOM104', device: 'a100-40gb', unsafe: true, variants };
+}

@@ -1,0 +1,22 @@
+// The variant suite (issue 13): every rule with a fix, written the other ways
+// people write it; each variant must fire (or stay quiet), and its fix must
+// apply, parse, remove the finding and not raise the predicted peak.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { checkVariant, type Family } from './check';
+import { oom101 } from './oom101';
+import { oom104 } from './oom104';
+
+const FAMILIES: Family[] = [oom101(), oom104()];
+
+for (const f of FAMILIES) {
+  test(`${f.code}: at least 20 variants`, () => {
+    assert.ok(f.variants.filter((v) => v.fires).length >= 20, `${f.variants.length} variants`);
+    assert.equal(new Set(f.variants.map((v) => v.text)).size, f.variants.length, 'variants are distinct programs');
+  });
+  for (const v of f.variants) {
+    test(`${f.code} ${v.fires ? 'fires' : 'quiet'}: ${v.name}`, { todo: v.gap }, async () => {
+      assert.deepEqual(await checkVariant(f, v), []);
+    });
+  }
+}
