@@ -68,7 +68,7 @@ interface Manifest {
 
 interface Unknown { what: string; reason: string; line: number | null }
 interface ReportedModel { name: string; framework: string; line: number; params: number | null; unknowns: Unknown[] }
-interface ReportFile { path: string; skipped?: string; unknowns: Unknown[]; models: ReportedModel[] }
+interface ReportFile { path: string; skipped?: string; unknowns: Unknown[]; models: ReportedModel[]; unbuilt?: { name: string; reason: string }[] }
 interface Report { files: ReportFile[] }
 
 // ---------------------------------------------------------------- arguments
@@ -251,10 +251,12 @@ function classify(entry: ManifestFile, report: ReportFile | null): Pick<FileResu
   const models = report?.models ?? [];
   const fragments = models.filter((x) => isFragment(x.name));
   const main = models.filter((x) => !isFragment(x.name));
-  const unknowns = [...(report?.unknowns ?? []), ...models.flatMap((x) => x.unknowns)];
+  // A model class the file defines but could not build is an explicit unknown, with its reason.
+  const unbuilt: Unknown[] = (report?.unbuilt ?? []).map((u) => ({ what: 'unbuilt', reason: u.reason, line: null }));
+  const unknowns = [...(report?.unknowns ?? []), ...unbuilt, ...models.flatMap((x) => x.unknowns)];
   const reasons = [...new Set(unknowns.map(bucket))];
   if (report?.skipped) reasons.unshift(`skipped: ${report.skipped}`);
-  const anyUnknown = models.some((x) => x.params === null) || (report?.unknowns.length ?? 0) > 0;
+  const anyUnknown = models.some((x) => x.params === null) || (report?.unknowns.length ?? 0) > 0 || unbuilt.length > 0;
 
   if (entry.truth.kind === 'needs-declaration') {
     const confident = main.filter((x) => x.params !== null && x.params > 0);

@@ -630,7 +630,11 @@ export class Interpreter {
     const cond = this.eval(node.childForFieldName('condition')!);
     const t = truthy(cond);
     if (t === undefined) {
-      this.note(`condition \`${clip(node.childForFieldName('condition')!.text)}\` could not be decided (${describe(cond)}); the branch taken is assumed`, node.childForFieldName('condition')!);
+      const u = this.note(`condition \`${clip(node.childForFieldName('condition')!.text)}\` could not be decided (${describe(cond)}); the branch taken is assumed`, node.childForFieldName('condition')!);
+      // A branch chosen on a value the command line must supply decides what is built after it:
+      // every model built later carries that unknown (never a confident number on a guess).
+      const input = raisesOnly(node.childForFieldName('consequence')) ? undefined : this.inputDependence(node.childForFieldName('condition')!);
+      if (input) this.memory.taints.push({ what: 'command line', reason: `${input}; the branch at line ${this.line(node)} depends on it`, span: u.span });
     }
     // An undecidable guard whose branch only raises (`if cond: raise ValueError(...)`) is taken
     // as not raising: the program that runs is the one that continues.
@@ -646,6 +650,17 @@ export class Interpreter {
       if (ct === undefined) this.note(`condition \`${clip(alt.childForFieldName('condition')!.text)}\` could not be decided`, alt);
       if (ct !== false) { this.body(alt.childForFieldName('consequence')); return; }
     }
+  }
+
+  /** The reason of a command-line value the names in a condition hold, if any (names and attributes only: no calls are re-run). */
+  private inputDependence(cond: SyntaxNode): string | undefined {
+    const names = [cond, ...cond.descendantsOfType(['attribute', 'identifier'])].filter((n): n is SyntaxNode => !!n && (n.type === 'attribute' || n.type === 'identifier') && n.parent?.type !== 'attribute' && n.parent?.type !== 'call');
+    for (const n of names.slice(0, 20)) {
+      let v: Value;
+      try { v = n.type === 'identifier' ? this.lookup(n.text, n) : this.eval(n); } catch { continue; }
+      if (v.t === 'unknown' && INPUT_DEPENDENT.test(v.reason)) return v.reason;
+    }
+    return undefined;
   }
 
   private execFor(node: SyntaxNode): void {
@@ -1502,6 +1517,9 @@ export function externDType(full: string): DType | undefined {
 
 /** Libraries whose unmodelled functions are taken not to change the dicts and lists passed to them. */
 const KNOWN_LIBS = /^(torch|jax|jaxlib|flax|haiku|equinox|optax|chex|numpy|math|builtins|os|sys|functools|collections|typing|dataclasses|transformers|einops|logging|warnings|time|random|json|re|itertools|copy|abc|enum|inspect|pathlib|contextlib|operator|argparse|tqdm|wandb|orbax)\./;
+
+/** Reasons of values that only the command line or the data can supply (program/entrypoints.ts, configfiles.ts). */
+const INPUT_DEPENDENT = /command-line argument|set by the command line/;
 
 /** A block that ends in `raise` (what runs before it cannot matter to memory: the program stops). */
 function raisesOnly(block: SyntaxNode | null): boolean {

@@ -124,8 +124,11 @@ export class Memory {
     return this.recorders[this.recorders.length - 1];
   }
 
+  /** Unknowns that every model begun from now on inherits (a branch taken on a missing command-line value). */
+  readonly taints: Unknown[] = [];
+
   begin(rec: Omit<ModelRecord, 'events' | 'live' | 'unknowns' | 'notes' | 'targetBase' | 'observations'>): ModelRecord {
-    const r: ModelRecord = { ...rec, events: [], live: new Map(), unknowns: [], notes: [], targetBase: this.it.targets.length, observations: [] };
+    const r: ModelRecord = { ...rec, events: [], live: new Map(), unknowns: [...this.taints], notes: [], targetBase: this.it.targets.length, observations: [] };
     this.recorders.push(r);
     return r;
   }
