@@ -227,7 +227,8 @@ export function advisePhase(facts: ModelFacts, est: Estimate, index: number, dev
   const p: PhaseEstimate = est.phases[index];
   const basis = splitBasis(trace);
   const { frontier, atPeak } = splitFixedFrontier(trace, basis);
-  const fitsOn = fitsOnDevices(facts, trace, devices, frontier);
+  // A phase whose verdict is unknown names no devices: any count would rest on the unknown part.
+  const fitsOn = p.fits === null ? [] : fitsOnDevices(facts, trace, devices, frontier);
   const lowerBound = p.unknowns.length > 0;
   const advice: PhaseAdvice = { phase: p.phase, basis, splitBytes: atPeak.split, fixedBytes: atPeak.fixed, lowerBound, fitsOn, changes: [], cheapest: null };
   if (p.fits !== false || p.peakBytes === null) return advice;

@@ -2,7 +2,7 @@
  * The engine's entry point: model facts and a target in, a per-phase
  * estimate out, every byte attributed to a contributor.
  */
-import type { ModelFacts } from './facts';
+import type { ModelFacts, PhaseTrace, Unknown } from './facts';
 import { frameworkBudget } from './budget';
 import { dtypeBytes } from './dtypes';
 import { replayPhase, tensorBytes } from './timeline';
@@ -24,7 +24,15 @@ export function estimate(facts: ModelFacts, spec: DeviceSpec): Estimate {
   void dtypeBytes;
   return {
     model: facts.name, target: spec, budget, paramCount: facts.paramCount, paramBytes, bytesByDtype, bufferBytes,
-    phases: facts.phases.map((p) => replayPhase(p, spec.count, budget.bytes)),
+    // Parameters that could not be sized are a contributor of every phase: each phase's peak is then a lower bound.
+    phases: facts.phases.map((p) => replayPhase(facts.paramCount === null ? withUnknowns(p, facts.unknowns) : p, spec.count, budget.bytes)),
     unknowns: facts.unknowns,
   };
+}
+
+function withUnknowns(p: PhaseTrace, extra: Unknown[]): PhaseTrace {
+  const key = (u: Unknown) => `${u.what}|${u.reason}`;
+  const have = new Set(p.unknowns.map(key));
+  const add = extra.filter((u) => !have.has(key(u)));
+  return add.length ? { ...p, unknowns: [...p.unknowns, ...add] } : p;
 }

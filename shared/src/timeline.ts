@@ -129,13 +129,16 @@ export function replayPhase(trace: PhaseTrace, deviceCount: number, budgetBytes:
   if (tr) breakdown.push({ label: tr.label, bytes: tr.bytesPerDevice, role: tr.role, span: tr.span, count: 1, formula: tr.formula, citation: tr.citation });
   breakdown.sort((a, b) => b.bytes - a.bytes);
 
+  // Unknown is never zero: with a size unknown the peak is a lower bound (flagged), a phase with
+  // nothing known has no peak at all, and the verdict is only firm when the known part already exceeds.
   let fits: boolean | null = peak <= budgetBytes;
-  if (unknowns.length > 0) {
+  const peakIsLowerBound = unknowns.length > 0;
+  if (peakIsLowerBound) {
     notes.push('some sizes are unknown: the peak shown is a lower bound');
     fits = peak > budgetBytes ? false : null;
   }
   const perDeviceBytes = Array.from({ length: Math.min(count, MAX_TRACKED) }, (_, d) => maxPer[d]);
   return {
-    phase: trace.phase, peakBytes: peak, peakDevice, perDeviceBytes, budgetBytes, fits, breakdown, timeline, notes, unknowns, jitted: trace.jitted,
+    phase: trace.phase, peakBytes: peakIsLowerBound && peak === 0 ? null : peak, peakIsLowerBound, peakDevice, perDeviceBytes, budgetBytes, fits, breakdown, timeline, notes, unknowns, jitted: trace.jitted,
   };
 }

@@ -61,8 +61,10 @@ export interface TimelinePoint {
 
 export interface PhaseEstimate {
   phase: PhaseName;
-  /** Peak bytes on the busiest device. */
+  /** Peak bytes on the busiest device; a lower bound when `peakIsLowerBound`; null when nothing of the phase could be sized. */
   peakBytes: number | null;
+  /** True when some contributor of the phase is unknown: `peakBytes` counts only the known part ("≥ X"). */
+  peakIsLowerBound: boolean;
   /** Which device index holds that peak. */
   peakDevice: number;
   /** Peak per device index (length = device count, capped for display). */

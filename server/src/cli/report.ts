@@ -74,6 +74,8 @@ export interface JsonPhase {
   name: string;
   /** Peak on the busiest device; null when unknown. */
   peakBytes: number | null;
+  /** True when a contributor is unknown: peakBytes is then the known part only (render "≥ X"). */
+  peakIsLowerBound: boolean;
   budgetBytes: number;
   fits: boolean | null;
   breakdown: JsonContributor[];
@@ -175,6 +177,7 @@ export function modelJson(idx: LineIndex, m: ModelReport): JsonModel {
       return {
         name: p.phase,
         peakBytes: p.peakBytes,
+        peakIsLowerBound: p.peakIsLowerBound,
         budgetBytes: p.budgetBytes,
         fits: p.fits,
         breakdown: p.breakdown.map((c) => ({ label: c.label, bytes: c.bytes, line: c.span ? idx.spanLine(c.span) : null, ...fileOf(idx, c.span) })),

@@ -71,6 +71,8 @@ export function modelText(m: ModelReport, idx: LineIndex, units: Units): string[
  */
 export function adviceText(a: PhaseAdvice, fits: boolean | null, targetId: string, target: string, units: Units): string[] {
   const out: string[] = [];
+  // Unknown verdict: no "fits on" list (it would rest on the part that could not be sized).
+  if (fits === null) return out;
   const { shown, more } = fitsOnSummary(a.fitsOn, targetId);
   const at = a.lowerBound ? 'needs at least' : 'fits on';
   out.push(shown.length

@@ -17,7 +17,7 @@ export function deviceLabel(spec: DeviceSpec): string {
 }
 
 export function peakLine(p: PhaseEstimate, spec: DeviceSpec, units: Units = 'GB'): string {
-  return `${p.phase} peak ${p.peakBytes === null ? 'unknown' : fmt(p.peakBytes, units)} of ${fmt(p.budgetBytes, units)} usable per device on ${deviceLabel(spec)}`;
+  return `${p.phase} peak ${p.peakBytes === null ? 'unknown' : `${p.peakIsLowerBound ? 'at least ' : ''}${fmt(p.peakBytes, units)}`} of ${fmt(p.budgetBytes, units)} usable per device on ${deviceLabel(spec)}`;
 }
 
 export function replace(span: Span, newText: string): TextEdit {
