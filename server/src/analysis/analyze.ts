@@ -5,6 +5,7 @@
  * for per-phase peaks on the target device, and runs the rules. Never
  * throws on user input: problems become `unknowns` with a reason.
  */
+import { dirname } from 'node:path';
 import type { ModelFacts, PhaseTrace, TensorFact, Unknown } from '../../../shared/src/facts';
 import { estimate } from '../../../shared/src/estimate';
 import { parseDeviceSpec } from '../../../shared/src/devices';
@@ -66,6 +67,8 @@ export async function analyze(text: string, opts: AnalyzeOptions, previousTree?:
   const it = new Interpreter(text, tree, buildCatalogues(), opts.stepBudget ?? DEFAULT_STEPS);
   it.state.set('versions', versions);
   it.state.set('deviceCount', spec.count);
+  // Local checkpoint folders named in the code resolve against the analysed file's folder.
+  if (opts.path) it.state.set('fileDir', dirname(opts.path));
   installFrameworks(it);
   installProgram(it);
   if (opts.path) {

@@ -346,7 +346,7 @@ function hfForward(it: Interpreter, rec: ModelRecord, args: Value[], kw: Map<str
   };
   addUse(rec, use);
   const load = hfLoads(it).find((l) => l.span.start === rec.span.start && l.span.end === rec.span.end);
-  const c = load ? hfConfig(load.checkpoint) : undefined;
+  const c = load ? (load.config ?? hfConfig(load.checkpoint)) : undefined;
   const a = c ? arch(c) : undefined;
   const dtype = rec.params?.[0]?.dtype ?? 'float32';
   const b: number | { unknown: string } = inp.batch ?? { unknown: 'batch size' };
@@ -424,7 +424,7 @@ export function inferencePhases(rec: ModelRecord, it: Interpreter, phases: Phase
   if (handKv) notes.push(`${handKv} hand-written KV cache tensor(s) are preallocated at their full size`);
 
   const load = hfLoads(it).find((l) => l.span.start === rec.span.start && l.span.end === rec.span.end);
-  const config = load ? hfConfig(load.checkpoint) : undefined;
+  const config = load ? (load.config ?? hfConfig(load.checkpoint)) : undefined;
   const a = config ? arch(config) : undefined;
   const dtype: DType = rec.params?.[0]?.dtype ?? load?.dtype ?? 'float32';
   const e = dtypeBytes(dtype);
@@ -779,7 +779,7 @@ function backwardAfter(scope: SyntaxNode, loop: SyntaxNode, name: string | undef
 function autogradPerIteration(it: Interpreter, rec: ModelRecord): GradLoop['perIteration'] {
   const f = inferenceUses(rec).find((u): u is ForwardUse => u.kind === 'forward' && u.batch !== null && u.tokens !== null);
   const load = hfLoads(it).find((l) => l.span.start === rec.span.start && l.span.end === rec.span.end);
-  const c = load ? hfConfig(load.checkpoint) : undefined;
+  const c = load ? (load.config ?? hfConfig(load.checkpoint)) : undefined;
   const a = c ? arch(c) : undefined;
   if (!f || !a || f.batch === null || f.tokens === null) return undefined;
   const e = dtypeBytes(rec.params?.[0]?.dtype ?? 'float32');

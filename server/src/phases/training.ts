@@ -537,7 +537,7 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
   let actBytes: number | null = null;
   let logitBytes = 0;
   const load = rec.framework === 'transformers' ? hfLoads(it).find((l) => l.span.start === rec.span.start && l.span.end === rec.span.end) : undefined;
-  const cfg = load ? hfConfig(load.checkpoint) : undefined;
+  const cfg = load ? (load.config ?? hfConfig(load.checkpoint)) : undefined;
   const a = cfg ? archFromHf(cfg as Record<string, unknown>) : rec.result ? archOf(rec.result) : { why: 'the model object is not known' };
   // from_pretrained returns the model in eval mode (transformers modeling_utils.py: `model.eval()`), where
   // dropout returns its input; only `model.train()` turns the masks on.

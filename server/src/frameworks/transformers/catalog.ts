@@ -12,6 +12,8 @@
  * Config values are those of each checkpoint's config.json on the Hugging
  * Face Hub (huggingface.co/<id>/blob/main/config.json), copied into the table.
  */
+import { EXTRA_FAMILIES, FAMILY_TIE_DEFAULT, extraFamilySizes } from './families';
+
 export interface HfConfig {
   model_type: string;
   vocab_size: number;
@@ -28,7 +30,12 @@ export interface HfConfig {
 
 export interface CheckpointEntry { id: string; config: HfConfig; source: string }
 
-export interface ModuleSize { name: string; params: number }
+export interface ModuleSize {
+  name: string;
+  params: number;
+  /** A dtype the load keeps whatever dtype is asked for (integer tensors of a quantized checkpoint, as stored). */
+  keepDtype?: string;
+}
 
 // ---------------------------------------------------------------------------
 // The table. GPT-2, BERT and T5 configs use their own key names on the Hub
@@ -214,9 +221,12 @@ export function hasArithmetic(c: HfConfig): boolean {
  * False; configuration_gemma.py, _gemma2: True; GPT-2, BERT and T5 inherit
  * PretrainedConfig's True).
  */
-const TIE_DEFAULT: Record<string, boolean> = { llama: false, mistral: false, mixtral: false, qwen2: false, phi: false, phi3: false, gemma: true, gemma2: true, gpt2: true, bert: true, t5: true };
+const TIE_DEFAULT: Record<string, boolean> = { llama: false, mistral: false, mixtral: false, qwen2: false, phi: false, phi3: false, gemma: true, gemma2: true, gpt2: true, bert: true, roberta: true, t5: true, ...FAMILY_TIE_DEFAULT };
 
-const FAMILIES = ['llama', 'mistral', 'mixtral', 'qwen2', 'gemma', 'gemma2', 'phi3', 'phi', 'gpt2', 'bert', 't5'];
+const FAMILIES = ['llama', 'mistral', 'mixtral', 'qwen2', 'gemma', 'gemma2', 'phi3', 'phi', 'gpt2', 'bert', 'roberta', 't5', ...EXTRA_FAMILIES];
+
+/** The model_types whose parameters oomlens computes from config.json. */
+export const KNOWN_MODEL_TYPES: readonly string[] = FAMILIES;
 
 function familySizes(c: HfConfig, className: string): ModuleSize[] {
   const kind = autoClassFor(className);
@@ -238,9 +248,14 @@ function familySizes(c: HfConfig, className: string): ModuleSize[] {
     }
     case 'gpt2': return gpt2Sizes(c, base, tied);
     case 'bert': return bertSizes(c, kind);
+    // RoBERTa (modeling_roberta.py) builds BERT's modules under `roberta.`, its MLM head as `lm_head` (same sizes).
+    case 'roberta': return bertSizes(c, kind, 'roberta.', 'lm_head');
     case 't5': return t5Sizes(c, base, tied);
-    default:
+    default: {
+      const extra = extraFamilySizes(c, base, tied);
+      if (extra) return extra;
       throw new Error(`no parameter arithmetic for model_type "${c.model_type}"`);
+    }
   }
 }
 
@@ -273,16 +288,16 @@ function gpt2Sizes(c: HfConfig, base: boolean, tied: boolean): ModuleSize[] {
  * cls.predictions: transform dense (h² + h) + LayerNorm (2h), decoder tied
  * to the word embeddings, decoder bias (V).
  */
-function bertSizes(c: HfConfig, kind: HeadKind): ModuleSize[] {
+function bertSizes(c: HfConfig, kind: HeadKind, prefix = 'bert.', mlmHead = 'cls.predictions'): ModuleSize[] {
   const h = c.hidden_size;
   const I = c.intermediate_size;
   const P = num(c, 'max_position_embeddings') ?? 512;
   const T = num(c, 'type_vocab_size') ?? 2;
   const layer = 4 * (h * h + h) + 2 * h + (h * I + I) + (I * h + h) + 2 * h;
-  const pre = kind === 'base' ? '' : 'bert.';
+  const pre = kind === 'base' ? '' : prefix;
   const out: ModuleSize[] = [{ name: `${pre}embeddings`, params: (c.vocab_size + P + T) * h + 2 * h }];
   for (let i = 0; i < c.num_hidden_layers; i++) out.push({ name: `${pre}encoder.layer.${i}`, params: layer });
-  if (kind === 'masked-lm') out.push({ name: 'cls.predictions', params: h * h + h + 2 * h + c.vocab_size });
+  if (kind === 'masked-lm') out.push({ name: mlmHead, params: h * h + h + 2 * h + c.vocab_size });
   else out.push({ name: `${pre}pooler`, params: h * h + h });
   return out;
 }

@@ -11,8 +11,8 @@
 import type { DType, Placement, Span } from '../../../../shared/src/facts';
 import { balancedDeviceMap } from '../../../../shared/src/accelerate';
 import { dtypeBytes, parseDType } from '../../../../shared/src/dtypes';
-import { readLocalConfig } from './hf-cache';
-import { defaultLoadDType, dtypeKeyword, lookupCheckpoint, moduleSizes, type HfConfig } from './catalog';
+import { checkpointDir, readLocalConfig, readLocalWeights, SAFETENSORS_DTYPE_BYTES, type StoredTensor } from './hf-cache';
+import { defaultLoadDType, dtypeKeyword, KNOWN_MODEL_TYPES, lookupCheckpoint, moduleSizes, type HfConfig, type ModuleSize } from './catalog';
 import type { Interpreter } from '../../interp/interp';
 import type { SyntaxNode } from '../../interp/parser';
 import { type ClassV, type Value, describe, unknown } from '../../interp/values';
@@ -38,6 +38,10 @@ export interface HfLoad {
   deviceMap?: string;
   quantized?: string;
   params: number | null;
+  /** The architecture config used (local config.json first, then the shipped table). */
+  config?: HfConfig;
+  /** Where the sizes came from: local checkpoint files, config.json arithmetic, or the shipped table. */
+  sizedFrom?: string;
   /** The model record this load created. */
   modelName: string;
 }
@@ -72,8 +76,11 @@ function fromPretrained(it: Interpreter, className: string, args: Value[], kw: M
   const id = idV.v;
   const versions = (it.state.get('versions') as Record<string, string> | undefined) ?? {};
   const tv = versions.transformers;
-  const local = readLocalConfig(id);
+  const baseDir = it.state.get('fileDir') as string | undefined;
+  const local = readLocalConfig(id, process.env, baseDir);
   const entry = lookupCheckpoint(id);
+  const dir = checkpointDir(id, process.env, baseDir);
+  const weights = dir ? readLocalWeights(dir) : undefined;
   const config: HfConfig | undefined = (local && 'config' in local ? (local.config as HfConfig) : undefined) ?? entry?.config;
 
   // dtype: explicit argument, else the version's default.
@@ -107,24 +114,37 @@ function fromPretrained(it: Interpreter, className: string, args: Value[], kw: M
   const load: HfLoad = {
     span: it.span(node), insertAt: closing, hasArgs: (argList?.namedChildren.length ?? 0) > 0, checkpoint: id, className,
     dtypeArg, dtype, dtypeWhy: why, checkpointDtype, transformersVersion: tv, keyword: dtypeKeyword(tv), deviceMap, quantized: quant,
-    params: null, modelName: id,
+    params: null, modelName: id, config,
   };
   hfLoads(it).push(load);
-  if (!config) {
-    it.note(`checkpoint "${id}" is not in oomlens's table and has no config.json in the local Hugging Face cache`, node);
-  } else if (!dtype) {
+  // Sizes: the local checkpoint's safetensors headers (exact), else config.json arithmetic per model_type.
+  const stored = weights && 'tensors' in weights && weights.tensors ? weights.tensors : undefined;
+  const sizes: ModuleSize[] = stored ? groupTensors(stored) : config ? moduleSizes(config, className) : [];
+  load.sizedFrom = stored ? `${weights && 'source' in weights ? weights.source : 'safetensors headers'} in ${dir}` : local && 'config' in local ? `${local.path} (model_type ${config?.model_type})` : entry ? entry.source : undefined;
+  if (weights && 'unknown' in weights) it.note(`checkpoint files of "${id}": ${weights.unknown}`, node);
+  if (!config && !stored) {
+    it.note(`checkpoint "${id}" is not in oomlens's table and neither a local folder nor the Hugging Face cache (${'HF_HUB_CACHE / HF_HOME / ~/.cache/huggingface/hub'}) holds its config.json or weights: its size is unknown`, node);
+  } else if (!sizes.length) {
+    const mt = String(config?.model_type ?? '?');
+    const known = KNOWN_MODEL_TYPES.includes(mt);
+    it.note(known
+      ? `checkpoint "${id}": config.json (model_type "${mt}") lacks a field the parameter formula needs: its size is unknown`
+      : `checkpoint "${id}": model_type "${mt}" has no parameter formula in oomlens${config?.auto_map ? ' (custom code, trust_remote_code)' : ''} and no local safetensors weights: its size is unknown`, node);
+  } else if (!dtype && !stored) {
     it.note(`the dtype the weights load in is not known (${why})`, node);
   } else if (quant) {
     it.note(`quantized loading (${quant}) is not estimated yet`, node);
   } else {
-    const sizes = moduleSizes(config, className);
     const count = it.state.get('deviceCount') as number | undefined ?? 1;
-    const bytes = dtypeBytes(dtype);
+    const loadDtype: DType = dtype ?? storedFloatDtype(stored!) ?? 'float32';
+    if (!dtype) { load.dtype = loadDtype; load.dtypeWhy = `${why}; the checkpoint's safetensors store ${loadDtype}`; }
+    const dtypeOf = (s: ModuleSize): DType => (s.keepDtype as DType | undefined) ?? loadDtype;
+    const bytes = dtypeBytes(loadDtype);
     let places: Placement[] = sizes.map(() => ({ kind: 'device', index: 0 }) as Placement);
     const maxMem = maxMemoryArg(kw.get('max_memory'));
     if (maxMem && 'error' in maxMem) it.note(`max_memory: ${maxMem.error}`, node);
     else if (deviceMap && /^(auto|balanced|balanced_low_0|sequential)$/.test(deviceMap) && (count > 1 || maxMem)) {
-      const plan = balancedDeviceMap(sizes.map((s) => ({ name: s.name, bytes: s.params * bytes })), count, undefined, deviceMap, maxMem?.gpus, maxMem?.cpu);
+      const plan = balancedDeviceMap(sizes.map((s) => ({ name: s.name, bytes: s.params * (s.keepDtype ? dtypeBytes(dtypeOf(s)) : bytes) })), count, undefined, deviceMap, maxMem?.gpus, maxMem?.cpu);
       if (plan.unplaced.length) it.note(`max_memory leaves no room for ${plan.unplaced.length} module(s) (${plan.unplaced.slice(0, 3).join(', ')}…) and lists no "cpu": accelerate would offload them to disk or fail; not estimated`, node);
       places = sizes.map((s) => (plan.assignment[s.name] === -1 ? { kind: 'host' } : { kind: 'device', index: plan.assignment[s.name] ?? 0 }) as Placement);
     } else if (deviceMap?.startsWith('cuda:')) {
@@ -133,8 +153,10 @@ function fromPretrained(it: Interpreter, className: string, args: Value[], kw: M
     let total = 0;
     const tensors = sizes.map((s, i) => {
       total += s.params;
-      const group = s.name.replace(/\.\d+$/, '') + ` (${dtype})`;
-      const t = it.memory.alloc({ shape: [s.params], dtype, role: 'param', name: s.name, span: it.span(node), placement: places[i], lib: 'torch', citation: 'transformers modeling code (see catalog/transformers.ts)' });
+      const dt = dtypeOf(s);
+      const group = s.name.replace(/\.\d+$/, '') + ` (${dt})`;
+      const citation = stored ? `${load.sizedFrom}: dtype and shape of every tensor from the safetensors headers` : `transformers modeling code for model_type "${config?.model_type}" (see frameworks/transformers/catalog.ts, families.ts)`;
+      const t = it.memory.alloc({ shape: [s.params], dtype: dt, role: 'param', name: s.name, span: it.span(node), placement: places[i], lib: 'torch', citation });
       t.group = group;
       const last = rec?.events[rec.events.length - 1];
       if (last?.op === 'alloc' && last.tensor.id === t.id) last.tensor.group = group;
@@ -178,4 +200,37 @@ export function maxMemoryArg(v: Value | undefined): { gpus: Record<number, numbe
     gpus[idx] = bytes;
   }
   return { gpus, cpu };
+}
+
+const ST_DTYPES: Record<string, DType> = { F32: 'float32', F16: 'float16', BF16: 'bfloat16', F64: 'float64', I8: 'int8', U8: 'uint8', I32: 'int32', I64: 'int64', I16: 'int16', U32: 'uint32', BOOL: 'bool' } as Record<string, DType>;
+const isFloat = (d: string) => /^(F|BF)\d/.test(d);
+
+/** The stored floating dtype of most parameters (what dtype="auto" loads). */
+function storedFloatDtype(ts: StoredTensor[]): DType | undefined {
+  const by = new Map<string, number>();
+  for (const t of ts) if (isFloat(t.dtype)) by.set(t.dtype, (by.get(t.dtype) ?? 0) + t.shape.reduce((a, d) => a * d, 1));
+  const top = [...by].sort((a, b) => b[1] - a[1])[0];
+  return top ? ST_DTYPES[top[0]] : undefined;
+}
+
+/**
+ * Tensors from safetensors headers grouped into load-order modules: a name with a
+ * layer index (`model.layers.3.mlp.up_proj.weight`) goes to its layer
+ * (`model.layers.3`), others to their module (`lm_head`). Floating tensors
+ * load in the requested dtype; integer ones (quantized weights, packed
+ * int4, quantisation scales stored as integers) keep theirs.
+ */
+function groupTensors(ts: StoredTensor[]): ModuleSize[] {
+  const out = new Map<string, ModuleSize>();
+  for (const t of ts) {
+    const m = /^(.*?\.\d+)\./.exec(t.name);
+    const mod = m ? m[1] : t.name.includes('.') ? t.name.slice(0, t.name.lastIndexOf('.')) : t.name;
+    const keep = isFloat(t.dtype) ? undefined : ST_DTYPES[t.dtype] ?? (SAFETENSORS_DTYPE_BYTES[t.dtype] === 1 ? 'uint8' : undefined);
+    const key = keep ? `${mod}|${keep}` : mod;
+    const n = t.shape.reduce((a, d) => a * d, 1);
+    const e = out.get(key);
+    if (e) e.params += n;
+    else out.set(key, { name: mod, params: n, ...(keep ? { keepDtype: keep } : {}) });
+  }
+  return [...out.values()];
 }

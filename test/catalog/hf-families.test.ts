@@ -1,0 +1,86 @@
+// Each config.json parameter formula against transformers itself: the test
+// builds every model from the same (small) config on the meta device with the
+// real transformers (test/python/hf_param_counts.py) and compares the count;
+// then one real checkpoint per family against its published count.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { countParams, hasArithmetic, moduleSizes, type HfConfig } from '../../server/src/frameworks/transformers/catalog';
+import { runPythonJson } from '../python/venv';
+
+const S = { vocab_size: 1000, hidden_size: 64, num_hidden_layers: 3, num_attention_heads: 4, intermediate_size: 96, max_position_embeddings: 128 };
+const CASES: { config: HfConfig; class?: string }[] = [
+  { config: { ...S, model_type: 'llama', num_key_value_heads: 2 } as HfConfig },
+  { config: { ...S, model_type: 'llama', attention_bias: true, mlp_bias: true, tie_word_embeddings: true } as HfConfig },
+  { config: { ...S, model_type: 'mistral', num_key_value_heads: 2 } as HfConfig },
+  { config: { ...S, model_type: 'mixtral', num_key_value_heads: 2, num_local_experts: 4, num_experts_per_tok: 2 } as HfConfig },
+  { config: { ...S, model_type: 'qwen2', num_key_value_heads: 2 } as HfConfig },
+  { config: { ...S, model_type: 'qwen2_moe', num_key_value_heads: 2, num_experts: 4, moe_intermediate_size: 32, shared_expert_intermediate_size: 48, num_experts_per_tok: 2, decoder_sparse_step: 2, mlp_only_layers: [] } as HfConfig },
+  { config: { ...S, model_type: 'qwen3', num_key_value_heads: 2, head_dim: 24 } as HfConfig },
+  { config: { ...S, model_type: 'gemma', num_key_value_heads: 1, head_dim: 32 } as HfConfig },
+  { config: { ...S, model_type: 'gemma2', num_key_value_heads: 2, head_dim: 32 } as HfConfig },
+  { config: { ...S, model_type: 'gemma3_text', num_key_value_heads: 2, head_dim: 32 } as HfConfig },
+  { config: { ...S, model_type: 'phi', num_key_value_heads: 4 } as HfConfig },
+  { config: { ...S, model_type: 'phi3', num_key_value_heads: 4, pad_token_id: 0 } as HfConfig },
+  { config: { ...S, model_type: 'olmo' } as HfConfig },
+  { config: { ...S, model_type: 'olmo2', num_key_value_heads: 2 } as HfConfig },
+  { config: { ...S, model_type: 'deepseek_v2', moe_intermediate_size: 32, n_routed_experts: 4, n_shared_experts: 2, num_experts_per_tok: 2, first_k_dense_replace: 1, q_lora_rank: null, kv_lora_rank: 16, qk_rope_head_dim: 8, qk_nope_head_dim: 16, v_head_dim: 16, n_group: 2, topk_group: 1 } as HfConfig },
+  { config: { ...S, model_type: 'deepseek_v3', moe_intermediate_size: 32, n_routed_experts: 4, n_shared_experts: 1, num_experts_per_tok: 2, first_k_dense_replace: 1, q_lora_rank: 32, kv_lora_rank: 16, qk_rope_head_dim: 8, qk_nope_head_dim: 16, v_head_dim: 16, n_group: 2, topk_group: 1 } as HfConfig },
+  { config: { ...S, model_type: 'starcoder2', num_key_value_heads: 2 } as HfConfig },
+  { config: { model_type: 'gpt_neo', vocab_size: 1000, hidden_size: 64, num_layers: 2, num_heads: 4, attention_types: [[['global', 'local'], 1]], max_position_embeddings: 128 } as unknown as HfConfig },
+  { config: { ...S, model_type: 'gpt_neox' } as HfConfig },
+  { config: { model_type: 'gptj', vocab_size: 1000, n_embd: 64, n_layer: 3, n_head: 4, n_positions: 128, rotary_dim: 8 } as unknown as HfConfig },
+  { config: { model_type: 'opt', vocab_size: 1000, hidden_size: 64, num_hidden_layers: 3, ffn_dim: 96, num_attention_heads: 4, max_position_embeddings: 128, word_embed_proj_dim: 32 } as unknown as HfConfig },
+  { config: { model_type: 'opt', vocab_size: 1000, hidden_size: 64, num_hidden_layers: 3, ffn_dim: 96, num_attention_heads: 4, max_position_embeddings: 128, word_embed_proj_dim: 64 } as unknown as HfConfig },
+  { config: { model_type: 'bloom', vocab_size: 1000, hidden_size: 64, n_layer: 3, n_head: 4 } as unknown as HfConfig },
+  { config: { model_type: 'falcon', vocab_size: 1000, hidden_size: 64, num_hidden_layers: 3, num_attention_heads: 4 } as unknown as HfConfig },
+  { config: { model_type: 'falcon', vocab_size: 1000, hidden_size: 64, num_hidden_layers: 3, num_attention_heads: 4, new_decoder_architecture: true, num_kv_heads: 2, bias: true } as unknown as HfConfig },
+  { config: { model_type: 'falcon', vocab_size: 1000, hidden_size: 64, num_hidden_layers: 3, num_attention_heads: 4, multi_query: false, parallel_attn: false } as unknown as HfConfig },
+  { config: { model_type: 'mpt', vocab_size: 1000, d_model: 64, n_layers: 3, n_heads: 4, max_seq_len: 128 } as unknown as HfConfig },
+  { config: { model_type: 'gpt2', vocab_size: 1000, n_embd: 64, n_layer: 3, n_head: 4, n_positions: 128 } as unknown as HfConfig, class: 'GPT2LMHeadModel' },
+  { config: { ...S, model_type: 'bert' } as HfConfig, class: 'AutoModel' },
+  { config: { ...S, model_type: 'bert' } as HfConfig, class: 'AutoModelForMaskedLM' },
+  { config: { ...S, model_type: 'roberta' } as HfConfig, class: 'AutoModelForMaskedLM' },
+  { config: { model_type: 't5', vocab_size: 1000, d_model: 64, d_ff: 96, d_kv: 16, num_layers: 2, num_decoder_layers: 3, num_heads: 4, feed_forward_proj: 'gated-gelu' } as unknown as HfConfig, class: 'AutoModelForSeq2SeqLM' },
+];
+
+test('each family formula equals transformers\' own count for the same config (meta device)', () => {
+  const truth = runPythonJson<({ params: number } | { error: string })[]>('hf_param_counts.py', CASES.map((c) => ({ config: c.config, class: c.class ?? 'AutoModelForCausalLM' })));
+  const bad: string[] = [];
+  CASES.forEach((c, i) => {
+    const t = truth[i];
+    if (!('params' in t)) { bad.push(`${c.config.model_type}: transformers could not build it: ${t.error}`); return; }
+    if (!hasArithmetic(c.config)) { bad.push(`${c.config.model_type}: no arithmetic`); return; }
+    const ours = countParams(c.config, c.class ?? 'AutoModelForCausalLM');
+    if (ours !== t.params) bad.push(`${c.config.model_type} ${JSON.stringify(c.config).slice(0, 80)}…: oomlens ${ours}, transformers ${t.params}`);
+  });
+  assert.deepEqual(bad, []);
+});
+
+test('published counts of one real checkpoint per family (config values from each checkpoint\'s config.json)', () => {
+  const n = (c: Record<string, unknown>, cls?: string) => countParams(c as HfConfig, cls);
+  // EleutherAI/pythia-6.9b (gpt_neox): the Pythia README's table, "6,857,302,016" total parameters.
+  assert.equal(n({ model_type: 'gpt_neox', vocab_size: 50432, hidden_size: 4096, num_hidden_layers: 32, num_attention_heads: 32, intermediate_size: 16384, tie_word_embeddings: false }), 6_857_302_016);
+  // EleutherAI/pythia-160m: "162,322,944".
+  assert.equal(n({ model_type: 'gpt_neox', vocab_size: 50304, hidden_size: 768, num_hidden_layers: 12, num_attention_heads: 12, intermediate_size: 3072, tie_word_embeddings: false }), 162_322_944);
+  // facebook/opt-125m: 125,239,296 (model.num_parameters()).
+  assert.equal(n({ model_type: 'opt', vocab_size: 50272, hidden_size: 768, num_hidden_layers: 12, ffn_dim: 3072, num_attention_heads: 12, max_position_embeddings: 2048, word_embed_proj_dim: 768 }), 125_239_296);
+  // bigscience/bloom-560m: model card "559,214,592 parameters".
+  assert.equal(n({ model_type: 'bloom', vocab_size: 250880, hidden_size: 1024, n_layer: 24, n_head: 16 }), 559_214_592);
+  // tiiuae/falcon-7b: 6,921,720,704 ("7B"; 71 heads of 64, multi-query, parallel attention, no biases).
+  assert.equal(n({ model_type: 'falcon', vocab_size: 65024, hidden_size: 4544, num_hidden_layers: 32, num_attention_heads: 71, multi_query: true, parallel_attn: true, bias: false, new_decoder_architecture: false }), 6_921_720_704);
+  // EleutherAI/gpt-neo-125m: 125,198,592 ("125M").
+  assert.equal(n({ model_type: 'gpt_neo', vocab_size: 50257, hidden_size: 768, num_layers: 12, num_heads: 12, max_position_embeddings: 2048 }), 125_198_592);
+  // Qwen/Qwen3-8B: model card "Number of Parameters: 8.2B"; 8,190,735,360.
+  assert.equal(n({ model_type: 'qwen3', vocab_size: 151936, hidden_size: 4096, num_hidden_layers: 36, num_attention_heads: 32, num_key_value_heads: 8, head_dim: 128, intermediate_size: 12288, tie_word_embeddings: false }), 8_190_735_360);
+  // allenai/OLMo-7B-hf: "6.9B"; 6,888,095,744 (no LayerNorm parameters).
+  assert.equal(n({ model_type: 'olmo', vocab_size: 50304, hidden_size: 4096, num_hidden_layers: 32, num_attention_heads: 32, intermediate_size: 11008, tie_word_embeddings: false }), 6_888_095_744);
+  // deepseek-ai/DeepSeek-V3 (without the multi-token-prediction layer, which transformers does not build): "671B".
+  const v3 = n({ model_type: 'deepseek_v3', vocab_size: 129280, hidden_size: 7168, num_hidden_layers: 61, num_attention_heads: 128, intermediate_size: 18432, moe_intermediate_size: 2048, n_routed_experts: 256, n_shared_experts: 1, first_k_dense_replace: 3, q_lora_rank: 1536, kv_lora_rank: 512, qk_rope_head_dim: 64, qk_nope_head_dim: 128, v_head_dim: 128, tie_word_embeddings: false });
+  assert.ok(Math.abs(v3 - 671e9) / 671e9 < 0.005, `DeepSeek-V3 ${v3}`);
+});
+
+test('unknown model_type: no arithmetic, no sizes (unknown, never 0)', () => {
+  const c = { ...S, model_type: 'internlm2' } as HfConfig;
+  assert.equal(hasArithmetic(c), false);
+  assert.deepEqual(moduleSizes(c), []);
+});
