@@ -10,6 +10,7 @@ import { installEquinox } from './equinox/semantics';
 import { installHaiku } from './haiku/semantics';
 import { installSharding } from '../phases/sharding';
 import { installTransformers } from './transformers/semantics';
+import { installTrainer } from './transformers/trainer';
 import { installInference } from '../phases/inference';
 import { installTraining } from '../phases/training';
 
@@ -26,4 +27,5 @@ export function installFrameworks(it: Interpreter): void {
   installTransformers(it);
   installInference(it);
   installTraining(it);
+  installTrainer(it);
 }

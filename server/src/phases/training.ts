@@ -73,6 +73,10 @@ export interface TrainingProgram {
   checkpointing: { span: Span; how: string }[];
   fsdp?: { span: Span; stage: ZeroStage; how: string };
   zero?: { span: Span; stage: ZeroStage; how: string };
+  /** transformers Trainer / trl SFTTrainer `train()`: the per-device batch and sequence from its arguments (frameworks/transformers/trainer.ts). */
+  trainer?: { batch: number | null; seq: number | null; why: string; span: Span; kind: string; accumulation?: number; seqFrom: string };
+  /** What the Trainer's arguments leave unknown (an optimizer oomlens does not model, a non-literal config). */
+  trainerUnknowns: Unknown[];
   /** JAX: the loss computes in 16-bit from float32 parameters (a cast inside the differentiated function). */
   jaxComputeDtype?: { dtype: DType; span: Span };
 }
@@ -97,7 +101,7 @@ export function trainingInfo(rec: ModelRecord): TrainingInfo | undefined {
 
 export function trainingProgram(it: Interpreter): TrainingProgram {
   let p = it.state.get('training') as TrainingProgram | undefined;
-  if (!p) it.state.set('training', (p = { optimizers: [], backward: [], gradCalls: [], forwards: [], checkpointing: [] }));
+  if (!p) it.state.set('training', (p = { optimizers: [], backward: [], gradCalls: [], forwards: [], checkpointing: [], trainerUnknowns: [] }));
   return p;
 }
 
@@ -470,7 +474,11 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
   const deviceCount = Number(it.state.get('deviceCount') ?? 1) || 1;
   const events: MemoryEvent[] = [];
   const notes: string[] = [];
-  const unknowns: Unknown[] = [...base.unknowns];
+  const unknowns: Unknown[] = [...base.unknowns, ...prog.trainerUnknowns];
+  if (prog.trainer) {
+    const t = prog.trainer;
+    notes.push(`${t.kind}.train(): per-device batch ${t.batch ?? '?'} × sequence ${t.seq ?? '?'}${t.seq !== null ? ` (${t.seqFrom})` : ''}${t.accumulation ? `, gradient_accumulation_steps=${t.accumulation} (micro-steps reuse the same activations; .grad accumulates in place)` : ''}`);
+  }
   const weights = liveAtEnd(base);
   const ps: ParamShape[] = weights.filter((t) => t.role === 'param').map((t) => ({ shape: t.shape, dtype: t.dtype }));
   const paramDtype: DType = ps[0]?.dtype ?? 'float32';
@@ -502,7 +510,9 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
 
   // 2. Optimizer state: kept from the first step on.
   let optBytes: number | null = 0;
-  if (opt) {
+  if (!opt && prog.trainerUnknowns.some((u) => u.what === 'optimizer state')) {
+    optBytes = null;
+  } else if (opt) {
     const st = optimizerStateBytes(opt.kind, ps, opt.opts);
     const muNote = opt.lib === 'optax' && (opt.kind === 'optax.adam' || opt.kind === 'optax.adamw') ? `, mu ${opt.opts.muDtype ?? paramDtype}` : '';
     mk('optimizer state', `optimizer state: ${opt.callee} (${opt.kind.startsWith('bnb') ? 'uint8' : opt.kind === 'optax.adafactor' ? 'float32' : paramDtype}${muNote})`, st.bytes, 'optimizer', sharded(1), opt.span, st.formula, st.citation);
@@ -619,6 +629,7 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
 /** Batch and sequence length of the training inputs: the model's forward call (torch), or the gradient call's inputs (JAX). */
 function inputShape(rec: ModelRecord, prog: TrainingProgram, it: Interpreter): { batch: number | null; seq: number | null; why: string; span?: Span } {
   void it;
+  if (prog.trainer) return { batch: prog.trainer.batch, seq: prog.trainer.batch === null ? null : prog.trainer.seq, why: prog.trainer.why, span: prog.trainer.span };
   const mine = prog.forwards.filter((f) => f.model === rec.result);
   for (const f of mine) {
     const d = f.input?.shape;

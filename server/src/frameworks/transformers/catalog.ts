@@ -97,6 +97,20 @@ add(TABLE, ['t5-small', 'google-t5/t5-small'], 't5', { ...T5, hidden_size: 512, 
 add(TABLE, ['t5-base', 'google-t5/t5-base'], 't5', { ...T5, hidden_size: 768, intermediate_size: 3072, num_hidden_layers: 12, num_attention_heads: 12 });
 add(TABLE, ['t5-large', 'google-t5/t5-large'], 't5', { ...T5, hidden_size: 1024, intermediate_size: 4096, num_hidden_layers: 24, num_attention_heads: 16 });
 
+// Other families (formulas in families.ts; counts checked in test/catalog/hf-families.test.ts).
+const OPT = { vocab_size: 50272, max_position_embeddings: 2048, tie_word_embeddings: true, torch_dtype: 'float16' };
+add(TABLE, ['facebook/opt-125m'], 'opt', { ...OPT, hidden_size: 768, word_embed_proj_dim: 768, num_hidden_layers: 12, num_attention_heads: 12, ffn_dim: 3072, intermediate_size: 3072 });
+add(TABLE, ['facebook/opt-1.3b'], 'opt', { ...OPT, hidden_size: 2048, word_embed_proj_dim: 2048, num_hidden_layers: 24, num_attention_heads: 32, ffn_dim: 8192, intermediate_size: 8192 });
+add(TABLE, ['facebook/opt-6.7b'], 'opt', { ...OPT, hidden_size: 4096, word_embed_proj_dim: 4096, num_hidden_layers: 32, num_attention_heads: 32, ffn_dim: 16384, intermediate_size: 16384 });
+add(TABLE, ['facebook/opt-13b'], 'opt', { ...OPT, hidden_size: 5120, word_embed_proj_dim: 5120, num_hidden_layers: 40, num_attention_heads: 40, ffn_dim: 20480, intermediate_size: 20480 });
+add(TABLE, ['EleutherAI/pythia-160m'], 'gpt_neox', { vocab_size: 50304, hidden_size: 768, num_hidden_layers: 12, num_attention_heads: 12, intermediate_size: 3072, tie_word_embeddings: false, torch_dtype: 'float16' });
+add(TABLE, ['EleutherAI/pythia-6.9b'], 'gpt_neox', { vocab_size: 50432, hidden_size: 4096, num_hidden_layers: 32, num_attention_heads: 32, intermediate_size: 16384, tie_word_embeddings: false, torch_dtype: 'float16' });
+add(TABLE, ['EleutherAI/gpt-neo-125m', 'EleutherAI/gpt-neo-125M'], 'gpt_neo', { vocab_size: 50257, hidden_size: 768, num_layers: 12, num_hidden_layers: 12, num_heads: 12, num_attention_heads: 12, intermediate_size: 3072, max_position_embeddings: 2048, torch_dtype: 'float32' });
+add(TABLE, ['bigscience/bloom-560m'], 'bloom', { vocab_size: 250880, hidden_size: 1024, n_layer: 24, num_hidden_layers: 24, n_head: 16, num_attention_heads: 16, intermediate_size: 4096 });
+add(TABLE, ['tiiuae/falcon-7b', 'tiiuae/falcon-7b-instruct'], 'falcon', { vocab_size: 65024, hidden_size: 4544, num_hidden_layers: 32, num_attention_heads: 71, multi_query: true, parallel_attn: true, bias: false, new_decoder_architecture: false, intermediate_size: 18176, torch_dtype: 'bfloat16' });
+add(TABLE, ['Qwen/Qwen3-8B'], 'qwen3', { vocab_size: 151936, hidden_size: 4096, num_hidden_layers: 36, num_attention_heads: 32, num_key_value_heads: 8, head_dim: 128, intermediate_size: 12288, tie_word_embeddings: false, torch_dtype: 'bfloat16' });
+add(TABLE, ['allenai/OLMo-7B-hf'], 'olmo', { vocab_size: 50304, hidden_size: 4096, num_hidden_layers: 32, num_attention_heads: 32, intermediate_size: 11008, tie_word_embeddings: false, torch_dtype: 'float32' });
+
 export const CHECKPOINTS: readonly CheckpointEntry[] = TABLE;
 
 /**

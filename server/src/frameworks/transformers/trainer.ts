@@ -1,0 +1,129 @@
+/**
+ * transformers `Trainer` / `Seq2SeqTrainer` and trl `SFTTrainer`: a
+ * `trainer.train()` is a training step of the model it was given, read from
+ * its `TrainingArguments` / `SFTConfig`:
+ *
+ * - per_device_train_batch_size (default 8, transformers training_args.py) is
+ *   the batch of each device's forward; gradient_accumulation_steps repeats
+ *   the micro-step, so it adds no memory (.grad accumulates in place);
+ * - the sequence length: SFTConfig max_length / max_seq_length (trl
+ *   sft_config.py, default 1024), SFTTrainer(max_seq_length=...), else a
+ *   literal `max_length=N` of the tokenizer call that pads to it; otherwise
+ *   the activations are unknown with the reason;
+ * - gradient_checkpointing=True → full recomputation (Trainer calls
+ *   model.gradient_checkpointing_enable());
+ * - bf16 / fp16 → torch.autocast in that dtype (Trainer's amp path);
+ * - optim (training_args.py OptimizerNames): adamw_torch / adamw_torch_fused /
+ *   adamw_hf / paged_adamw_32bit → AdamW with two states like the parameter;
+ *   adamw_bnb_8bit / adamw_8bit / paged_adamw_8bit → bitsandbytes AdamW8bit
+ *   (two uint8 states); other optimizers (adafactor, lion, galore…) → the
+ *   optimizer state is unknown with the reason (never zero);
+ * - fsdp "full_shard" / "shard_grad_op" and a literal deepspeed dict with
+ *   zero_optimization.stage divide over the target's device count
+ *   (per-device peak: `8xa100-80gb`).
+ */
+import type { DType, Span } from '../../../../shared/src/facts';
+import type { OptimizerKind } from '../../../../shared/src/training';
+import type { CallArgs, Interpreter } from '../../interp/interp';
+import type { SyntaxNode } from '../../interp/parser';
+import { type Value, NONE, num } from '../../interp/values';
+import { trainingProgram, type OptimizerUse } from '../../phases/training';
+import { visitTensors } from '../../interp/memory';
+
+function get(v: Value | undefined, k: string): Value | undefined {
+  if (v?.t === 'dict') {
+    const i = v.keys.findIndex((x) => x.t === 'str' && x.v === k);
+    return i >= 0 ? v.vals[i] : undefined;
+  }
+  if (v?.t === 'extern') return v.kw?.get(k);
+  return undefined;
+}
+
+const ADAMW = /^(adamw_torch|adamw_torch_fused|adamw_hf|adamw_apex_fused|paged_adamw_32bit|adamw_torch_xla|adamw_torch_npu_fused)$/;
+const ADAMW8 = /^(adamw_bnb_8bit|adamw_8bit|paged_adamw_8bit|adamw_bnb_8bit)$/;
+
+export function installTrainer(it: Interpreter): void {
+  const argsFactory = (name: string) => (_i: Interpreter, _s: Value | undefined, c: CallArgs): Value => ({ t: 'extern', name, kw: new Map(c.kw) });
+  for (const n of ['transformers.TrainingArguments', 'transformers.Seq2SeqTrainingArguments', 'transformers.training_args.TrainingArguments']) it.externs.set(n, argsFactory('transformers.TrainingArguments'));
+  for (const n of ['trl.SFTConfig', 'trl.trainer.sft_config.SFTConfig']) it.externs.set(n, argsFactory('trl.SFTConfig'));
+
+  const trainer = (kind: string) => (_i: Interpreter, _s: Value | undefined, c: CallArgs, node: SyntaxNode): Value => {
+    const kw = new Map(c.kw);
+    kw.set('__kind__', { t: 'str', v: kind });
+    kw.set('__span__', { t: 'int', v: node.startIndex });
+    kw.set('__end__', { t: 'int', v: node.endIndex });
+    if (!kw.has('model') && c.args[0]) kw.set('model', c.args[0]);
+    if (!kw.has('args') && c.args[1]) kw.set('args', c.args[1]);
+    return { t: 'extern', name: '__hf_trainer__', kw };
+  };
+  for (const n of ['transformers.Trainer', 'transformers.Seq2SeqTrainer', 'transformers.trainer.Trainer']) it.externs.set(n, trainer('Trainer'));
+  for (const n of ['trl.SFTTrainer', 'trl.trainer.sft_trainer.SFTTrainer']) it.externs.set(n, trainer('SFTTrainer'));
+  it.externs.set('__hf_trainer__.train', (_i, self, _c, node) => { if (self?.t === 'extern') trainStep(it, self, node); return { t: 'extern', name: 'transformers.TrainOutput', kw: new Map() }; });
+  for (const m of ['evaluate', 'save_model', 'push_to_hub', 'predict']) it.externs.set(`__hf_trainer__.${m}`, () => NONE);
+}
+
+function trainStep(it: Interpreter, tr: Value & { t: 'extern' }, node: SyntaxNode): void {
+  const prog = trainingProgram(it);
+  const kw = tr.kw ?? new Map<string, Value>();
+  const span: Span = it.span(node);
+  const ctorSpan: Span = { start: num(kw.get('__span__') ?? NONE) ?? span.start, end: num(kw.get('__end__') ?? NONE) ?? span.end };
+  const kind = (kw.get('__kind__') as { v: string } | undefined)?.v ?? 'Trainer';
+  const args = kw.get('args');
+  const model = kw.get('model') ?? NONE;
+  const arg = (k: string) => get(args, k);
+  const bool = (k: string) => { const v = arg(k); return v?.t === 'bool' ? v.v : undefined; };
+
+  // Optimizer (TrainingArguments.optim; default "adamw_torch", training_args.py).
+  const optimV = arg('optim');
+  const optim = optimV?.t === 'str' ? optimV.v : optimV ? undefined : 'adamw_torch';
+  const params: Value[] = [];
+  const ts: NonNullable<OptimizerUse['params']> = [];
+  const seen = new Set<number>();
+  visitTensors(model, (t) => { if (t.role === 'param' && !seen.has(t.id)) { seen.add(t.id); ts.push(t); } });
+  void params;
+  const okind: OptimizerKind | undefined = optim === undefined ? undefined : ADAMW.test(optim) ? 'torch.adamw' : ADAMW8.test(optim) ? 'bnb.adamw8bit' : undefined;
+  if (okind) {
+    prog.optimizers.push({
+      kind: okind, lib: okind.startsWith('bnb') ? 'bnb' : 'torch', span: ctorSpan, callee: `${kind}(optim="${optim}")`, calleeSpan: ctorSpan,
+      insertAt: ctorSpan.end - 1, hasArgs: true, opts: {}, params: ts, bound: ts.length > 0,
+    });
+  } else {
+    prog.trainerUnknowns.push({ what: 'optimizer state', reason: optim === undefined ? `${kind}: TrainingArguments(optim=...) is not a literal` : `${kind}: optim="${optim}" is not modelled by oomlens (AdamW and the 8-bit AdamW are): its state is unknown`, span: ctorSpan });
+  }
+  prog.backward.push(span);
+
+  // Mixed precision and checkpointing.
+  const dt: DType | undefined = bool('bf16') ? 'bfloat16' : bool('fp16') ? 'float16' : undefined;
+  if (dt && !prog.autocast) prog.autocast = { dtype: dt, span: ctorSpan };
+  if (bool('gradient_checkpointing')) prog.checkpointing.push({ span: ctorSpan, how: 'TrainingArguments(gradient_checkpointing=True)' });
+
+  // Sharding over the target's devices.
+  const fsdp = arg('fsdp');
+  const fsdpText = fsdp?.t === 'str' ? fsdp.v : fsdp?.t === 'bool' && fsdp.v ? 'full_shard' : '';
+  if (/full_shard|hybrid_shard(?!_zero2)/.test(fsdpText)) prog.fsdp = { span: ctorSpan, stage: 3, how: `TrainingArguments(fsdp="${fsdpText}")` };
+  else if (/shard_grad_op|hybrid_shard_zero2/.test(fsdpText)) prog.fsdp = { span: ctorSpan, stage: 2, how: `TrainingArguments(fsdp="${fsdpText}")` };
+  const ds = arg('deepspeed');
+  const stage = num(get(get(ds, 'zero_optimization'), 'stage') ?? NONE);
+  if (stage !== undefined && stage >= 0 && stage <= 3) prog.zero = { span: ctorSpan, stage: stage as 0 | 1 | 2 | 3, how: `DeepSpeed ZeRO stage ${stage} (TrainingArguments(deepspeed=...))` };
+  else if (ds && ds.t !== 'none') prog.trainerUnknowns.push({ what: 'sharding', reason: `${kind}: the deepspeed config is not a literal dict, so its ZeRO stage is not known; nothing is divided`, span: ctorSpan });
+
+  // Batch and sequence.
+  const bsV = arg('per_device_train_batch_size');
+  const batch = bsV ? num(bsV) ?? null : 8;
+  let seq: number | null = null;
+  let why = '';
+  const seqV = arg('max_length') ?? arg('max_seq_length') ?? kw.get('max_seq_length');
+  if (seqV && num(seqV) !== undefined) seq = num(seqV)!;
+  else if (kind === 'SFTTrainer' && !seqV) seq = 1024; // trl SFTConfig.max_length default 1024 (sft_config.py)
+  else {
+    const m = /\bmax_length\s*=\s*(\d+)/.exec(it.text);
+    if (m) seq = Number(m[1]);
+    else why = `${kind}: the sequence length is not known (no max_seq_length / max_length literal; the dataset's lengths are data)`;
+  }
+  prog.trainer = {
+    batch, seq, span: ctorSpan, kind,
+    why: batch === null ? `${kind}: per_device_train_batch_size is not a literal` : why,
+    accumulation: num(arg('gradient_accumulation_steps') ?? NONE),
+    seqFrom: seqV ? 'max_seq_length / max_length' : kind === 'SFTTrainer' ? 'trl SFTConfig default max_length 1024' : 'the tokenizer call\'s max_length',
+  };
+}

@@ -1,0 +1,63 @@
+// transformers Trainer / trl SFTTrainer → a training phase read from the
+// TrainingArguments: optimizer by `optim`, batch × sequence, checkpointing,
+// mixed precision, FSDP over the target's devices; unknown optimizers stay unknown.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { analyze } from '../../server/src/analysis/analyze';
+
+const P = 6_738_415_616; // Llama-2-7B (test/catalog/transformers.test.ts)
+const src = (args: string, extra = '') => `import torch
+from transformers import AutoModelForCausalLM, AutoTokenizer, Trainer, TrainingArguments
+from trl import SFTTrainer, SFTConfig
+tok = AutoTokenizer.from_pretrained("meta-llama/Llama-2-7b-hf")
+model = AutoModelForCausalLM.from_pretrained("meta-llama/Llama-2-7b-hf", torch_dtype=torch.bfloat16)
+enc = tok(["hello"], padding="max_length", max_length=512)
+args = TrainingArguments(output_dir="out", ${args})
+trainer = Trainer(model=model, args=args${extra})
+trainer.train()
+`;
+
+async function training(text: string, device = 'a100-80gb') {
+  const r = await analyze(text, { device, versions: { transformers: '4.45.0' } });
+  const m = r.models.find((x) => x.facts.name === 'meta-llama/Llama-2-7b-hf')!;
+  const p = m.estimate.phases.find((x) => x.phase === 'training');
+  return { r, m, p };
+}
+
+test('Trainer: AdamW state (2 × params × 2 B in bf16), gradients, activations at batch 4 × 512', async () => {
+  const { p } = await training(src('per_device_train_batch_size=4, bf16=True'));
+  assert.ok(p, 'no training phase');
+  const part = (re: RegExp) => p.breakdown.filter((c) => re.test(c.label)).reduce((a, c) => a + c.bytes, 0);
+  assert.equal(part(/^optimizer state/), 2 * P * 2);
+  assert.equal(part(/^gradients/), P * 2);
+  assert.ok(part(/^activations/) > 0);
+  assert.equal(p.fits, true);
+});
+
+test('Trainer: gradient checkpointing shrinks activations; 8-bit AdamW is 2 bytes per parameter', async () => {
+  const full = (await training(src('per_device_train_batch_size=4, bf16=True'))).p!;
+  const ck = (await training(src('per_device_train_batch_size=4, bf16=True, gradient_checkpointing=True'))).p!;
+  const act = (p: typeof full) => p.breakdown.filter((c) => /^activations/.test(c.label)).reduce((a, c) => a + c.bytes, 0);
+  assert.ok(act(ck) < act(full) / 10, `${act(ck)} vs ${act(full)}`);
+  const o8 = (await training(src('per_device_train_batch_size=4, bf16=True, optim="adamw_bnb_8bit"'))).p!;
+  assert.equal(o8.breakdown.filter((c) => /^optimizer state/.test(c.label)).reduce((a, c) => a + c.bytes, 0), 2 * P);
+});
+
+test('Trainer with fsdp="full_shard" on 8 devices divides parameters, gradients and optimizer state', async () => {
+  const p = (await training(src('per_device_train_batch_size=4, bf16=True, fsdp="full_shard"'), '8xa100-80gb')).p!;
+  const opt = p.breakdown.filter((c) => /^optimizer state/.test(c.label)).reduce((a, c) => a + c.bytes, 0);
+  assert.equal(opt, (2 * P * 2) / 8);
+});
+
+test('an optimizer oomlens does not model is unknown: the phase never says it fits', async () => {
+  const p = (await training(src('per_device_train_batch_size=1, bf16=True, optim="lion_32bit"'))).p!;
+  assert.notEqual(p.fits, true);
+  assert.equal(p.peakIsLowerBound, true);
+  assert.ok(p.unknowns.some((u) => /lion_32bit/.test(u.reason)));
+});
+
+test('SFTTrainer without a length uses trl\'s default max_length 1024', async () => {
+  const text = src('per_device_train_batch_size=2, bf16=True').replace('trainer = Trainer(model=model, args=args)', 'trainer = SFTTrainer(model=model, args=SFTConfig(output_dir="o", per_device_train_batch_size=2, bf16=True))').replace(/enc = tok.*\n/, '');
+  const p = (await training(text)).p!;
+  assert.ok(p.notes.some((n) => /batch 2 × sequence 1024/.test(n)), p.notes.join('\n'));
+});
