@@ -105,8 +105,8 @@ test('every table entry has arithmetic and a stored dtype', () => {
     assert.ok(hasArithmetic(e.config), e.id);
     assert.match(String(e.config.torch_dtype), /^(float32|float16|bfloat16)$/, e.id);
   }
-  assert.equal(hasArithmetic({ model_type: 'falcon', vocab_size: 1, hidden_size: 1, num_hidden_layers: 1, num_attention_heads: 1, intermediate_size: 1 }), false);
-  assert.deepEqual(moduleSizes({ model_type: 'falcon', vocab_size: 1, hidden_size: 1, num_hidden_layers: 1, num_attention_heads: 1, intermediate_size: 1 }), []);
+  assert.equal(hasArithmetic({ model_type: 'internlm2', vocab_size: 1, hidden_size: 1, num_hidden_layers: 1, num_attention_heads: 1, intermediate_size: 1 }), false);
+  assert.deepEqual(moduleSizes({ model_type: 'internlm2', vocab_size: 1, hidden_size: 1, num_hidden_layers: 1, num_attention_heads: 1, intermediate_size: 1 }), []);
 });
 
 test('lookupCheckpoint is case-insensitive and tolerant', () => {

@@ -110,6 +110,8 @@ test('JSON fits-where and changes agree with the verdicts on every scenario and 
   for (const rep of reports) for (const f of rep.files) for (const m of f.models) for (const p of m.phases) {
     const where = `${f.path} ${m.name} ${p.name} on ${f.device}`;
     const rows = p.fitsWhere.devices;
+    // Unknown verdict: no device count is named on the strength of a part that was not sized (docs/json-format.md).
+    if (p.fits === null) { assert.deepEqual(rows, [], where); continue; }
     assert.ok(rows.length >= 19, where);
     const single = !/^\d+x/.test(f.device);
     const own = rows.find((r) => r.device === f.device.replace(/^\d+x/, ''))!;
