@@ -114,7 +114,7 @@ export class LspClient {
   async close(): Promise<void> {
     try {
       await Promise.race([this.conn.sendRequest('shutdown'), new Promise((r) => setTimeout(r, 2000))]);
-      void this.conn.sendNotification('exit');
+      await this.conn.sendNotification('exit').catch(() => undefined);
     } catch {
       // The server may already be gone; the kill below cleans up either way.
     }

@@ -8,10 +8,11 @@ import { anchorSpan } from '../../analysis/api';
 import { toRange } from '../convert';
 import { lensTitle } from '../format';
 import type { OomlensServer } from '../server';
+import { docUri } from '../validate';
 
 export function registerCodeLens(server: OomlensServer): void {
-  server.connection.onCodeLens(async ({ textDocument }) => {
-    const s = server.store.get(textDocument.uri);
+  server.connection.onCodeLens(async (params) => {
+    const s = server.store.get(docUri(params));
     if (!s) return [];
     await server.store.current(s);
     if (!s.settings?.codeLens.enable || s.resultVersion !== s.doc.version || !s.result) return [];

@@ -5,22 +5,29 @@
  */
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { OomlensServer } from '../server';
+import { changeParams, docUri, openParams } from '../validate';
 
 export function registerDocumentSync(server: OomlensServer): void {
   const c = server.connection;
-  c.onDidOpenTextDocument(({ textDocument: t }) => {
+  c.onDidOpenTextDocument((params) => {
+    const t = openParams(params);
+    if (!t) { server.log('oomlens: ignored a malformed textDocument/didOpen'); return; }
     if (t.languageId !== 'python') return;
     server.schedule(server.store.open(t.uri, t.languageId, t.version, t.text), 0);
   });
-  c.onDidChangeTextDocument(({ textDocument, contentChanges }) => {
-    const s = server.store.get(textDocument.uri);
+  c.onDidChangeTextDocument((params) => {
+    const p = changeParams(params);
+    if (!p) { server.log('oomlens: ignored a malformed textDocument/didChange'); return; }
+    const s = server.store.get(p.uri);
     if (!s) return;
-    s.doc = TextDocument.update(s.doc, contentChanges, textDocument.version);
+    s.doc = TextDocument.update(s.doc, p.changes, p.version);
     server.schedule(s);
   });
-  c.onDidCloseTextDocument(({ textDocument }) => {
-    if (!server.store.get(textDocument.uri)) return;
-    server.store.close(textDocument.uri);
-    void c.sendDiagnostics({ uri: textDocument.uri, diagnostics: [] });
+  c.onDidCloseTextDocument((params) => {
+    let uri: string;
+    try { uri = docUri(params); } catch { server.log('oomlens: ignored a malformed textDocument/didClose'); return; }
+    if (!server.store.get(uri)) return;
+    server.store.close(uri);
+    void c.sendDiagnostics({ uri, diagnostics: [] });
   });
 }

@@ -9,6 +9,7 @@ import { toRange } from '../convert';
 import type { DocState } from '../documents';
 import { hoverMarkdown } from '../format';
 import type { OomlensServer } from '../server';
+import { docPosition } from '../validate';
 
 export function modelAt(s: DocState, offset: number): { report: ModelReport; span: { start: number; end: number } } | undefined {
   for (const m of s.result?.models ?? []) {
@@ -20,8 +21,9 @@ export function modelAt(s: DocState, offset: number): { report: ModelReport; spa
 }
 
 export function registerHover(server: OomlensServer): void {
-  server.connection.onHover(async ({ textDocument, position }) => {
-    const s = server.store.get(textDocument.uri);
+  server.connection.onHover(async (params) => {
+    const { uri, position } = docPosition(params);
+    const s = server.store.get(uri);
     if (!s) return null;
     await server.store.current(s);
     if (!s.settings?.hover.enable || s.resultVersion !== s.doc.version) return null;
