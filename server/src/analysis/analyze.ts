@@ -39,7 +39,24 @@ const DEFAULT_STEPS = 2_000_000;
 const DEFAULT_TIME_MS = 20_000;
 const DEFAULT_HEAP_MB = 2048;
 
+/**
+ * Analyses `text`. The tree-sitter tree it parses lives in wasm memory that
+ * JavaScript's collector does not see: it is deleted before returning. A
+ * caller that keeps one tree per document (incremental parsing) passes it to
+ * `analyzeTree` instead and owns it.
+ */
 export async function analyze(text: string, opts: AnalyzeOptions, previousTree?: Tree): Promise<AnalysisResult> {
+  if (text.length > MAX_BYTES || text.includes('\u0000')) return analyzeTree(text, opts, undefined);
+  const tree = await parsePython(text, previousTree);
+  try {
+    return await analyzeTree(text, opts, tree);
+  } finally {
+    tree.delete();
+  }
+}
+
+/** Analyses `text` whose tree is `tree` (not deleted here: it belongs to the caller). */
+export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree | undefined): Promise<AnalysisResult> {
   const t0 = Date.now();
   const unknowns: Unknown[] = [];
   const unbuilt: UnbuiltModel[] = [];
@@ -60,7 +77,10 @@ export async function analyze(text: string, opts: AnalyzeOptions, previousTree?:
     return done();
   }
 
-  const tree = await parsePython(text, previousTree);
+  if (!tree) {
+    unknowns.push({ what: 'file', reason: 'no syntax tree' });
+    return done();
+  }
   if (tree.rootNode.hasError) {
     unknowns.push({ what: 'syntax', reason: 'the file has syntax errors; analysed as far as it parses' });
   }
