@@ -76,3 +76,9 @@ test('the step and time budgets end the run with an unknown, keeping what was fo
   assert.ok(time.unknowns.some((u) => /time budget exhausted/.test(u.reason)), JSON.stringify(time.unknowns));
   assert.equal(time.models[0]?.facts.paramCount, LINEAR);
 });
+
+test('a list literal of 100,000 items is followed (no argument spread over its items)', async () => {
+  const r = await analyze(`xs = [${Array.from({ length: 100_000 }, (_, i) => i).join(', ')}]\nimport torch.nn as nn\nmodel = nn.Linear(1024, 1024)\ny = model\n`, { device: 'a100-80gb', versions: {} });
+  assert.ok(!r.unknowns.some((u) => /internal|call stack/.test(u.reason)), JSON.stringify(r.unknowns));
+  assert.equal(r.models[0]?.facts.paramCount, LINEAR);
+});
