@@ -25,7 +25,7 @@ export async function timelineAt(server: OomlensServer, p: ShowTimelineParams): 
   const s = server.store.get(p.uri);
   if (!s) return none;
   await server.store.current(s);
-  const hit = modelAt(s, s.doc.offsetAt(p.position)) ?? (s.result?.models[0] ? { report: s.result.models[0] } : undefined);
+  const hit = modelAt(s.result, s.doc.offsetAt(p.position)) ?? (s.result?.models[0] ? { report: s.result.models[0] } : undefined);
   if (!hit) return none;
   const units = s.settings?.units ?? DEFAULT_SETTINGS.units;
   const { facts, estimate } = hit.report;
