@@ -50,6 +50,12 @@ const mutations: Array<[string, (t: string) => string]> = [
 
 interface Problem { kind: 'crash' | 'unanswered' | 'error'; what: string; text: string }
 
+// A hard bound on the whole run (fuzzing, closing, shrinking): a hang anywhere fails instead of stalling CI.
+setTimeout(() => {
+  console.log(`fuzz: did not finish within ${SECONDS + 240} s (a hang in the server or the driver)`);
+  process.exit(1);
+}, (SECONDS + 240) * 1000).unref();
+
 void (async () => {
   const dir = mkdtempSync(join(tmpdir(), 'oomlens-fuzz-'));
   const problems: Problem[] = [];
