@@ -29,6 +29,8 @@ const entries = [
   // Only the client may import 'vscode'; it is provided by the editor at run time.
   { entryPoints: ['client/src/extension.ts'], outfile: 'dist/client.js', external: ['vscode'] },
   { entryPoints: ['server/src/main.ts'], outfile: 'dist/server.js' },
+  // The server's analysis worker (worker_threads), loaded from beside dist/server.js.
+  { entryPoints: ['server/src/lsp/worker.ts'], outfile: 'dist/worker.js' },
   { entryPoints: ['server/src/cli/main.ts'], outfile: 'dist/cli.js' },
 ];
 

@@ -1,69 +1,100 @@
-// Latency benchmark (npm run bench; not part of npm test): opens a generated
-// 2,000-line PyTorch model file in the bundled server over stdio, makes 50
-// single-character edits one after another, and reports the time from each
-// didChange to the publishDiagnostics for that version, p50 / p95. The
-// figure includes the server's debounce delay, as a user would feel it.
-import { mkdtempSync } from 'node:fs';
+// Latency benchmark (npm run bench; not part of npm test). An independent
+// LSP client drives the bundled server over stdio on a generated
+// 2,000-line PyTorch model file and prints:
+//   open → first diagnostics;
+//   edit → publishDiagnostics for that version, p50 / p95, over single-character
+//     ranged edits (the user's view: includes the server's debounce);
+//   hover p95, sent right after edits (while an analysis runs);
+//   server RSS over 20,000 edits (bursts of 100, diagnostics awaited after each);
+//   ruff's time to check the same file (`.venv/bin/ruff` or `ruff` on PATH), as a ratio.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LspClient } from '../test/lsp/harness';
-
-function generate(lines: number): string {
-  const out = ['import torch', 'import torch.nn as nn', ''];
-  let i = 0;
-  while (out.length < lines - 22) {
-    out.push(`class Block${i}(nn.Module):`);
-    out.push('    def __init__(self, d: int = 4096):');
-    out.push('        super().__init__()');
-    out.push('        self.q = nn.Linear(d, d, bias=False)');
-    out.push('        self.k = nn.Linear(d, d, bias=False)');
-    out.push('        self.up = nn.Linear(d, 4 * d)');
-    out.push('        self.down = nn.Linear(4 * d, d)');
-    out.push('        self.norm = nn.LayerNorm(d)');
-    out.push('');
-    out.push('    def forward(self, x):');
-    out.push('        return self.down(torch.relu(self.up(self.norm(x)))) + x');
-    out.push('');
-    i++;
-  }
-  out.push('class Model(nn.Module):');
-  out.push('    def __init__(self):');
-  out.push('        super().__init__()');
-  out.push(`        self.blocks = nn.ModuleList([Block${Math.max(0, i - 1)}() for _ in range(32)])`);
-  out.push('        self.emb = nn.Embedding(32000, 4096)');
-  out.push('');
-  out.push('    def forward(self, x):');
-  out.push('        return self.emb(x)');
-  out.push('');
-  out.push('model = Model().cuda()');
-  while (out.length < lines) out.push('');
-  return out.join('\n');
-}
+import { LspClient, ROOT } from '../test/lsp/harness';
+import { modelFile } from './generate';
 
 const pct = (xs: number[], p: number): number => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
 };
+const rssMb = (pid: number): number => {
+  const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : NaN;
+};
+
+function ruffMs(file: string): number | undefined {
+  const exe = [join(ROOT, '.venv/bin/ruff'), 'ruff'].find((e) => e === 'ruff' || existsSync(e))!;
+  const run = () => spawnSync(exe, ['check', '--no-cache', '--quiet', '--select', 'ALL', file], { encoding: 'utf8' });
+  const first = run();
+  if (first.error) return undefined;
+  const times: number[] = [];
+  for (let i = 0; i < 10; i++) { const t = performance.now(); run(); times.push(performance.now() - t); }
+  return pct(times, 50);
+}
 
 void (async () => {
+  const totalEdits = Number(process.argv.find((a) => a.startsWith('--edits='))?.slice(8) ?? 20_000);
   const c = new LspClient();
   // A T4 makes the generated model not fit, so every edit produces diagnostics.
   c.settings = { target: { device: 't4' } };
   await c.initialize();
-  const text = generate(2000);
-  const d = c.open(join(mkdtempSync(join(tmpdir(), 'oomlens-bench-')), 'model.py'), text);
+  const text = modelFile(2000);
+  const dir = mkdtempSync(join(tmpdir(), 'oomlens-bench-'));
+  const path = join(dir, 'model.py');
+  writeFileSync(path, text);
+  const pid = c.proc.pid!;
   const t0 = performance.now();
+  const d = c.open(path, text);
   const first = await c.diagnostics(d, 60_000);
-  console.log(`open → diagnostics: ${(performance.now() - t0).toFixed(0)} ms (${first.length} diagnostics, ${text.split('\n').length} lines)`);
-  const samples: number[] = [];
-  for (let i = 0; i < 50; i++) {
-    // Alternate typing a digit into the embedding size, as a user would edit a hyperparameter.
-    const next = d.text.replace(/nn\.Embedding\(32000, \d+\)/, `nn.Embedding(32000, ${4096 + (i % 2)})`);
+  const openMs = performance.now() - t0;
+
+  // Type a digit into the embedding size, as a user edits a hyperparameter.
+  const digitAt = () => d.text.indexOf('nn.Embedding(32000, 409') + 'nn.Embedding(32000, 409'.length;
+  let flip = 0;
+  const type = () => { const at = digitAt(); c.edit(d, at, at + 1, String(6 + (flip++ % 2))); };
+
+  const edit: number[] = [];
+  for (let i = 0; i < 100; i++) {
     const t = performance.now();
-    c.change(d, next);
+    type();
     await c.diagnostics(d, 60_000);
-    samples.push(performance.now() - t);
+    edit.push(performance.now() - t);
   }
-  console.log(`edit → publishDiagnostics over ${samples.length} edits: p50 ${pct(samples, 50).toFixed(0)} ms, p95 ${pct(samples, 95).toFixed(0)} ms, max ${Math.max(...samples).toFixed(0)} ms (includes the 120 ms debounce)`);
+  const hover: number[] = [];
+  const hoverAt = d.text.split('\n').findIndex((l) => l.startsWith('model = Model()'));
+  for (let i = 0; i < 100; i++) {
+    type();
+    const t = performance.now();
+    await c.hover(d, { line: hoverAt, character: 10 });
+    hover.push(performance.now() - t);
+    await c.diagnostics(d, 60_000);
+  }
+
+  const rssStart = rssMb(pid);
+  let rssMax = rssStart;
+  for (let i = 0; i < totalEdits; i += 100) {
+    for (let j = 0; j < 100; j++) type();
+    await c.diagnostics(d, 60_000);
+    rssMax = Math.max(rssMax, rssMb(pid));
+  }
+  const rssEnd = rssMb(pid);
   await c.close();
+
+  const ruff = ruffMs(path);
+  const fmt = (x: number) => `${x.toFixed(0)} ms`;
+  console.log(`oomlens latency, generated ${text.split('\n').length}-line PyTorch model file (${first.length} diagnostics)`);
+  console.log('| measure | value | target |');
+  console.log('| --- | --- | --- |');
+  console.log(`| open → first diagnostics | ${fmt(openMs)} | ≤ 300 ms |`);
+  console.log(`| edit → diagnostics p50 (${edit.length} edits) | ${fmt(pct(edit, 50))} | goal 30 ms |`);
+  console.log(`| edit → diagnostics p95 | ${fmt(pct(edit, 95))} | ≤ 100 ms |`);
+  console.log(`| hover p95 (sent right after an edit) | ${fmt(pct(hover, 95))} | ≤ 20 ms |`);
+  console.log(`| server RSS over ${totalEdits} edits (start → end, max) | ${rssStart.toFixed(0)} → ${rssEnd.toFixed(0)} MB, max ${rssMax.toFixed(0)} MB | flat ± 20 MB |`);
+  if (ruff === undefined) console.log('| ruff check --select ALL | ruff not found (pip install ruff into .venv to compare) | |');
+  else {
+    const ours = pct(edit, 50);
+    console.log(`| ruff check --select ALL, same file (process start included) | ${fmt(ruff)} | |`);
+    console.log(`| oomlens edit → diagnostics p50 / ruff | ${(ours / ruff).toFixed(1)}× | |`);
+  }
 })();

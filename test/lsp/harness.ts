@@ -72,6 +72,14 @@ export class LspClient {
     void this.conn.sendNotification('textDocument/didChange', { textDocument: { uri: d.uri, version: d.version }, contentChanges: [{ text }] });
   }
 
+  /** Replaces [start, end) (offsets) with `text`, sent as a ranged (incremental) change. */
+  edit(d: Opened, start: number, end: number, text: string): void {
+    const range = { start: positionAt(d.text, start), end: positionAt(d.text, end) };
+    d.version += 1;
+    d.text = d.text.slice(0, start) + text + d.text.slice(end);
+    void this.conn.sendNotification('textDocument/didChange', { textDocument: { uri: d.uri, version: d.version }, contentChanges: [{ range, text }] });
+  }
+
   /** Applies a workspace edit for this document locally and sends it as a change. */
   applyEdit(d: Opened, edit: WorkspaceEdit): void {
     const edits = edit.changes?.[d.uri] ?? [];
@@ -114,7 +122,7 @@ export class LspClient {
   async close(): Promise<void> {
     try {
       await Promise.race([this.conn.sendRequest('shutdown'), new Promise((r) => setTimeout(r, 2000))]);
-      void this.conn.sendNotification('exit');
+      await this.conn.sendNotification('exit').catch(() => undefined);
     } catch {
       // The server may already be gone; the kill below cleans up either way.
     }

@@ -22,7 +22,7 @@ import { hfLoads } from '../frameworks/transformers/semantics';
 import { inferencePhases } from '../phases/inference';
 import { trainingPhases } from '../phases/training';
 import { moduleTensors } from '../frameworks/torch/semantics';
-import { Interpreter } from '../interp/interp';
+import { BudgetExceeded, Cancelled, Interpreter } from '../interp/interp';
 import type { ModelRecord } from '../interp/memory';
 import { parsePython, type Tree } from '../interp/parser';
 import { moduleLoader } from '../program/loader';
@@ -37,8 +37,27 @@ export { initParser } from '../interp/parser';
 /** Files larger than this are not analysed (a model definition is far smaller). */
 export const MAX_BYTES = 5_000_000;
 const DEFAULT_STEPS = 2_000_000;
+const DEFAULT_TIME_MS = 20_000;
+const DEFAULT_HEAP_MB = 2048;
 
+/**
+ * Analyses `text`. The tree-sitter tree it parses lives in wasm memory that
+ * JavaScript's collector does not see: it is deleted before returning. A
+ * caller that keeps one tree per document (incremental parsing) passes it to
+ * `analyzeTree` instead and owns it.
+ */
 export async function analyze(text: string, opts: AnalyzeOptions, previousTree?: Tree): Promise<AnalysisResult> {
+  if (text.length > MAX_BYTES || text.includes('\u0000')) return analyzeTree(text, opts, undefined);
+  const tree = await parsePython(text, previousTree);
+  try {
+    return await analyzeTree(text, opts, tree);
+  } finally {
+    tree.delete();
+  }
+}
+
+/** Analyses `text` whose tree is `tree` (not deleted here: it belongs to the caller). */
+export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree | undefined): Promise<AnalysisResult> {
   const t0 = Date.now();
   const unknowns: Unknown[] = [];
   const unbuilt: UnbuiltModel[] = [];
@@ -59,12 +78,18 @@ export async function analyze(text: string, opts: AnalyzeOptions, previousTree?:
     return done();
   }
 
-  const tree = await parsePython(text, previousTree);
+  if (!tree) {
+    unknowns.push({ what: 'file', reason: 'no syntax tree' });
+    return done();
+  }
   if (tree.rootNode.hasError) {
     unknowns.push({ what: 'syntax', reason: 'the file has syntax errors; analysed as far as it parses' });
   }
   const versions = opts.versions ?? (opts.path ? readPinnedVersions(opts.path).versions : {});
   const it = new Interpreter(text, tree, buildCatalogues(), opts.stepBudget ?? DEFAULT_STEPS);
+  it.deadline = Date.now() + (opts.timeBudgetMs ?? DEFAULT_TIME_MS);
+  it.heapCapBytes = (opts.heapBudgetMb ?? DEFAULT_HEAP_MB) * 2 ** 20;
+  if (opts.cancelled) it.cancelled = opts.cancelled;
   it.state.set('versions', versions);
   it.state.set('deviceCount', spec.count);
   // Local checkpoint folders named in the code resolve against the analysed file's folder.
@@ -79,6 +104,7 @@ export async function analyze(text: string, opts: AnalyzeOptions, previousTree?:
   try {
     it.run();
   } catch (e) {
+    if (e instanceof Cancelled) throw e;
     // An interpreter bug must not take the editor down: report it as an unknown and keep what was found.
     unknowns.push({ what: 'analysis', reason: `internal error: ${(e as Error).message}` });
   }
@@ -92,13 +118,30 @@ export async function analyze(text: string, opts: AnalyzeOptions, previousTree?:
   } catch (e) {
     unknowns.push({ what: 'analysis', reason: `internal error while building models from defaults: ${(e as Error).message}` });
   }
-  unknowns.push(...it.unknowns.filter((u) => /budget|internal|depth limit/.test(u.reason)).map((u) => ({ what: 'analysis', reason: u.reason, span: u.span })));
+  // The analyzer's own limits (budgets, size caps, depth limits) are reported once each, where first hit.
+  const seen = new Set<string>();
+  for (const u of it.unknowns) {
+    if (!/budget|internal|depth limit|size cap/.test(u.reason)) continue;
+    const key = u.reason.replace(/\d+ (items|characters|keys)/, '');
+    if (seen.has(key)) continue;
+    seen.add(key);
+    unknowns.push({ what: 'analysis', reason: u.reason, span: u.span });
+  }
 
   // Models built by another file's module-level code are that file's to report.
   const records = it.memory.reported().filter((r) => !r.span.file);
   const models: { report: ModelReport; record: ModelRecord }[] = [];
   for (const rec of records) {
-    const facts = toFacts(rec, versions, it, spec);
+    let facts: ModelFacts;
+    try {
+      facts = toFacts(rec, versions, it, spec);
+    } catch (e) {
+      // The phases trace forwards and steps with the same interpreter: its budgets end them the same way.
+      if (e instanceof Cancelled) throw e;
+      const why = e instanceof BudgetExceeded ? e.message : e instanceof RangeError ? `nesting too deep (depth limit): ${e.message}` : `internal error: ${(e as Error).message}`;
+      unknowns.push({ what: 'analysis', reason: `${rec.name}: ${why}`, span: rec.span });
+      continue;
+    }
     const origin = origins.get(rec);
     models.push({ report: { facts, estimate: estimate(facts, spec), ...(origin ? { origin } : {}) }, record: rec });
   }

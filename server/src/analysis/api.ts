@@ -80,6 +80,12 @@ export interface AnalyzeOptions {
   workspaceRoot?: string;
   /** Hard limit on interpretation steps, so no input can hang the analysis. */
   stepBudget?: number;
+  /** Wall-clock budget of the interpretation in ms (default 20 s); past it the rest is an unknown. */
+  timeBudgetMs?: number;
+  /** Heap budget in MiB (default 2048); past it the rest is an unknown. */
+  heapBudgetMb?: number;
+  /** Polled while interpreting: true ends the run by throwing `Cancelled` (the caller drops it). */
+  cancelled?: () => boolean;
 }
 
 /** Where a model is shown in the analysed file: its construction, or its class when it is built in another file. */

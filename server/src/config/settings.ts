@@ -131,13 +131,14 @@ export const DEFAULT_SETTINGS: Settings = fromFlat({});
  * section `oomlens` ({ target: { device } } → 'oomlens.target.device').
  * Per-rule severity maps are kept whole: their keys are rule codes, not settings.
  */
-export function flatten(obj: unknown, prefix = 'oomlens'): Record<string, unknown> {
+export function flatten(obj: unknown, prefix = 'oomlens', depth = 0): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  if (typeof obj !== 'object' || obj === null) return out;
+  // Settings are a few levels deep; anything deeper is not ours (and must not exhaust the stack).
+  if (typeof obj !== 'object' || obj === null || depth > 8) return out;
   for (const [k, v] of Object.entries(obj as Record<string, unknown>)) {
     const key = `${prefix}.${k}`;
     if (key in SETTINGS_SCHEMA || typeof v !== 'object' || v === null || Array.isArray(v)) out[key] = v;
-    else Object.assign(out, flatten(v, key));
+    else Object.assign(out, flatten(v, key, depth + 1));
   }
   return out;
 }

@@ -13,6 +13,7 @@ import { indexShape, type Index } from './shapes';
 import { type InstV, type TensorV, type Value, NONE, describe, int, num, unknown } from './values';
 import { markBackendStart } from '../frameworks/jax/runtime';
 import { strFormat } from './strings';
+import { MAX_STR } from './limits';
 
 const PASS = unknown('__pass__');
 
@@ -89,9 +90,13 @@ export function installArrays(it: Interpreter): void {
 
   // Container methods (mutating ones change the receiver, as in Python).
   const m = (name: string, fn: (self: Value, c: CallArgs, node: SyntaxNode) => Value) => it.externs.set(name, (_i, self, c, node) => fn(self!, c, node));
-  m('builtins.list.append', (s, c) => { if (s.t === 'list') s.items.push(c.args[0] ?? NONE); return NONE; });
-  m('builtins.list.extend', (s, c, node) => { if (s.t === 'list') s.items.push(...(it.iterate(c.args[0] ?? NONE, node) ?? [])); return NONE; });
-  m('builtins.list.insert', (s, c) => { if (s.t === 'list') s.items.splice(num(c.args[0]) ?? 0, 0, c.args[1] ?? NONE); return NONE; });
+  m('builtins.list.append', (s, c, node) => { if (s.t === 'list' && !it.overCap(s.items.length, 1, node)) s.items.push(c.args[0] ?? NONE); return NONE; });
+  m('builtins.list.extend', (s, c, node) => {
+    const more = (it.iterate(c.args[0] ?? NONE, node) ?? []).slice(); // a copy: `xs.extend(xs)` iterates the list it grows
+    if (s.t === 'list' && !it.overCap(s.items.length, more.length, node)) for (const x of more) s.items.push(x);
+    return NONE;
+  });
+  m('builtins.list.insert', (s, c, node) => { if (s.t === 'list' && !it.overCap(s.items.length, 1, node)) s.items.splice(num(c.args[0]) ?? 0, 0, c.args[1] ?? NONE); return NONE; });
   m('builtins.list.pop', (s) => (s.t === 'list' ? s.items.pop() ?? NONE : NONE));
   m('builtins.list.index', (s, c, node) => {
     if (s.t !== 'list') return PASS;
@@ -140,6 +145,9 @@ export function installArrays(it: Interpreter): void {
   m('builtins.str.join', (s, c, node) => {
     const items = it.iterate(c.args[0] ?? NONE, node);
     if (s.t !== 'str' || !items || items.some((x) => x.t !== 'str')) return unknown('str.join', it.span(node));
+    let total = s.v.length * Math.max(0, items.length - 1);
+    for (const x of items) total += (x as { v: string }).v.length;
+    if (total > MAX_STR) return it.note(`str.join result of ${total} characters is over the analysis size cap (${MAX_STR} characters)`, node);
     return { t: 'str', v: items.map((x) => (x as { v: string }).v).join(s.v) };
   });
 }

@@ -10,6 +10,7 @@
 import type { DType, Span } from '../../../shared/src/facts';
 import type { Args, CatValue, Dim, LayerEntry, OpEntry } from './catalog-types';
 import type { SyntaxNode, Tree } from './parser';
+import { MAX_DICT, MAX_ITEMS, MAX_NESTING, MAX_STR } from './limits';
 import { Memory } from './memory';
 import { percentFormat } from './strings';
 import {
@@ -21,6 +22,8 @@ export class ReturnSignal { constructor(readonly value: Value) {} }
 class BreakSignal {}
 class ContinueSignal {}
 export class BudgetExceeded extends Error {}
+/** Thrown when a run is superseded (a newer edit arrived); the caller drops the result. */
+export class Cancelled extends Error {}
 
 export interface Catalogues {
   layers: Map<string, LayerEntry>;
@@ -60,6 +63,8 @@ const MAX_MODULES = 300;
 
 const MAX_DEPTH = 60;
 const MAX_LOOP = 100_000;
+/** The analyzer's own time and memory budget, checked every few thousand steps. */
+const CHECK_EVERY = 4096;
 
 export class Interpreter {
   readonly globals: Env = { vars: new Map() };
@@ -74,6 +79,13 @@ export class Interpreter {
   readonly unknowns: UnknownV[] = [];
   readonly memory: Memory;
   steps = 0;
+  /** Current nesting of exec/eval (through calls); see MAX_NESTING. */
+  private nesting = 0;
+  /** Wall-clock deadline (Date.now() based) and heap cap; exceeding either ends the run with an unknown. */
+  deadline = Infinity;
+  heapCapBytes = Infinity;
+  /** Polled with the budget: returns true when the run is no longer wanted (a newer edit superseded it). */
+  cancelled: () => boolean = () => false;
   private nextInstId = 1;
   /** Handlers for library calls, by qualified name (frameworks.ts fills this). */
   readonly externs = new Map<string, ExternHandler>();
@@ -116,6 +128,34 @@ export class Interpreter {
     if (++this.steps > this.stepBudget) {
       throw new BudgetExceeded(`analysis step budget (${this.stepBudget}) exhausted at line ${node.startPosition.row + 1}`);
     }
+    if (this.steps % CHECK_EVERY === 0) this.checkResources(node);
+  }
+
+  private checkResources(node: SyntaxNode): void {
+    if (this.cancelled()) throw new Cancelled('superseded by a newer edit');
+    if (Date.now() > this.deadline) throw new BudgetExceeded(`analysis time budget exhausted at line ${node.startPosition.row + 1}`);
+    if (this.heapCapBytes !== Infinity && this.steps % (CHECK_EVERY * 16) === 0 && process.memoryUsage().heapUsed > this.heapCapBytes) {
+      throw new BudgetExceeded(`analysis memory budget (${Math.round(this.heapCapBytes / 2 ** 20)} MiB of heap) exhausted at line ${node.startPosition.row + 1}`);
+    }
+  }
+
+  /** A list or tuple value, or an unknown naming the size cap when it holds more than MAX_ITEMS. */
+  sized(t: 'list' | 'tuple', items: Value[], node?: SyntaxNode): Value {
+    if (items.length > MAX_ITEMS) return this.note(`${t} of ${items.length} items is over the analysis size cap (${MAX_ITEMS} items)`, node);
+    return { t, items };
+  }
+
+  /** A string value, or an unknown naming the size cap when it is longer than MAX_STR. */
+  sizedStr(v: string, node?: SyntaxNode): Value {
+    if (v.length > MAX_STR) return this.note(`string of ${v.length} characters is over the analysis size cap (${MAX_STR} characters)`, node);
+    return str(v);
+  }
+
+  /** True (after noting why) when `n` more items would take a list past MAX_ITEMS; the list is then left as it was. */
+  overCap(current: number, more: number, node: SyntaxNode): boolean {
+    if (current + more <= MAX_ITEMS) return false;
+    this.note(`list would grow past the analysis size cap (${MAX_ITEMS} items); the items past it are not followed`, node);
+    return true;
   }
 
   note(reason: string, node?: SyntaxNode): UnknownV {
@@ -135,7 +175,7 @@ export class Interpreter {
 
   withTemps<T>(vals: Value[], fn: () => T): T {
     const n = this.temps.length;
-    this.temps.push(...vals);
+    for (const v of vals) this.temps.push(v);
     try {
       return fn();
     } finally {
@@ -153,6 +193,7 @@ export class Interpreter {
       this.execBlock(this.tree.rootNode.namedChildren);
     } catch (e) {
       if (e instanceof BudgetExceeded) this.unknowns.push(unknown(e.message));
+      else if (e instanceof RangeError && /call stack/i.test(e.message)) this.unknowns.push(unknown(`nesting too deep for the analysis (depth limit): ${e.message}`));
       else if (e instanceof ReturnSignal || e instanceof BreakSignal || e instanceof ContinueSignal) { /* stray at module level */ }
       else throw e;
     } finally {
@@ -170,6 +211,19 @@ export class Interpreter {
 
   exec(node: SyntaxNode): void {
     this.tick(node);
+    if (this.nesting >= MAX_NESTING) {
+      this.note(`statements nested deeper than ${MAX_NESTING} levels are not followed (depth limit)`, node);
+      return;
+    }
+    this.nesting++;
+    try {
+      this.execNode(node);
+    } finally {
+      this.nesting--;
+    }
+  }
+
+  private execNode(node: SyntaxNode): void {
     switch (node.type) {
       case 'expression_statement': {
         for (const c of node.namedChildren) if (c) this.execExprStatement(c);
@@ -346,6 +400,7 @@ export class Interpreter {
     if (obj.t === 'dict') {
       const i = obj.keys.findIndex((k) => keyEq(k, key));
       if (i >= 0) obj.vals[i] = value;
+      else if (obj.keys.length >= MAX_DICT) this.note(`dict would grow past the analysis size cap (${MAX_DICT} keys); the keys past it are not followed`, at);
       else { obj.keys.push(key); obj.vals.push(value); }
     } else if (obj.t === 'list') {
       const i = num(key);
@@ -723,8 +778,10 @@ export class Interpreter {
     const items: Value[] = [];
     const clause = node.namedChildren.find((c) => c?.type === 'with_clause');
     for (const item of clause?.namedChildren ?? []) {
-      if (!item) continue;
-      let e = item.childForFieldName('value') ?? item.namedChildren[0]!;
+      // Only the grammar's with_item nodes: a comment or a backslash continuation sits between them too.
+      if (item?.type !== 'with_item') continue;
+      let e = item.childForFieldName('value') ?? item.namedChildren[0];
+      if (!e) continue;
       let alias: SyntaxNode | null = null;
       if (e.type === 'as_pattern') {
         alias = e.childForFieldName('alias') ?? e.namedChildren[1] ?? null;
@@ -748,6 +805,18 @@ export class Interpreter {
 
   eval(node: SyntaxNode): Value {
     this.tick(node);
+    if (this.nesting >= MAX_NESTING) {
+      return this.note(`expression nested deeper than ${MAX_NESTING} levels is not followed (depth limit)`, node);
+    }
+    this.nesting++;
+    try {
+      return this.evalNode(node);
+    } finally {
+      this.nesting--;
+    }
+  }
+
+  private evalNode(node: SyntaxNode): Value {
     switch (node.type) {
       case 'integer': {
         const t = node.text.replace(/_/g, '').toLowerCase();
@@ -766,6 +835,7 @@ export class Interpreter {
           const v = c ? this.evalString(c) : NONE;
           if (v.t !== 'str') return v;
           s += v.v;
+          if (s.length > MAX_STR) return this.sizedStr(s, node);
         }
         return str(s);
       }
@@ -775,9 +845,9 @@ export class Interpreter {
         return this.getAttr(obj, node.childForFieldName('attribute')!.text, node);
       }
       case 'parenthesized_expression': return node.namedChildren[0] ? this.eval(node.namedChildren[0]) : NONE;
-      case 'tuple': case 'expression_list': return { t: 'tuple', items: this.evalItems(node) };
-      case 'list': return { t: 'list', items: this.evalItems(node) };
-      case 'set': return { t: 'list', items: this.evalItems(node) };
+      case 'tuple': case 'expression_list': return this.sized('tuple', this.evalItems(node), node);
+      case 'list': return this.sized('list', this.evalItems(node), node);
+      case 'set': return this.sized('list', this.evalItems(node), node);
       case 'dictionary': return this.evalDict(node);
       case 'call': return this.evalCall(node);
       case 'binary_operator': {
@@ -858,6 +928,7 @@ export class Interpreter {
         const v = this.eval(c.namedChildren[0]!);
         if (v.t === 'str' || v.t === 'int' || v.t === 'float') s += String(v.v);
         else return unknown('f-string with a value that is not known', this.span(node));
+        if (s.length > MAX_STR) return this.sizedStr(s, node);
       }
     }
     return str(s);
@@ -865,14 +936,17 @@ export class Interpreter {
 
   private evalItems(node: SyntaxNode): Value[] {
     const out: Value[] = [];
+    // The items so far stay alive while the next is evaluated: pinned once, as the list being built.
+    const pin: Value[] = [{ t: 'list', items: out }];
     for (const c of node.namedChildren) {
       if (!c || c.type === 'comment') continue;
       if (c.type === 'list_splat') {
-        const v = this.eval(c.namedChildren[0]!);
+        const v = this.withTemps(pin, () => this.eval(c.namedChildren[0]!));
         const it = this.iterate(v, c);
-        if (it) out.push(...it);
+        if (it && out.length + it.length > MAX_ITEMS) return [...out, this.note(`*${clip(c.namedChildren[0]!.text)} would take the sequence past the analysis size cap (${MAX_ITEMS} items)`, c)];
+        if (it) for (const x of it) out.push(x);
         else out.push(unknown(`cannot expand *${clip(c.text)}`, this.span(c)));
-      } else out.push(this.withTemps(out, () => this.eval(c)));
+      } else out.push(this.withTemps(pin, () => this.eval(c)));
     }
     return out;
   }
@@ -1348,12 +1422,21 @@ export class Interpreter {
         case '^': return int(a ^ b);
       }
     }
-    if (op === '+' && l.t === 'str' && r.t === 'str') return str(l.v + r.v);
-    if (op === '+' && (l.t === 'list' || l.t === 'tuple') && l.t === r.t) return { t: l.t, items: [...l.items, ...r.items] };
-    if (op === '*' && (l.t === 'list' || l.t === 'tuple') && r.t === 'int') {
-      if (r.v * l.items.length > MAX_LOOP) return unknown('sequence repetition too large', this.span(node));
+    if (op === '+' && l.t === 'str' && r.t === 'str') {
+      if (l.v.length + r.v.length > MAX_STR) return this.note(`string of ${l.v.length + r.v.length} characters is over the analysis size cap (${MAX_STR} characters)`, node);
+      return str(l.v + r.v);
+    }
+    if (op === '+' && (l.t === 'list' || l.t === 'tuple') && l.t === r.t) {
+      if (l.items.length + r.items.length > MAX_ITEMS) return this.note(`${l.t} of ${l.items.length + r.items.length} items is over the analysis size cap (${MAX_ITEMS} items)`, node);
+      return { t: l.t, items: l.items.concat(r.items) };
+    }
+    if (op === '*' && (l.t === 'list' || l.t === 'tuple' || l.t === 'str') && r.t === 'int') {
+      const len = l.t === 'str' ? l.v.length : l.items.length;
+      const n = Math.max(0, r.v);
+      if (l.t === 'str') return n * len > MAX_STR ? this.note(`string of ${n * len} characters is over the analysis size cap (${MAX_STR} characters)`, node) : str(l.v.repeat(n));
+      if (n * len > MAX_ITEMS) return this.note(`${l.t} of ${n * len} items is over the analysis size cap (${MAX_ITEMS} items)`, node);
       const items: Value[] = [];
-      for (let i = 0; i < r.v; i++) items.push(...l.items);
+      for (let i = 0; i < n; i++) for (const x of l.items) items.push(x);
       return { t: l.t, items };
     }
     if (op === '%' && l.t === 'str') {

@@ -308,11 +308,25 @@ function markEnv(env: Env | undefined, mark: (v: Value) => void, seen: Set<objec
   for (let e = env; e; e = e.parent) {
     if (seen.has(e)) return;
     seen.add(e);
-    for (const v of e.vars.values()) mark(v);
+    for (const v of e.vars.values()) if (mayHoldTensors(v, seen)) mark(v);
   }
 }
 
 /** Calls `fn` for every tensor reachable from `v` (objects visited once). */
+/**
+ * False for values that cannot reach a tensor (numbers, strings, classes,
+ * plain functions whose closure is already marked): collect() runs at every
+ * statement while a model is traced, and a module of thousands of classes
+ * and functions must not be walked entry by entry each time.
+ */
+function mayHoldTensors(v: Value, seen: Set<object>): boolean {
+  switch (v.t) {
+    case 'tensor': case 'tuple': case 'list': case 'dict': case 'inst': case 'extern': case 'super': case 'transformed': return true;
+    case 'func': return !!(v.self || v.partialArgs || v.partialKw || v.defaults.size || (v.closure && !seen.has(v.closure)));
+    default: return false;
+  }
+}
+
 export function visitTensors(v: Value, fn: (t: TensorV) => void, seen: Set<object> = new Set()): void {
   const stack: Value[] = [v];
   while (stack.length) {
@@ -321,11 +335,12 @@ export function visitTensors(v: Value, fn: (t: TensorV) => void, seen: Set<objec
     seen.add(x);
     switch (x.t) {
       case 'tensor': fn(x); break;
-      case 'tuple': case 'list': stack.push(...x.items); break;
-      case 'dict': stack.push(...x.keys, ...x.vals); break;
+      // Pushed one by one: spreading a 100,000-item list as arguments would overflow the stack.
+      case 'tuple': case 'list': for (const y of x.items) stack.push(y); break;
+      case 'dict': for (const y of x.keys) stack.push(y); for (const y of x.vals) stack.push(y); break;
       case 'inst':
-        stack.push(...x.attrs.values());
-        if (x.lazyArgs) stack.push(...x.lazyArgs.values());
+        for (const y of x.attrs.values()) stack.push(y);
+        if (x.lazyArgs) for (const y of x.lazyArgs.values()) stack.push(y);
         break;
       case 'func':
         if (x.self) stack.push(x.self);

@@ -14,6 +14,8 @@ export interface DocState {
   /** Analysis of `doc.version`, or of an earlier version while a new one is pending. */
   result?: AnalysisResult;
   resultVersion?: number;
+  /** The text `result` was computed on, as a document (positions ↔ offsets), made when first needed. */
+  resultDoc?: TextDocument;
   settings?: Settings;
   /** Problems with the effective configuration (bad pyproject, unknown device). */
   configProblems: string[];
@@ -45,6 +47,19 @@ export class DocumentStore {
     const s = this.docs.get(uri);
     if (s?.timer) clearTimeout(s.timer);
     this.docs.delete(uri);
+  }
+
+  /**
+   * The latest finished analysis, at once, with the text it was computed on (its spans are offsets
+   * in that text): hovers and lenses answer from it while a newer one runs. Only before the first
+   * analysis of a document is one waited for.
+   */
+  async latest(s: DocState, timeoutMs = 10_000): Promise<{ result: AnalysisResult; doc: TextDocument } | undefined> {
+    if (!s.result) await this.current(s, timeoutMs);
+    if (!s.result) return undefined;
+    if (s.resultVersion === s.doc.version) return { result: s.result, doc: s.doc };
+    s.resultDoc ??= TextDocument.create(s.doc.uri, s.doc.languageId, s.resultVersion ?? 0, s.result.text);
+    return { result: s.result, doc: s.resultDoc };
   }
 
   /** The analysis matching the document's current version, waiting for it if one is on the way. */

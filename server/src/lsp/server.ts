@@ -9,10 +9,10 @@
 import { fileURLToPath } from 'node:url';
 import type { Connection, InitializeParams } from 'vscode-languageserver';
 import { parseDeviceSpec } from '../../../shared/src/devices';
-import { analyzeFile as analyze } from '../program/project';
 import type { AnalysisResult } from '../analysis/api';
 import { readProjectConfig } from '../config/pyproject';
 import { DEFAULT_SETTINGS, SETTINGS_SCHEMA, flatten, fromFlat, type Settings } from '../config/settings';
+import { AnalysisWorker } from './analysisWorker';
 import { DocumentStore, type DocState } from './documents';
 import { registerCodeAction } from './handlers/codeAction';
 import { registerCodeLens } from './handlers/codeLens';
@@ -24,11 +24,17 @@ import { registerExecuteCommand } from './handlers/executeCommand';
 import { registerHover } from './handlers/hover';
 import { registerInitialize } from './handlers/initialize';
 
-/** Delay between the last keystroke and re-analysis; short enough to feel live. */
-const DEBOUNCE_MS = 120;
+/**
+ * Delay between the last keystroke and re-analysis. Analyses run in a worker
+ * and a newer edit cancels the one in flight, so the delay only has to
+ * coalesce a burst of keystrokes (typing repeats every 30–150 ms); see
+ * docs/performance.md for the measurements behind it.
+ */
+const DEBOUNCE_MS = 25;
 
 export class OomlensServer {
   readonly store = new DocumentStore();
+  readonly analyses = new AnalysisWorker((m) => this.log(m));
   /** Filled by the initialize handler. */
   clientCaps: InitializeParams['capabilities'] = {};
   /** Settings pushed by didChangeConfiguration, used when the client cannot be asked per document. */
@@ -126,28 +132,31 @@ export class OomlensServer {
         s.settings = settings;
         s.configProblems = problems;
       }
-      const version = s.doc.version;
-      const text = s.doc.getText();
       const st = s.settings;
+      // The text is read when the worker takes the run (see AnalysisWorker), so it is checked against the document below.
+      const outcome = await this.analyses.run(uri, () => s.doc.getText(), {
+        path: this.pathOf(uri),
+        device: st.target.device,
+        disabledRules: st.diagnostics.disabled,
+        severityOverrides: st.diagnostics.severity,
+        preview: st.preview.enable,
+      });
+      if (outcome.kind === 'cancelled') return;
       let result: AnalysisResult;
-      try {
-        result = await analyze(text, {
-          path: this.pathOf(uri),
-          device: st.target.device,
-          disabledRules: st.diagnostics.disabled,
-          severityOverrides: st.diagnostics.severity,
-          preview: st.preview.enable,
-        });
-      } catch (e) {
-        // The analyzer promises not to throw on user input; if it does anyway,
-        // keep the server alive and publish nothing stale for this version.
-        this.log(`analysis of ${uri} v${version} failed: ${(e as Error).stack ?? String(e)}`);
-        result = { text, models: [], findings: [], unbuilt: [], unknowns: [{ what: 'analysis', reason: `internal error: ${(e as Error).message}` }], elapsedMs: 0 };
+      if (outcome.kind === 'result') result = outcome.result;
+      else {
+        // The analyzer promises not to throw on user input; if it (or its worker) fails anyway,
+        // keep the server alive and say so instead of publishing stale results.
+        this.log(`analysis of ${uri} failed: ${outcome.message}`);
+        const text = s.doc.getText();
+        result = { text, models: [], findings: [], unbuilt: [], unknowns: [{ what: 'analysis', reason: `internal error: ${outcome.message.split('\n')[0]}` }], elapsedMs: 0 };
       }
+      const version = s.doc.version;
       // A newer edit or a close arrived meanwhile: drop this result.
-      if (generation !== s.generation || this.store.get(uri) !== s || s.doc.version !== version) return;
+      if (generation !== s.generation || this.store.get(uri) !== s || result.text !== s.doc.getText()) return;
       s.result = result;
       s.resultVersion = version;
+      s.resultDoc = undefined;
       publishDiagnostics(this, s);
       const waiters = s.waiters.splice(0);
       for (const w of waiters) w();

@@ -593,27 +593,63 @@ function syntacticForwards(it: Interpreter, rec: ModelRecord): ForwardUse[] {
  * (Node.descendantsOfType runs in wasm; a JS walk marshals every node and is ~10× slower).
  */
 function nodesOfType(it: Interpreter, type: 'call' | 'loop'): SyntaxNode[] {
-  const key = `nodesOfType:${type}`;
-  let found = it.state.get(key) as SyntaxNode[] | undefined;
+  // One search for both kinds: each search is a walk over the whole tree.
+  let found = it.state.get('nodesOfType') as { call: SyntaxNode[]; loop: SyntaxNode[] } | undefined;
   if (!found) {
-    found = it.tree.rootNode.descendantsOfType(type === 'loop' ? ['for_statement', 'while_statement'] : type).filter((n): n is SyntaxNode => !!n);
-    it.state.set(key, found);
+    found = { call: [], loop: [] };
+    for (const n of it.tree.rootNode.descendantsOfType(['call', 'for_statement', 'while_statement'])) {
+      if (n) (n.type === 'call' ? found.call : found.loop).push(n);
+    }
+    it.state.set('nodesOfType', found);
   }
-  return found;
+  return found[type];
 }
 
 // ------------------------------------------------------------ grad loops (OOM302)
 
 
+/** Per tree, answers already computed for a node id (a body's text is read once, not once per call inside it). */
+const memo = new WeakMap<object, Map<string, boolean>>();
+function memoised(node: SyntaxNode, what: string, f: () => boolean): boolean {
+  let m = memo.get(node.tree);
+  if (!m) memo.set(node.tree, (m = new Map()));
+  const key = `${what}:${node.id}`;
+  let v = m.get(key);
+  if (v === undefined) m.set(key, (v = f()));
+  return v;
+}
+
 /** Whether the nearest enclosing loop (else function) of `node` calls `.backward(`. */
 export function inTrainingStep(node: SyntaxNode): boolean {
   for (let p = node.parent; p; p = p.parent) {
     if (p.type === 'for_statement' || p.type === 'while_statement' || p.type === 'function_definition') {
-      const body = p.childForFieldName('body');
-      return !!body && /\.backward\s*\(/.test(body.text);
+      return memoised(p, 'backward', () => {
+        const body = p.childForFieldName('body');
+        return !!body && /\.backward\s*\(/.test(body.text);
+      });
     }
   }
   return false;
+}
+
+/**
+ * Call sites by callee name (`f(...)` under "f", `obj.f(...)` under "f"), built once per analysis
+ * from the file's call nodes, so a question about one function's callers does not rescan them all.
+ */
+function callsByCallee(it: Interpreter): Map<string, SyntaxNode[]> {
+  let index = it.state.get('callsByCallee') as Map<string, SyntaxNode[]> | undefined;
+  if (index) return index;
+  index = new Map();
+  for (const x of nodesOfType(it, 'call')) {
+    const f = x.childForFieldName('function');
+    const name = !f ? undefined : f.type === 'attribute' ? f.childForFieldName('attribute')?.text : f.text;
+    if (!name) continue;
+    let list = index.get(name);
+    if (!list) index.set(name, (list = []));
+    list.push(x);
+  }
+  it.state.set('callsByCallee', index);
+  return index;
 }
 
 const NO_GRAD_WITH = /\b(no_grad|inference_mode)\s*\(|\bset_grad_enabled\s*\(\s*False\b/;
@@ -661,6 +697,8 @@ export function findGradLoops(it: Interpreter): GradLoop[] {
     const r = recordOf(it, v);
     if (r) modelNames.set(k, r);
   }
+  // `.eval()` evidence per enclosing scope, read once per scope (not once per loop in it).
+  const evalNamesOf = new Map<number, Set<string>>();
   for (const loop of nodesOfType(it, 'loop')) {
     const body = loop.childForFieldName('body');
     if (!body || syntacticNoGrad(loop)) continue;
@@ -671,14 +709,15 @@ export function findGradLoops(it: Interpreter): GradLoop[] {
     // A function whose every call site is under no_grad / inference_mode runs its loops without autograd.
     if (scope !== root) {
       const fname = scope.childForFieldName('name')?.text;
-      const sites = nodesOfType(it, 'call').filter((x) => {
-        const f = x.childForFieldName('function');
-        return !!f && (f.text === fname || (f.type === 'attribute' && f.childForFieldName('attribute')?.text === fname));
-      });
+      const sites = fname ? callsByCallee(it).get(fname) ?? [] : [];
       if (sites.length && sites.every((x) => syntacticNoGrad(x))) continue;
     }
-    const evalNames = new Set<string>();
-    for (const m of scope.text.matchAll(/([A-Za-z_][\w.]*)\.eval\s*\(\s*\)/g)) evalNames.add(m[1]);
+    let evalNames = evalNamesOf.get(scope.id);
+    if (!evalNames) {
+      evalNames = new Set<string>();
+      for (const m of scope.text.matchAll(/([A-Za-z_][\w.]*)\.eval\s*\(\s*\)/g)) evalNames.add(m[1]);
+      evalNamesOf.set(scope.id, evalNames);
+    }
     // Statements of the body in order: tainted names come from a model call.
     const tainted = new Set<string>();
     let callSpan: Span | undefined;

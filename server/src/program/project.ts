@@ -23,8 +23,9 @@ const MAX_PROGRAMS = 6;
 interface Cached { deps: Map<string, string>; result: AnalysisResult; device: string }
 const programCache = new Map<string, Cached>();
 
-export async function analyzeFile(text: string, opts: AnalyzeOptions, previousTree?: Tree): Promise<AnalysisResult> {
-  const own = await analyze(text, opts, previousTree);
+export async function analyzeFile(text: string, opts: AnalyzeOptions, previousTree?: Tree, ownResult?: AnalysisResult): Promise<AnalysisResult> {
+  // `ownResult`: the file's own analysis when the caller already made it (the LSP worker, from its incremental tree).
+  const own = ownResult ?? await analyze(text, opts, previousTree);
   if (!opts.path) return own;
   const path = resolve(opts.path);
   const defaulted = own.models.filter((m) => m.origin && m.facts.definitionSpan);

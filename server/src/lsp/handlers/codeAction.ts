@@ -11,6 +11,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Fix } from '../../analysis/api';
 import { ruleDocUrl } from '../convert';
 import type { OomlensServer } from '../server';
+import { codeActionParams, isRange } from '../validate';
 import type { DiagnosticData } from './diagnostics';
 import { COMMAND_SHOW_DOCS } from './executeCommand';
 
@@ -31,16 +32,22 @@ export function ignoreEdit(doc: TextDocument, line: number, code: string): TextE
   return { range: { start: { line, character: text.length }, end: { line, character: text.length } }, newText: `  # oomlens: ignore[${code}]` };
 }
 
-function isOurs(d: Diagnostic): d is Diagnostic & { data: DiagnosticData } {
-  return d.source === 'oomlens' && typeof d.code === 'string' && typeof d.data === 'object' && d.data !== null;
+/** An oomlens diagnostic as we published it (the client echoes it back; anything else is skipped). */
+function isOurs(x: unknown): x is Diagnostic & { data: DiagnosticData } {
+  const d = x as Diagnostic;
+  if (typeof d !== 'object' || d === null || d.source !== 'oomlens' || typeof d.code !== 'string' || !isRange(d.range)) return false;
+  const data = d.data as Partial<DiagnosticData> | null | undefined;
+  return typeof data === 'object' && data !== null && Array.isArray(data.fixes) && typeof data.name === 'string'
+    && data.fixes.every((f) => typeof f === 'object' && f !== null && typeof f.title === 'string' && Array.isArray(f.edits)
+      && f.edits.every((e) => typeof e === 'object' && e !== null && Number.isInteger(e.start) && Number.isInteger(e.end) && typeof e.newText === 'string'));
 }
 
 export function registerCodeAction(server: OomlensServer): void {
-  server.connection.onCodeAction(async ({ textDocument, context }) => {
-    const s = server.store.get(textDocument.uri);
+  server.connection.onCodeAction(async (params) => {
+    const { uri, only, diagnostics } = codeActionParams(params);
+    const s = server.store.get(uri);
     if (!s) return [];
     const doc = s.doc;
-    const only = context.only;
     const actions: CodeAction[] = [];
 
     if (only?.some((k) => FIX_ALL_KIND.startsWith(k) || k === CodeActionKind.Source)) {
@@ -62,7 +69,7 @@ export function registerCodeAction(server: OomlensServer): void {
       if (only.every((k) => k !== CodeActionKind.QuickFix)) return actions;
     }
 
-    for (const d of context.diagnostics.filter(isOurs)) {
+    for (const d of diagnostics.filter(isOurs)) {
       const code = d.code as string;
       const fresh = d.data.version === doc.version;
       const fixes = fresh ? [...d.data.fixes].sort((a, b) => Number(!!b.preferred) - Number(!!a.preferred)) : [];

@@ -8,16 +8,17 @@ import { anchorSpan } from '../../analysis/api';
 import { toRange } from '../convert';
 import { lensTitle } from '../format';
 import type { OomlensServer } from '../server';
+import { docUri } from '../validate';
 
 export function registerCodeLens(server: OomlensServer): void {
-  server.connection.onCodeLens(async ({ textDocument }) => {
-    const s = server.store.get(textDocument.uri);
+  server.connection.onCodeLens(async (params) => {
+    const s = server.store.get(docUri(params));
     if (!s) return [];
-    await server.store.current(s);
-    if (!s.settings?.codeLens.enable || s.resultVersion !== s.doc.version || !s.result) return [];
+    const latest = await server.store.latest(s);
+    if (!s.settings?.codeLens.enable || !latest) return [];
     const lenses: CodeLens[] = [];
-    for (const m of s.result.models) {
-      const range = toRange(s.doc, anchorSpan(m));
+    for (const m of latest.result.models) {
+      const range = toRange(latest.doc, anchorSpan(m));
       lenses.push({ range, command: { title: lensTitle(m.estimate, s.settings.units) + (m.origin ? ` · ${m.origin}` : ''), tooltip: 'Show memory timeline', command: 'oomlens.showTimeline', arguments: [s.doc.uri, range.start] } });
     }
     return lenses;

@@ -8,7 +8,8 @@ import type { OomlensServer } from '../server';
 
 export function registerConfiguration(server: OomlensServer): void {
   server.connection.onDidChangeConfiguration((params) => {
-    const raw = (params.settings as { oomlens?: unknown } | null)?.oomlens;
+    const settings: unknown = (params as { settings?: unknown } | null)?.settings;
+    const raw = typeof settings === 'object' && settings !== null ? (settings as { oomlens?: unknown }).oomlens : undefined;
     if (raw !== undefined) server.pushedSettings = fromFlat(flatten(raw));
     server.refreshAll();
     server.refreshLenses();

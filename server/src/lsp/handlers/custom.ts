@@ -5,6 +5,7 @@ import { formatBytes } from '../../../../shared/src/units';
 import { DEFAULT_SETTINGS } from '../../config/settings';
 import { ListDevicesRequest, ShowTimelineRequest, type ListDevicesResult, type ShowTimelineParams, type ShowTimelineResult } from '../../protocol';
 import type { OomlensServer } from '../server';
+import { invalid, isPosition } from '../validate';
 import { modelAt } from './hover';
 
 export function registerCustom(server: OomlensServer): void {
@@ -12,7 +13,10 @@ export function registerCustom(server: OomlensServer): void {
     devices: listDevices().map((d) => ({ id: d.id, name: d.name, capacity: formatBytes(d.capacityBytes, server.pushedSettings.units ?? DEFAULT_SETTINGS.units) })),
   }));
   // The memory timeline of the model at the position (else the file's first model), as SVG for the client's webview.
-  server.connection.onRequest(ShowTimelineRequest, (p: ShowTimelineParams): Promise<ShowTimelineResult> => timelineAt(server, p));
+  server.connection.onRequest(ShowTimelineRequest, (p: ShowTimelineParams): Promise<ShowTimelineResult> => {
+    if (typeof p !== 'object' || p === null || typeof p.uri !== 'string' || !isPosition(p.position)) throw invalid('expected { uri: string, position: Position }');
+    return timelineAt(server, p);
+  });
 }
 
 /** The timeline of the model at a position of an open document, or of its first model; nulls when there is none. */
@@ -21,7 +25,7 @@ export async function timelineAt(server: OomlensServer, p: ShowTimelineParams): 
   const s = server.store.get(p.uri);
   if (!s) return none;
   await server.store.current(s);
-  const hit = modelAt(s, s.doc.offsetAt(p.position)) ?? (s.result?.models[0] ? { report: s.result.models[0] } : undefined);
+  const hit = modelAt(s.result, s.doc.offsetAt(p.position)) ?? (s.result?.models[0] ? { report: s.result.models[0] } : undefined);
   if (!hit) return none;
   const units = s.settings?.units ?? DEFAULT_SETTINGS.units;
   const { facts, estimate } = hit.report;

@@ -13,17 +13,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { OomlensServer } from '../server';
+import { invalid, isPosition } from '../validate';
 import { timelineAt } from './custom';
 
 export const COMMAND_SHOW_DOCS = 'oomlens.server.showDocumentation';
 export const COMMAND_SHOW_TIMELINE = 'oomlens.server.showTimeline';
 
-function isPosition(x: unknown): x is { line: number; character: number } {
-  return typeof x === 'object' && x !== null && Number.isInteger((x as { line: unknown }).line) && Number.isInteger((x as { character: unknown }).character);
-}
 
 export function registerExecuteCommand(server: OomlensServer): void {
-  server.connection.onExecuteCommand(async ({ command, arguments: args }) => {
+  server.connection.onExecuteCommand(async (params) => {
+    if (typeof params !== 'object' || params === null || typeof params.command !== 'string' || (params.arguments !== undefined && !Array.isArray(params.arguments))) {
+      throw invalid('expected { command: string, arguments?: unknown[] }');
+    }
+    const { command, arguments: args } = params;
     if (command === COMMAND_SHOW_DOCS && typeof args?.[0] === 'string') {
       await server.connection.window.showDocument({ uri: args[0], external: true }).catch(() => undefined);
     }

@@ -4,14 +4,14 @@
  * peaks against the budget, top contributors and unknowns.
  */
 import { MarkupKind } from 'vscode-languageserver';
-import type { ModelReport } from '../../analysis/api';
+import type { AnalysisResult, ModelReport } from '../../analysis/api';
 import { toRange } from '../convert';
-import type { DocState } from '../documents';
 import { hoverMarkdown } from '../format';
 import type { OomlensServer } from '../server';
+import { docPosition } from '../validate';
 
-export function modelAt(s: DocState, offset: number): { report: ModelReport; span: { start: number; end: number } } | undefined {
-  for (const m of s.result?.models ?? []) {
+export function modelAt(result: AnalysisResult | undefined, offset: number): { report: ModelReport; span: { start: number; end: number } } | undefined {
+  for (const m of result?.models ?? []) {
     for (const span of [m.facts.span, m.facts.definitionSpan]) {
       if (span && !span.file && span.start <= offset && offset <= span.end) return { report: m, span };
     }
@@ -20,13 +20,15 @@ export function modelAt(s: DocState, offset: number): { report: ModelReport; spa
 }
 
 export function registerHover(server: OomlensServer): void {
-  server.connection.onHover(async ({ textDocument, position }) => {
-    const s = server.store.get(textDocument.uri);
+  server.connection.onHover(async (params) => {
+    const { uri, position } = docPosition(params);
+    const s = server.store.get(uri);
     if (!s) return null;
-    await server.store.current(s);
-    if (!s.settings?.hover.enable || s.resultVersion !== s.doc.version) return null;
-    const hit = modelAt(s, s.doc.offsetAt(position));
+    // Answered at once from the latest finished analysis (positions mapped through the text it saw).
+    const latest = await server.store.latest(s);
+    if (!s.settings?.hover.enable || !latest) return null;
+    const hit = modelAt(latest.result, latest.doc.offsetAt(position));
     if (!hit) return null;
-    return { contents: { kind: MarkupKind.Markdown, value: hoverMarkdown(hit.report, s.doc, s.settings.units) }, range: toRange(s.doc, hit.span) };
+    return { contents: { kind: MarkupKind.Markdown, value: hoverMarkdown(hit.report, latest.doc, s.settings.units) }, range: toRange(latest.doc, hit.span) };
   });
 }

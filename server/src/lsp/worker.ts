@@ -1,0 +1,74 @@
+/**
+ * The analysis worker (a worker_threads thread, bundled as dist/worker.js).
+ * It keeps one tree-sitter tree per open document, applies the editor's
+ * edits to it (`tree.edit`) and reparses incrementally with the old tree
+ * when asked to analyse, deleting trees no longer used. Analyses run here,
+ * off the server's main thread, so hovers and code actions are answered
+ * while one runs; a superseded run is cancelled through a shared flag the
+ * interpreter polls.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { analyzeTree, MAX_BYTES } from '../analysis/analyze';
+import { Cancelled } from '../interp/interp';
+import { parsePython, type Tree } from '../interp/parser';
+import { analyzeFile } from '../program/project';
+import type { ToWorker, FromWorker } from './workerProtocol';
+
+const cancelFlag = new Int32Array(workerData.cancel as SharedArrayBuffer);
+const docs = new Map<string, { tree?: Tree; length: number }>();
+
+function post(m: FromWorker): void {
+  parentPort!.postMessage(m);
+}
+
+async function treeFor(uri: string, text: string): Promise<Tree | undefined> {
+  if (text.length > MAX_BYTES || text.includes('\u0000')) return undefined;
+  let d = docs.get(uri);
+  if (!d) docs.set(uri, (d = { length: -1 }));
+  // The edits received must lead exactly to this text; if the lengths disagree, parse from scratch.
+  const old = d.tree && d.length === text.length ? d.tree : undefined;
+  const tree = await parsePython(text, old);
+  if (d.tree) d.tree.delete();
+  d.tree = tree;
+  d.length = text.length;
+  return tree;
+}
+
+async function handle(m: ToWorker): Promise<void> {
+  switch (m.kind) {
+    case 'edit': {
+      const d = docs.get(m.uri);
+      if (!d?.tree) return;
+      for (const e of m.edits) {
+        d.tree.edit(e);
+        d.length += e.newEndIndex - e.oldEndIndex;
+      }
+      return;
+    }
+    case 'close': {
+      docs.get(m.uri)?.tree?.delete();
+      docs.delete(m.uri);
+      return;
+    }
+    case 'analyze': {
+      try {
+        if (Atomics.load(cancelFlag, 0) === m.job) { post({ kind: 'cancelled', job: m.job }); return; }
+        const tree = await treeFor(m.uri, m.text);
+        const opts = { ...m.opts, cancelled: () => Atomics.load(cancelFlag, 0) === m.job };
+        // The file's own analysis from the incremental tree; then the workspace's (models built in files importing it).
+        const result = await analyzeFile(m.text, opts, undefined, await analyzeTree(m.text, opts, tree));
+        post({ kind: 'result', job: m.job, result, rssBytes: process.memoryUsage().rss });
+      } catch (e) {
+        if (e instanceof Cancelled) post({ kind: 'cancelled', job: m.job });
+        else post({ kind: 'error', job: m.job, message: (e as Error).stack ?? String(e) });
+      }
+      return;
+    }
+  }
+}
+
+// One message at a time, in order: edits must reach a tree before the analysis that reparses it.
+let chain = Promise.resolve();
+parentPort!.on('message', (m: ToWorker) => {
+  chain = chain.then(() => handle(m)).catch((e: unknown) => post({ kind: 'error', job: -1, message: String(e) }));
+});

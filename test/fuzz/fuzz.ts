@@ -1,0 +1,153 @@
+// npm run fuzz [-- --seconds N --seed S]: drives the built language server
+// (dist/server.js) over stdio with real Python files (examples/, test
+// fixtures) and mutations of them — truncations, deletions, junk bytes, deep
+// nesting, huge files, absurd sizes, half-typed prefixes, bursts of ranged
+// edits — interleaved with random hovers, code actions, lenses, malformed
+// requests and bad settings. Fixed seed, bounded time. Reports crashes,
+// requests unanswered after 2 s, error responses (other than the
+// InvalidParams asked for) and RSS growth; writes each failing document,
+// shrunk by line deletion, to test/fuzz/repro/ (replayed by repro.test.ts).
+// Exits 1 on a crash or an unanswered request.
+import { readFileSync, readdirSync, statSync, writeFileSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { analyze } from '../../server/src/analysis/analyze';
+import { LspClient, ROOT, type Opened } from '../lsp/harness';
+
+const arg = (name: string, dflt: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? process.argv[process.argv.indexOf(`--${name}`) + 1] ?? dflt) || dflt;
+const SECONDS = arg('seconds', 60);
+const SEED = arg('seed', 1);
+const REPRO = join(ROOT, 'test/fuzz/repro');
+
+let state = SEED >>> 0;
+const rnd = () => { state = (state + 0x6d2b79f5) >>> 0; let t = state; t = Math.imul(t ^ (t >>> 15), t | 1); t ^= t + Math.imul(t ^ (t >>> 7), t | 61); return ((t ^ (t >>> 14)) >>> 0) / 4294967296; };
+const int = (n: number) => Math.floor(rnd() * n);
+const pick = <T>(xs: T[]): T => xs[int(xs.length)];
+
+function pyFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...pyFiles(p));
+    else if (name.endsWith('.py')) out.push(p);
+  }
+  return out;
+}
+const corpus = [...pyFiles(join(ROOT, 'examples')), ...pyFiles(join(ROOT, 'test/fixtures'))].map((f) => readFileSync(f, 'utf8'));
+
+const JUNK = ['\u0000', '\uFFFF', '\uD800', '\t\t', '\\', '"""', "'", '(', ')', ']', '{', ':', '@', '\r', '\u00e9', '🙂', '\x1b', '**', 'lambda', 'yield'];
+const mutations: Array<[string, (t: string) => string]> = [
+  ['truncate', (t) => t.slice(0, int(t.length + 1))],
+  ['delete', (t) => { const a = int(t.length + 1); return t.slice(0, a) + t.slice(a + int(200)); }],
+  ['junk', (t) => { let s = t; for (let i = 0; i < 1 + int(8); i++) { const a = int(s.length + 1); s = s.slice(0, a) + pick(JUNK) + s.slice(a); } return s; }],
+  ['deep', (t) => { const n = 200 + int(3000); return `${t}\ny = ${pick(['f(', '(', '[', 'nn.Sequential(', '-'])}`.repeat(1) + pick(['f(', '(', '[', 'nn.Sequential(']).repeat(n) + '1' + ')'.repeat(int(2) ? n : int(n)) + '\n'; }],
+  ['sum', (t) => `${t}\nz = ${Array(500 + int(3000)).fill('a').join(' + ')}\n`],
+  ['huge', (t) => t.repeat(Math.min(400, Math.ceil(2_000_000 / Math.max(1, t.length)) * (int(3) ? 0.05 : 1)) | 0 || 1)],
+  ['absurd', (t) => t.replace(/\b\d+\b/g, () => pick(['10**30', '0', '-1', '2**63', '99999999999999999999', '1e308', 'float("nan")', '10**9']))],
+  ['prefix', (t) => t.slice(0, t.lastIndexOf('\n', int(t.length)) + 1) + pick(['def f(', 'class M(nn.', 'x = torch.zeros((', 'for i in range(', 'with torch.', 'import ', '@jax.', 'model = AutoModel.from_pretrained('])],
+  ['grow', () => pick(['x = [0]\nfor _ in range(64):\n    x = x + x\n', 's = "a"\nfor _ in range(64):\n    s += s\n', 'd = {}\nfor i in range(10**6):\n    d[i] = i\n', 'xs = [1]\nfor _ in range(50):\n    xs.extend(xs)\n', 'while True:\n    pass\n', 'def f(n):\n    return f(n + 1)\nf(0)\n'])],
+];
+
+interface Problem { kind: 'crash' | 'unanswered' | 'error'; what: string; text: string }
+
+// A hard bound on the whole run (fuzzing, closing, shrinking): a hang anywhere fails instead of stalling CI.
+setTimeout(() => {
+  console.log(`fuzz: did not finish within ${SECONDS + 240} s (a hang in the server or the driver)`);
+  process.exit(1);
+}, (SECONDS + 240) * 1000).unref();
+
+void (async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'oomlens-fuzz-'));
+  const problems: Problem[] = [];
+  let requests = 0, edits = 0, docsOpened = 0, invalidAsked = 0;
+  let c = new LspClient();
+  let crashed = false;
+  const watch = (cl: LspClient) => cl.proc.on('exit', (code, sig) => { if (cl === c) { crashed = true; problems.push({ kind: 'crash', what: `server exited (code ${code}, signal ${sig}); stderr: ${cl.stderr.slice(-500)}`, text: current?.text ?? '' }); } });
+  watch(c);
+  await c.initialize();
+  let current: Opened | undefined;
+  const rss = () => { try { return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${c.proc.pid}/status`, 'utf8'))![1]) / 1024; } catch { return NaN; } };
+
+  const request = async (method: string, params: unknown, expectInvalid = false) => {
+    requests++;
+    const t = Date.now();
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((r) => { timer = setTimeout(() => r('late'), 2000); });
+    try {
+      const r = await Promise.race([c.conn.sendRequest(method, params).then(() => 'ok' as const, (e: { code?: number; message?: string }) => e), late]);
+      if (r === 'late') problems.push({ kind: 'unanswered', what: `${method} not answered within 2 s`, text: current?.text ?? '' });
+      else if (r !== 'ok' && !(expectInvalid && r.code === -32602) && !crashed) problems.push({ kind: 'error', what: `${method}: error ${r.code} ${r.message}`, text: current?.text ?? '' });
+    } finally {
+      clearTimeout(timer);
+    }
+    void t;
+  };
+
+  const deadline = Date.now() + SECONDS * 1000;
+  let rssStart = NaN;
+  const warmUntil = Date.now() + Math.min(20_000, SECONDS * 250);
+  while (Date.now() < deadline && !crashed) {
+    if (Number.isNaN(rssStart) && Date.now() > warmUntil) rssStart = rss();
+    if (process.env.FUZZ_DEBUG) console.error(`doc ${docsOpened} t=${Date.now() - deadline + SECONDS * 1000}`);
+    const base = pick(corpus);
+    const [, mutate] = pick(mutations);
+    const text = int(4) === 0 ? base : mutate(base);
+    if (current && int(3) > 0) void c.conn.sendNotification('textDocument/didClose', { textDocument: { uri: current.uri } });
+    current = c.open(join(dir, `f${docsOpened++ % 3}.py`), text);
+    if (int(5) === 0) c.setSettings(pick([{ target: { device: pick(['t4', 'h100-80gb', '8xa100-80gb', 'nope', '', '0xh100', '999999999xh100']) } }, { units: 5 }, { diagnostics: { disabled: 'x', severity: [] } }, { target: null }, {}]));
+    for (let i = 0, n = int(40); i < n; i++) {
+      const r = int(10);
+      if (r < 6) {
+        const a = int(current.text.length + 1), b = Math.min(current.text.length, a + int(20));
+        c.edit(current, a, b, int(3) ? pick(['', 'x', '1', '\n', ' ', '(', ')', pick(JUNK), 'model(', '0'.repeat(int(30))]) : '');
+        edits++;
+      } else {
+        const line = int(current.text.split('\n').length + 2), character = int(80);
+        const pos = { line, character };
+        const m = pick(['hover', 'lens', 'action', 'bad']);
+        if (m === 'hover') await request('textDocument/hover', { textDocument: { uri: current.uri }, position: pos });
+        else if (m === 'lens') await request('textDocument/codeLens', { textDocument: { uri: current.uri } });
+        else if (m === 'action') await request('textDocument/codeAction', { textDocument: { uri: current.uri }, range: { start: pos, end: pos }, context: { diagnostics: [], only: int(2) ? ['source.fixAll.oomlens'] : undefined } });
+        else { invalidAsked++; await request(pick(['textDocument/hover', 'textDocument/codeLens', 'textDocument/codeAction']), pick([null, {}, { textDocument: 1 }, { textDocument: { uri: current.uri }, position: { line: -1 } }]), true); }
+      }
+    }
+    // Every document must get diagnostics for its last version within 15 s.
+    try { await c.diagnostics(current, 15_000); } catch (e) { if (!crashed) problems.push({ kind: 'unanswered', what: `no diagnostics within 15 s: ${(e as Error).message.slice(0, 200)}`, text: current.text }); }
+  }
+  const rssEnd = rss();
+  if (!crashed) await c.close();
+
+  const count = (k: Problem['kind']) => problems.filter((p) => p.kind === k).length;
+  console.log(`fuzz: seed ${SEED}, ${SECONDS} s, ${docsOpened} documents, ${edits} edits, ${requests} requests (${invalidAsked} deliberately malformed)`);
+  console.log(`  crashes: ${count('crash')}, unanswered after 2 s: ${count('unanswered')}, error responses: ${count('error')}`);
+  console.log(`  server RSS: ${rssStart.toFixed(0)} MB after warm-up → ${rssEnd.toFixed(0)} MB at the end (${(rssEnd - rssStart).toFixed(0)} MB)`);
+  for (const p of problems.slice(0, 10)) console.log(`  ${p.kind}: ${p.what.slice(0, 300)}`);
+  // Shrink each crash/hang document (at most 2 minutes in all) by deleting lines while the analyzer still fails on it in-process.
+  const fails = async (t: string) => {
+    const t0 = Date.now();
+    try {
+      const r = await analyze(t, { device: 'a100-80gb', versions: {} });
+      return Date.now() - t0 > 10_000 || r.unknowns.some((u) => /internal error/.test(u.reason));
+    } catch { return true; }
+  };
+  const written: string[] = [];
+  const shrinkUntil = Date.now() + 120_000;
+  for (const p of problems.filter((x) => x.kind !== 'error').slice(0, 5)) {
+    if (Date.now() > shrinkUntil) break;
+    let lines = p.text.split('\n');
+    if (!(await fails(lines.join('\n')))) { written.push(`(not reproduced in-process: ${p.what.slice(0, 80)})`); continue; }
+    for (let chunk = Math.ceil(lines.length / 2); chunk >= 1; chunk = Math.floor(chunk / 2)) {
+      for (let i = 0; i < lines.length;) {
+        const cand = [...lines.slice(0, i), ...lines.slice(i + chunk)];
+        if (Date.now() > shrinkUntil) break;
+        if (cand.length && (await fails(cand.join('\n')))) lines = cand; else i += chunk;
+      }
+    }
+    mkdirSync(REPRO, { recursive: true });
+    const f = join(REPRO, `seed${SEED}-${written.length}.py`);
+    writeFileSync(f, `# fuzz reproduction (seed ${SEED}): ${p.what.replace(/\n/g, ' ').slice(0, 200)}\n${lines.join('\n')}\n`);
+    written.push(f);
+  }
+  for (const w of written) console.log(`  reproduction: ${w}`);
+  process.exit(count('crash') + count('unanswered') > 0 ? 1 : 0);
+})();
