@@ -28,6 +28,8 @@ import { parsePython, type Tree } from '../interp/parser';
 import { moduleLoader } from '../program/loader';
 import { installProgram } from '../program';
 import { buildFromDefaults } from '../program/defaults';
+import { runDeclarations } from '../program/declarations';
+import { readProjectConfig } from '../config/pyproject';
 import { findRoot, workspaceFor } from '../program/workspace';
 import type { TensorV } from '../interp/values';
 import { resolve } from 'node:path';
@@ -109,8 +111,22 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
     unknowns.push({ what: 'analysis', reason: `internal error: ${(e as Error).message}` });
   }
   for (const m of it.modules.values()) if (m.path) dependencies.push(m.path);
-  // Model classes the run did not build: from their defaults, else explained (program/defaults.ts).
+  // Declared constructions for this file ([[tool.oomlens.models]] in pyproject.toml).
   const origins = new Map<ModelRecord, string>();
+  const declared = new Set<ModelRecord>();
+  if (opts.path) {
+    const cfg = readProjectConfig(opts.path);
+    if (cfg.declarations?.length) {
+      try {
+        const d = runDeclarations(it, cfg.declarations);
+        for (const b of d.built) { origins.set(b.record, `declared in pyproject.toml:${b.decl.line}`); declared.add(b.record); }
+        for (const p of d.problems) unknowns.push({ what: 'declaration', reason: p });
+      } catch (e) {
+        unknowns.push({ what: 'declaration', reason: `internal error while running declarations: ${(e as Error).message}` });
+      }
+    }
+  }
+  // Model classes the run did not build: from their defaults, else explained (program/defaults.ts).
   try {
     const d = buildFromDefaults(it);
     for (const b of d.built) origins.set(b.record, b.how);
@@ -129,7 +145,7 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
   }
 
   // Models built by another file's module-level code are that file's to report.
-  const records = it.memory.reported().filter((r) => !r.span.file);
+  const records = it.memory.reported().filter((r) => !r.span.file || declared.has(r));
   const models: { report: ModelReport; record: ModelRecord }[] = [];
   for (const rec of records) {
     let facts: ModelFacts;
@@ -177,6 +193,7 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
     }
   }
   findings.sort((a, b) => a.span.start - b.span.start);
+  for (const t of it.ownedTrees) t.delete();
   return done(models.map((m) => m.report), findings);
 }
 
@@ -194,6 +211,13 @@ function toFacts(rec: ModelRecord, versions: Record<string, string>, it: Interpr
     let n = 1;
     for (const d of p.shape) {
       if (typeof d !== 'number') { n = NaN; break; }
+      if (d < 0 || !Number.isInteger(d)) {
+        // torch.empty refuses negative sizes ("Trying to create tensor with negative dimension"): a placeholder
+        // default (vocab_size = -1, set later by a tokenizer) reached the layer.
+        unknowns.push({ what: p.label, reason: `dimension ${d} of ${p.label} is not a size: a default the program replaces before building (e.g. \`vocab_size = -1\`) reached it`, span: p.span });
+        n = NaN;
+        break;
+      }
       n *= d;
     }
     if (!Number.isFinite(n) || !Number.isSafeInteger(n)) { count = null; continue; }

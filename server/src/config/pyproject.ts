@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse } from 'smol-toml';
 import type { Units } from '../../../shared/src/types';
+import { type Declaration, readDeclarations } from '../program/declarations';
 import type { RuleSeverity } from './settings';
 
 export interface ProjectConfig {
@@ -17,6 +18,8 @@ export interface ProjectConfig {
   disabled?: string[];
   severity?: Record<string, RuleSeverity>;
   units?: Units;
+  /** Declared constructions (`[[tool.oomlens.models]]`). */
+  declarations?: Declaration[];
   /** Human-readable problems with the file; the valid parts are still used. */
   problems: string[];
 }
@@ -58,11 +61,13 @@ export function parseProjectConfig(text: string, path = 'pyproject.toml'): Proje
   }
   const tool = (doc.tool as Record<string, unknown> | undefined)?.oomlens;
   if (tool === undefined) return { path, problems };
+  const decl = readDeclarations(doc, text, path);
+  problems.push(...decl.problems);
   if (typeof tool !== 'object' || tool === null || Array.isArray(tool)) {
     return { path, problems: [`${path}: [tool.oomlens] must be a table`] };
   }
   const t = tool as Record<string, unknown>;
-  const out: ProjectConfig = { path, problems };
+  const out: ProjectConfig = { path, problems, declarations: decl.declarations };
   if (t.device !== undefined) {
     if (typeof t.device === 'string') out.device = t.device;
     else problems.push(`${path}: [tool.oomlens] device must be a string such as "a100-40gb"`);

@@ -100,6 +100,10 @@ export class Interpreter {
   readonly modules = new Map<string, ModuleV>();
   /** The file each syntax tree other than the main one was read from. */
   readonly fileOf = new Map<Tree, string>();
+  /** Lines to add to a tree's rows (a declaration's construct sits at a line of pyproject.toml). */
+  readonly lineBase = new Map<Tree, number>();
+  /** Trees made for this analysis only (declarations), deleted with it. */
+  readonly ownedTrees: Tree[] = [];
   /** Folders the program added to sys.path with literal values. */
   readonly sysPath: string[] = [];
   loader?: ModuleLoader;
@@ -116,7 +120,7 @@ export class Interpreter {
   span(node: SyntaxNode): Span {
     if (node.tree === this.tree || this.fileOf.size === 0) return { start: node.startIndex, end: node.endIndex };
     const file = this.fileOf.get(node.tree);
-    return file ? { start: node.startIndex, end: node.endIndex, file, line: node.startPosition.row + 1 } : { start: node.startIndex, end: node.endIndex };
+    return file ? { start: node.startIndex, end: node.endIndex, file, line: node.startPosition.row + 1 + (this.lineBase.get(node.tree) ?? 0) } : { start: node.startIndex, end: node.endIndex };
   }
 
   /** The file a node belongs to (the main file's path for the main tree). */
