@@ -530,8 +530,16 @@ export class Interpreter {
     return m;
   }
 
+  /** Runs a workspace file as a module (a config file named by path), once per analysis. */
+  importFile(path: string, node: SyntaxNode): ModuleV | undefined {
+    if (!this.loader) return undefined;
+    const name = path.split(/[\\/]/).pop()!.replace(/\.py$/, '');
+    return this.loadModule(name, { path }, node);
+  }
+
   /** An attribute of a workspace module: a name it defines, else its submodule (`from pkg import mod`). */
   moduleAttr(m: ModuleV, name: string, node: SyntaxNode): Value {
+    if (name === '__dict__' && m.env) return { t: 'dict', keys: [...m.env.vars.keys()].map(str), vals: [...m.env.vars.values()] };
     const v = m.env?.vars.get(name);
     if (v !== undefined) return v;
     const sub = this.submodule(m, name, node);

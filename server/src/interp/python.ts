@@ -289,6 +289,28 @@ export function installPython(it: Interpreter): void {
   for (const n of ['typing.cast']) reg(n, (_s, c) => c.args[1] ?? NONE);
   reg('copy.deepcopy', (_s, c) => c.args[0] ?? NONE);
   reg('copy.copy', (_s, c) => c.args[0] ?? NONE);
+
+  // collections.namedtuple(typename, field_names, defaults=...) (cpython Lib/collections/__init__.py):
+  // field_names is a sequence or one string split on commas and whitespace; `defaults` apply to the
+  // rightmost fields. The class behaves as a dataclass with those fields.
+  reg('collections.namedtuple', (_s, c, node) => {
+    const name = c.args[0] ?? c.kw.get('typename');
+    const fieldsV = c.args[1] ?? c.kw.get('field_names');
+    let fields: string[] | undefined;
+    if (fieldsV?.t === 'str') fields = fieldsV.v.replace(/,/g, ' ').split(/\s+/).filter(Boolean);
+    else if (fieldsV && (fieldsV.t === 'list' || fieldsV.t === 'tuple') && fieldsV.items.every((x) => x.t === 'str')) fields = fieldsV.items.map((x) => (x as { v: string }).v);
+    if (name?.t !== 'str' || !fields) return unknown('namedtuple with fields that are not known', it.span(node));
+    const cls: Value = { t: 'class', name: name.v, bases: [], ns: new Map(), kind: 'plain', dataclass: true, fields };
+    const d = c.kw.get('defaults');
+    if (d && (d.t === 'list' || d.t === 'tuple')) {
+      const off = fields.length - d.items.length;
+      d.items.forEach((v, i) => { if (off + i >= 0) cls.ns.set(fields![off + i], v); });
+    }
+    return cls;
+  });
+  // `exec(open("configurator.py").read())`: a config override run from a file is not followed (it
+  // reads the command line); the program's own defaults stand.
+  reg('builtins.exec', (_s, _c, node) => { it.note('exec() of code text is not followed: the values it would override keep the defaults written in the program', node); return NONE; });
 }
 
 function roundHalfEven(x: number): number {

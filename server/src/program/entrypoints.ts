@@ -109,6 +109,31 @@ export function installEntryPoints(it: Interpreter): void {
       return NONE;
     });
   }
+  // ml_collections config_flags (ml_collections/config_flags/config_flags.py): DEFINE_config_file's default
+  // names a Python file whose get_config() is the flag's value; DEFINE_config_dict's default is the value.
+  const setFlag = (name: string, v: Value) => {
+    flagValues.set(name, v);
+    if (flagsObj.t === 'dict') { flagsObj.keys.push(str(name)); flagsObj.vals.push(v); }
+  };
+  reg('ml_collections.config_flags.DEFINE_config_file', (_s, c, node) => {
+    const name = kwOr(c, 'name', 0);
+    const dflt = kwOr(c, 'default', 1);
+    if (name?.t !== 'str') return NONE;
+    if (dflt?.t !== 'str') { setFlag(name.v, unknown(`--${name.v} names the config file and has no default: declare the run in [[tool.oomlens.models]]`, it.span(node))); return NONE; }
+    const [file, arg] = dflt.v.split(':');
+    const abs = it.loader?.locate(file);
+    const mod = abs ? it.importFile(abs, node) : undefined;
+    const getConfig = mod?.env?.vars.get('get_config');
+    setFlag(name.v, getConfig ? it.call(getConfig, { args: arg ? [str(arg)] : [], kw: new Map() }, node) : unknown(`config file ${file} could not be read`, it.span(node)));
+    return NONE;
+  });
+  reg('ml_collections.config_flags.DEFINE_config_dict', (_s, c) => {
+    const name = kwOr(c, 'name', 0);
+    if (name?.t === 'str') setFlag(name.v, kwOr(c, 'config', 1) ?? NONE);
+    return NONE;
+  });
+  reg('absl.flags.mark_flags_as_required', () => NONE);
+  reg('absl.flags.mark_flag_as_required', () => NONE);
   reg('absl.app.run', (_s, c, node) => callWithDefaults(it, c.args[0], node, [{ t: 'list', items: [str('main')] }]));
 
   // ------------------------------------------- fire, typer, jsonargparse, click
