@@ -59,7 +59,8 @@ def main():
         with track_program(use_memtracker=use_mt) as tr:
             runpy.run_path(path, run_name="__main__")
         rep = tr.report()
-        out = {"framework": "torch", "phases": summarise_torch(rep), "segments": rep["segments"]}
+        out = {"framework": "torch", "phases": summarise_torch(rep), "segments": rep["segments"],
+               "memTrackerFailed": rep["memTrackerFailed"]}
     else:
         from tracker_jax import track_program
         with track_program() as tr:

@@ -15,9 +15,15 @@ A call is a training step when a VJP was traced for it (jax.vjp/grad/
 value_and_grad and the Equinox/Flax/Haiku wrappers all linearize through
 jax._src.interpreters.ad.linearize).
 
-Phases: "pre" (init: everything before the first training call, so an eager
-init is the largest of its operations and a jitted init its one call),
-"training" (the largest training call), "inference" (other calls after it).
+Optimizer state creation (optax's init, called by the program, by
+TrainState.create or nnx.Optimizer) is marked by wrapping the init function
+of every optax GradientTransformation as it is constructed; its executions
+belong to no init phase.
+
+Phases: "pre" (init: everything before the first optimizer init or training
+call, so an eager init is the largest of its operations and a jitted init
+its one call),
+"training" (the largest training call), "inference" (other calls after the first training call, outside optimizer init).
 """
 import contextlib
 
@@ -64,20 +70,22 @@ class JaxTracker:
         self.events = []
         self.saw_vjp = False
         self.training_jaxprs = set()
+        self.in_opt_init = 0
 
     def record(self, name, training, before, ma, after):
         if ma is None:
             peak = max(before, after)
         else:
             peak = max(before + ma["temp"] + ma["output"] - ma["alias"], before, after)
-        self.events.append({"name": name, "training": training, "before": before,
+        self.events.append({"name": name, "training": training, "optInit": self.in_opt_init > 0, "before": before,
                             "peak": peak, "after": after, **(ma or {})})
 
     def report(self):
         ev = self.events
-        first_train = next((i for i, e in enumerate(ev) if e["training"]), len(ev))
+        first_train = next((i for i, e in enumerate(ev) if e["training"] or e["optInit"]), len(ev))
+        first_step = next((i for i, e in enumerate(ev) if e["training"]), len(ev))
         groups = {"pre": ev[:first_train], "training": [e for e in ev if e["training"]],
-                  "inference": [e for e in ev[first_train:] if not e["training"]]}
+                  "inference": [e for e in ev[first_step:] if not e["training"] and not e["optInit"]]}
         phases = {}
         for name, group in groups.items():
             if not group:
@@ -121,6 +129,29 @@ def track_program():
         tr.record(params.get("name", "?"), key in tr.training_jaxprs, before, ma, live_bytes())
         return res
 
+    restore = []
+    try:
+        import optax._src.base as ob
+
+        def wrap_init(init):
+            def opt_init(*a, **k):
+                tr.in_opt_init += 1
+                try:
+                    return init(*a, **k)
+                finally:
+                    tr.in_opt_init -= 1
+            return opt_init
+
+        for cls in (ob.GradientTransformation, ob.GradientTransformationExtraArgs):
+            orig_new = cls.__new__
+
+            def new(_cls, init, update, *rest, _orig=orig_new, **kw):
+                return _orig(_cls, wrap_init(init), update, *rest, **kw)
+            cls.__new__ = new
+            restore.append((cls, orig_new))
+    except ImportError:
+        pass
+
     pjit_mod._pjit_call_impl_python = impl
     pjit_mod._get_fastpath_data = lambda *a, **k: None
     ad.linearize = linearize
@@ -130,3 +161,5 @@ def track_program():
         pjit_mod._pjit_call_impl_python = orig_impl
         pjit_mod._get_fastpath_data = orig_fast
         ad.linearize = orig_lin
+        for cls, orig_new in restore:
+            cls.__new__ = orig_new

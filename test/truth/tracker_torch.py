@@ -12,8 +12,10 @@ once it is known which storages were parameters, gradients, optimizer state.
 Segments (phases) come from the program itself, which runs unmodified:
   build     everything before the first forward (construction, init, casts)
   load      inside torch.load / from_pretrained
-  forward   from an outermost module call until the next event (so the loss
-            computed outside the module belongs to it)
+  forward   from an outermost module call until the next backward, step,
+            generate or load (so the loss computed outside the module, and
+            further outermost calls, e.g. a loss module or the batches of an
+            eval loop, belong to it)
   backward  inside torch.autograd.backward (loss.backward())
   step      after a backward until the next forward (clipping, optimizer
             step, zero_grad)
@@ -70,6 +72,7 @@ class StorageTracker(TorchDispatchMode):
         self.modules = weakref.WeakSet()
         self.optimizers = weakref.WeakSet()
         self.events = 0
+        self.mt_failed = None
 
     # ---- storage bookkeeping -------------------------------------------------
     def _free(self, serial, key, _ref):
@@ -170,7 +173,7 @@ class StorageTracker(TorchDispatchMode):
         self.seg.start_snapshot = list(self.sizes.items())
         self.segments.append(self.seg)
         if mt is not None:
-            mt_reset_peak(mt)
+            mt_reset_peak(mt, name == "forward")
 
     def finish(self, mt=None):
         self.scan()
@@ -195,8 +198,9 @@ class StorageTracker(TorchDispatchMode):
             snap = s.snapshot if s.snapshot is not None else s.start_snapshot
             segs.append({"name": s.name, "index": s.index, "training": s.training,
                          "gradEnabled": s.grad_enabled, "peak": s.peak,
-                         "byKind": self.classify(snap), "memTracker": s.mt_peak})
-        return {"segments": segs, "events": self.events}
+                         "byKind": self.classify(snap),
+                         "memTracker": None if self.mt_failed else s.mt_peak})
+        return {"segments": segs, "events": self.events, "memTrackerFailed": self.mt_failed}
 
 
 def mt_total(mt):
@@ -208,7 +212,9 @@ def mt_peak(mt):
     return sum(mt._peak_mem.values()) if mt._peak_mem else 0
 
 
-def mt_reset_peak(mt):
+def mt_reset_peak(mt, new_forward=False):
+    if new_forward:
+        mt.reset_mod_stats()  # MemTracker refuses a module called again otherwise
     for dev, d in mt._curr_mem_snap.items():
         mt._peak_mem[dev] = d.get("Total", 0)
 
@@ -224,6 +230,22 @@ def track_program(use_memtracker=True):
             mt = MemTracker()
         except Exception:
             mt = None
+    if mt is not None:
+        # MemTracker's module hooks refuse some programs (a module called twice
+        # in one forward, frozen parameters, checkpoint recomputation); its
+        # first refusal is recorded and it answers nothing for the program
+        # rather than stopping it.
+        tr.mt_failed = None
+        for hook in ("_pre_fw_hook", "_post_fw_hook", "_pre_bw_hook", "_post_bw_hook"):
+            def guarded(*a, _orig=getattr(mt, hook), **k):
+                if tr.mt_failed is not None:
+                    return None
+                try:
+                    return _orig(*a, **k)
+                except Exception as e:  # noqa: BLE001
+                    tr.mt_failed = f"{type(e).__name__}: {str(e)[:200]}"
+                    return None
+            setattr(mt, hook, guarded)
     state = {"depth": 0, "in_backward": 0, "in_generate": 0}
     handles = []
     patches = []
@@ -235,8 +257,13 @@ def track_program(use_memtracker=True):
 
     def pre_hook(module, args):
         tr.modules.add(module)
-        if state["depth"] == 0 and not state["in_backward"] and not state["in_generate"]:
-            tr.begin("forward", mt)
+        if state["depth"] == 0 and not state["in_backward"]:
+            # consecutive outermost calls (model, then a loss module; an eval
+            # loop) stay in one forward segment
+            if not state["in_generate"] and tr.seg.name != "forward":
+                tr.begin("forward", mt)
+            elif mt is not None and not torch.is_grad_enabled():
+                mt.reset_mod_stats()  # no backward will ask for these stats
         state["depth"] += 1
 
     def post_hook(module, args, output):
