@@ -1,0 +1,73 @@
+"""Runs one program unmodified under the ground-truth tracker and prints JSON.
+
+    python test/truth/run.py PROGRAM.py
+
+PyTorch programs run under tracker_torch (live tensor storage, per segment,
+plus PyTorch's MemTracker side by side); JAX programs under tracker_jax
+(compiled memory analysis of each jitted call, live arrays between eager
+operations). The report maps segments onto oomlens's phases:
+  init/load  the largest segment before the first forward or jitted train step
+  training   forward segments followed by a backward, backward, step segments;
+             a jitted call that takes a gradient
+  inference  other forward segments and generate()
+"""
+import json
+import os
+import runpy
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def framework_of(src):
+    for mod in ("jax", "flax", "equinox", "haiku"):
+        if f"import {mod}" in src or f"from {mod}" in src:
+            return "jax"
+    return "torch"
+
+
+def summarise_torch(rep):
+    segs = rep["segments"]
+    first_run = next((i for i, s in enumerate(segs) if s["name"] in ("forward", "generate")), len(segs))
+    groups = {"pre": segs[:first_run],
+              "training": [s for s in segs[first_run:] if s["training"]],
+              "inference": [s for s in segs[first_run:] if not s["training"] and s["name"] in ("forward", "generate")]}
+    phases = {}
+    for name, group in groups.items():
+        if not group:
+            continue
+        best = max(group, key=lambda s: s["peak"])
+        mts = [s["memTracker"] for s in group if s["memTracker"] is not None]
+        phases[name] = {"peak": best["peak"], "byKind": best["byKind"],
+                        "segment": f'{best["name"]}#{best["index"]}',
+                        "memTracker": max(mts) if mts else None}
+    return phases
+
+
+def main():
+    path = os.path.abspath(sys.argv[1])
+    src = open(path).read()
+    sys.path.insert(0, HERE)
+    sys.path.insert(0, os.path.dirname(path))
+    sys.argv = [path]
+    fw = framework_of(src)
+    if fw == "torch":
+        import torch
+        torch.manual_seed(0)
+        from tracker_torch import track_program
+        use_mt = os.environ.get("TRUTH_MEMTRACKER", "1") == "1"
+        with track_program(use_memtracker=use_mt) as tr:
+            runpy.run_path(path, run_name="__main__")
+        rep = tr.report()
+        out = {"framework": "torch", "phases": summarise_torch(rep), "segments": rep["segments"],
+               "memTrackerFailed": rep["memTrackerFailed"]}
+    else:
+        from tracker_jax import track_program
+        with track_program() as tr:
+            runpy.run_path(path, run_name="__main__")
+        out = {"framework": "jax", **tr.report()}
+    sys.stdout.write("\n@@TRUTH@@" + json.dumps(out) + "\n")
+
+
+if __name__ == "__main__":
+    main()

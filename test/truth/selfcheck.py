@@ -1,0 +1,142 @@
+"""Self-checks of the ground-truth trackers: cases whose answer is known
+exactly. Exits non-zero, naming the case, when a tracker is wrong.
+
+    python test/truth/selfcheck.py [torch|jax]
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+failures = []
+
+
+def check(name, got, want):
+    ok = got == want
+    print(f"{'ok  ' if ok else 'FAIL'} {name}: measured {got}, expected {want}")
+    if not ok:
+        failures.append(name)
+
+
+def torch_checks():
+    import torch
+    import torch.nn as nn
+    from tracker_torch import track_program
+
+    # 1. plain allocations: peak is the sum of what is alive together; views are free
+    with track_program(use_memtracker=False) as tr:
+        a = torch.empty(1000, dtype=torch.float32)          # 4000
+        b = torch.zeros(250, 4, dtype=torch.float64)        # 8000
+        v = b.view(1000).t()                                 # view: no new storage
+        del a
+        c = torch.ones(500, dtype=torch.int8)                # 500
+        del b, v, c
+    s = tr.report()["segments"][0]
+    check("torch: peak of live storages (float32 4000 + float64 8000, view free)", s["peak"], 12000)
+    check("torch: everything freed at the end", tr.total, 0)
+
+    # 2. a Linear trained one step with Adam: params + grads + 2 Adam moments
+    torch.manual_seed(0)
+    with track_program(use_memtracker=False) as tr:
+        lin = nn.Linear(100, 50)                             # (5000 + 50) * 4 = 20200
+        opt = torch.optim.Adam(lin.parameters(), lr=1e-3, foreach=False)
+        x = torch.randn(8, 100)                              # 3200
+        y = lin(x).sum()
+        y.backward()
+        opt.step()
+        tr.scan()
+        kinds_after = tr.classify(list(tr.sizes.items()))
+    P = 5050 * 4
+    check("torch: Linear parameters", kinds_after.get("parameter"), P)
+    check("torch: Linear gradients", kinds_after.get("gradient"), P)
+    # Adam: exp_avg + exp_avg_sq per parameter (+ a float32 scalar step per parameter)
+    check("torch: Adam state (2 moments + 2 step scalars)", kinds_after.get("optimizer"), 2 * P + 2 * 4)
+    check("torch: step segment exists", [s["name"] for s in tr.report()["segments"]][:4], ["build", "forward", "backward", "step"])
+
+    # 3. a matmul saves its input for the weight's gradient: after forward of
+    # y = (x @ w).sum() with w requiring grad, x is kept and nothing else big
+    with track_program(use_memtracker=False) as tr:
+        w = torch.randn(256, 128, requires_grad=True)       # 131072
+        m = nn.Identity()
+        x = m(torch.randn(64, 256))                          # 65536 (forward segment starts at m(...))
+        h = x @ w                                            # 32768 output
+        loss = h.sum()                                       # 4
+        del h
+        fwd_live = tr.total
+        loss.backward()
+    # alive after the forward: w, x (saved by mm for grad of w), loss; h freed (sum saves only the shape)
+    check("torch: matmul keeps its input for backward, frees its output", fwd_live, 131072 + 65536 + 4)
+    seg = {s["name"]: s for s in tr.report()["segments"]}
+    # backward: d loss = ones (4); sum's backward expands it to h's shape as a
+    # view (stride 0, no storage), so dh is never materialised; mm's backward
+    # makes dw = x.T @ dh (131072)
+    check("torch: backward peak (w, x, loss, dloss, dw; dh is an expanded view)", seg["backward"]["peak"], 131072 + 65536 + 4 + 4 + 131072)
+
+    # 4. the storage freed in-op is not double counted: in-place ops keep one storage
+    with track_program(use_memtracker=False) as tr:
+        t = torch.zeros(1024)
+        t.add_(1).mul_(2)
+        t2 = t.clone()
+    check("torch: in-place ops do not add storage", tr.report()["segments"][0]["peak"], 8192)
+
+    # 5. MemTracker side by side sees the same simple peak
+    with track_program(use_memtracker=True) as tr:
+        m = nn.Identity()
+        x = m(torch.zeros(1000))
+        y = x * 2
+        del y
+    seg = tr.report()["segments"][-1]
+    check("torch: tracker peak of a simple forward (x 4000 + 2x 4000)", seg["peak"], 8000)
+    check("torch: MemTracker peak agrees on it", seg["memTracker"], 8000)
+
+
+def jax_checks():
+    import jax
+    import jax.numpy as jnp
+    from tracker_jax import track_program, compiled_memory
+
+    # 1. memory_analysis of a jitted matmul: arguments and output sizes exact
+    f = lambda x, w: x @ w
+    ma = compiled_memory(jax.jit(f), (jnp.zeros((64, 128), jnp.float32), jnp.zeros((128, 32), jnp.float32)), {})
+    check("jax: jit argument bytes (64x128 + 128x32 float32)", ma["argument"], (64 * 128 + 128 * 32) * 4)
+    check("jax: jit output bytes (64x32 float32)", ma["output"], 64 * 32 * 4)
+    # 2. donation is reported as alias
+    g = jax.jit(lambda x: x + 1, donate_argnums=0)
+    ma = compiled_memory(g, (jnp.zeros((1000,), jnp.float32),), {})
+    check("jax: donated input aliased to output", ma["alias"], 4000)
+    # 3. eager live arrays: peak of what is alive together
+    with track_program() as tr:
+        a = jnp.zeros((1000,), jnp.float32)
+        b = jnp.ones((500,), jnp.float64 if jax.config.jax_enable_x64 else jnp.float32)
+        c = a + 1.0
+        del a, c
+        d = jnp.zeros((10,), jnp.int8)
+    rep = tr.report()
+    want = 4000 + b.nbytes + 4000
+    check("jax: eager peak of live arrays", rep["phases"]["pre"]["peak"], want)
+    # 4. repeated jitted calls are all seen (no C++ fast path), and a call that
+    # takes a gradient is a training call; donated params do not count twice
+    w = jnp.zeros((256, 256), jnp.float32)
+    x = jnp.ones((8, 256), jnp.float32)
+    fwd = jax.jit(lambda w, x: (x @ w).sum())
+    step = jax.jit(lambda w, x: w - 0.1 * jax.grad(lambda w: (x @ w).sum())(w), donate_argnums=0)
+    with track_program() as tr:
+        fwd(w, x)
+        fwd(w, x)
+        w2 = step(w, x)
+    ev = [(e["name"], e["training"]) for e in tr.events]
+    check("jax: every top-level call seen, grad marks training", ev, [("<lambda>", False), ("<lambda>", False), ("<lambda>", True)])
+    e = tr.events[-1]
+    check("jax: donated step output aliases its input", (e["alias"], e["output"]), (256 * 256 * 4, 256 * 256 * 4))
+    check("jax: after the donated step, w is gone and w2 live", e["after"] - e["before"], 0)
+
+
+if __name__ == "__main__":
+    which = sys.argv[1:] or ["torch", "jax"]
+    if "torch" in which:
+        torch_checks()
+    if "jax" in which:
+        jax_checks()
+    if failures:
+        print(f"SELF-CHECK FAILED: {len(failures)} case(s): {', '.join(failures)}")
+        sys.exit(1)
+    print("all self-checks passed")

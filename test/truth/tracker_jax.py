@@ -1,0 +1,165 @@
+"""Ground truth for JAX: every top-level XLA execution of a program, measured.
+
+Every eager operation and every jitted call that runs at the top level (not
+inside a trace) goes through jax._src.pjit._pjit_call_impl_python once the
+C++ fast path is turned off (_get_fastpath_data returns None, so the C++
+dispatcher calls back into Python every time). Wrapping it gives, per
+execution:
+  before   bytes of jax.live_arrays() (arguments included), just before
+  compiled memory analysis of the executable XLA runs: temp, output, alias
+           (donated arguments reused for outputs), argument sizes
+  peak     before + temp + output - alias: what is allocated at once while it
+           runs (XLA's buffer assignment; the arguments are already live)
+  after    bytes of jax.live_arrays() after (donated arguments are gone)
+A call is a training step when a VJP was traced for it (jax.vjp/grad/
+value_and_grad and the Equinox/Flax/Haiku wrappers all linearize through
+jax._src.interpreters.ad.linearize).
+
+Optimizer state creation (optax's init, called by the program, by
+TrainState.create or nnx.Optimizer) is marked by wrapping the init function
+of every optax GradientTransformation as it is constructed; its executions
+belong to no init phase.
+
+Phases: "pre" (init: everything before the first optimizer init or training
+call, so an eager init is the largest of its operations and a jitted init
+its one call),
+"training" (the largest training call), "inference" (other calls after the first training call, outside optimizer init).
+"""
+import contextlib
+
+import jax
+import jax._src.pjit as pjit_mod
+from jax._src.interpreters import ad
+
+
+def live_bytes():
+    total = 0
+    for a in jax.live_arrays():
+        try:
+            if not a.is_deleted():
+                total += a.nbytes
+        except Exception:
+            pass
+    return total
+
+
+def stats_of(executable):
+    """XLA's compiled memory stats of a MeshExecutable or stages.Compiled."""
+    ms = None
+    for get in (lambda e: e.memory_analysis(),
+                lambda e: e.xla_executable.get_compiled_memory_stats(),
+                lambda e: e.runtime_executable().get_compiled_memory_stats()):
+        try:
+            ms = get(executable)
+            if ms is not None:
+                break
+        except Exception:
+            continue
+    if ms is None:
+        return None
+    return {"argument": ms.argument_size_in_bytes, "output": ms.output_size_in_bytes,
+            "temp": ms.temp_size_in_bytes, "alias": ms.alias_size_in_bytes}
+
+
+def compiled_memory(jitted, args, kwargs):
+    return stats_of(jitted.lower(*args, **kwargs).compile())
+
+
+class JaxTracker:
+    def __init__(self):
+        self.events = []
+        self.saw_vjp = False
+        self.training_jaxprs = set()
+        self.in_opt_init = 0
+
+    def record(self, name, training, before, ma, after):
+        if ma is None:
+            peak = max(before, after)
+        else:
+            peak = max(before + ma["temp"] + ma["output"] - ma["alias"], before, after)
+        self.events.append({"name": name, "training": training, "optInit": self.in_opt_init > 0, "before": before,
+                            "peak": peak, "after": after, **(ma or {})})
+
+    def report(self):
+        ev = self.events
+        first_train = next((i for i, e in enumerate(ev) if e["training"] or e["optInit"]), len(ev))
+        first_step = next((i for i, e in enumerate(ev) if e["training"]), len(ev))
+        groups = {"pre": ev[:first_train], "training": [e for e in ev if e["training"]],
+                  "inference": [e for e in ev[first_step:] if not e["training"] and not e["optInit"]]}
+        phases = {}
+        for name, group in groups.items():
+            if not group:
+                continue
+            best = max(group, key=lambda e: e["peak"])
+            by = {"live before (arguments and the rest)": best["before"]}
+            if "temp" in best:
+                by["XLA temporaries"] = best["temp"]
+                by["outputs (not aliased)"] = best["output"] - best["alias"]
+            phases[name] = {"peak": best["peak"], "byKind": by, "segment": f'{best["name"]}#{ev.index(best)}',
+                            "memTracker": None}
+        return {"phases": phases, "events": len(ev),
+                "calls": [e for e in ev if e["name"] not in ("prim_fun",) or e["peak"] > 1 << 20][:50]}
+
+
+@contextlib.contextmanager
+def track_program():
+    tr = JaxTracker()
+    orig_impl = pjit_mod._pjit_call_impl_python
+    orig_fast = pjit_mod._get_fastpath_data
+    orig_lin = ad.linearize
+
+    def linearize(*a, **k):
+        tr.saw_vjp = True
+        return orig_lin(*a, **k)
+
+    def impl(*args, jaxpr, **params):
+        key = id(jaxpr.jaxpr)
+        if tr.saw_vjp:
+            tr.training_jaxprs.add(key)
+            tr.saw_vjp = False
+        before = live_bytes()
+        res = orig_impl(*args, jaxpr=jaxpr, **params)
+        out = res[0]
+        for o in out:
+            try:
+                o.block_until_ready()
+            except Exception:
+                pass
+        ma = stats_of(res[1])
+        tr.record(params.get("name", "?"), key in tr.training_jaxprs, before, ma, live_bytes())
+        return res
+
+    restore = []
+    try:
+        import optax._src.base as ob
+
+        def wrap_init(init):
+            def opt_init(*a, **k):
+                tr.in_opt_init += 1
+                try:
+                    return init(*a, **k)
+                finally:
+                    tr.in_opt_init -= 1
+            return opt_init
+
+        for cls in (ob.GradientTransformation, ob.GradientTransformationExtraArgs):
+            orig_new = cls.__new__
+
+            def new(_cls, init, update, *rest, _orig=orig_new, **kw):
+                return _orig(_cls, wrap_init(init), update, *rest, **kw)
+            cls.__new__ = new
+            restore.append((cls, orig_new))
+    except ImportError:
+        pass
+
+    pjit_mod._pjit_call_impl_python = impl
+    pjit_mod._get_fastpath_data = lambda *a, **k: None
+    ad.linearize = linearize
+    try:
+        yield tr
+    finally:
+        pjit_mod._pjit_call_impl_python = orig_impl
+        pjit_mod._get_fastpath_data = orig_fast
+        ad.linearize = orig_lin
+        for cls, orig_new in restore:
+            cls.__new__ = orig_new

@@ -1,0 +1,351 @@
+"""Ground truth for PyTorch: the live tensor storage of a program, measured.
+
+A TorchDispatchMode sees every aten op, forward and backward (the autograd
+engine carries the mode to its threads). Each storage an op reads or writes
+is registered once (keyed by its UntypedStorage object, whose Python object
+PyTorch preserves for the storage's lifetime) with a weakref finaliser that
+removes it when the storage is freed. After every op the live total is
+compared with the current segment's peak; at a new peak the set of live
+storages is kept, so the live set at the peak can be classified at the end,
+once it is known which storages were parameters, gradients, optimizer state.
+
+Segments (phases) come from the program itself, which runs unmodified:
+  build     everything before the first forward (construction, init, casts)
+  load      inside torch.load / from_pretrained
+  forward   from an outermost module call until the next backward, step,
+            generate or load (so the loss computed outside the module, and
+            further outermost calls, e.g. a loss module or the batches of an
+            eval loop, belong to it)
+  backward  inside torch.autograd.backward (loss.backward())
+  step      after a backward until the next forward (clipping, optimizer
+            step, zero_grad)
+  generate  inside transformers' generate()
+Forward calls made inside backward (checkpoint recomputation) or generate do
+not start a segment.
+
+Kinds at a peak: parameter and buffer (of any nn.Module seen), gradient
+(.grad of a parameter), optimizer (a tensor in optimizer.state), output (what
+an outermost forward returned, e.g. logits), otherwise by the segment that
+allocated it: activation (forward/generate), backward (backward temporaries,
+gradients of activations), step (optimizer temporaries), input (build/load:
+batches, masks, state dicts).
+
+Reads only: it never changes what the program computes.
+"""
+import contextlib
+import functools
+import weakref
+
+import torch
+import torch.nn as nn
+from torch.utils._python_dispatch import TorchDispatchMode
+from torch.utils._pytree import tree_flatten
+
+KIND_PRIORITY = ["parameter", "buffer", "gradient", "optimizer", "output"]
+ORIGIN_KIND = {"forward": "activation", "generate": "activation", "backward": "backward",
+               "step": "step", "build": "input", "load": "input"}
+
+
+class Segment:
+    def __init__(self, name, index, start_total, grad_enabled):
+        self.name = name
+        self.index = index
+        self.grad_enabled = grad_enabled
+        self.peak = start_total
+        self.snapshot = None  # serials live at the peak (None: the start of the segment)
+        self.start_snapshot = None
+        self.mt_peak = None
+        self.training = False
+
+
+class StorageTracker(TorchDispatchMode):
+    def __init__(self):
+        super().__init__()
+        self.sizes = {}          # serial -> nbytes, live storages only
+        self.serial_of = {}      # id(storage object) -> (serial, weakref)
+        self.next_serial = 0
+        self.total = 0
+        self.origin = {}         # serial -> segment name at registration
+        self.kind = {}           # serial -> kind from KIND_PRIORITY
+        self.segments = []
+        self.seg = None
+        self.modules = weakref.WeakSet()
+        self.optimizers = weakref.WeakSet()
+        self.events = 0
+        self.mt_failed = None
+
+    # ---- storage bookkeeping -------------------------------------------------
+    def _free(self, serial, key, _ref):
+        n = self.sizes.pop(serial, None)
+        if n is not None:
+            self.total -= n
+        ent = self.serial_of.get(key)
+        if ent is not None and ent[0] == serial:
+            del self.serial_of[key]
+
+    def track(self, t):
+        """Registers the storage of t; returns its serial (None for meta/empty/sparse)."""
+        if not isinstance(t, torch.Tensor) or t.device.type == "meta" or t.is_sparse:
+            return None
+        try:
+            st = t.untyped_storage()
+        except Exception:
+            return None
+        n = st.nbytes()
+        key = id(st)
+        ent = self.serial_of.get(key)
+        if ent is not None and ent[1]() is st:
+            serial = ent[0]
+            old = self.sizes.get(serial)
+            if old is not None and old != n:  # resize_ (out= ops)
+                self.total += n - old
+                self.sizes[serial] = n
+            return serial
+        if n == 0 or st.data_ptr() == 0:
+            return None
+        serial = self.next_serial
+        self.next_serial += 1
+        ref = weakref.ref(st, functools.partial(self._free, serial, key))
+        self.serial_of[key] = (serial, ref)
+        self.sizes[serial] = n
+        self.total += n
+        self.origin[serial] = self.seg.name if self.seg else "build"
+        return serial
+
+    def mark(self, t, kind):
+        s = self.track(t)
+        if s is None:
+            return
+        old = self.kind.get(s)
+        if old is None or KIND_PRIORITY.index(kind) < KIND_PRIORITY.index(old):
+            self.kind[s] = kind
+
+    def note_peak(self):
+        seg = self.seg
+        if self.total > seg.peak:
+            seg.peak = self.total
+            seg.snapshot = list(self.sizes.items())
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        for t in tree_flatten((args, kwargs))[0]:
+            if isinstance(t, torch.Tensor):
+                self.track(t)
+        out = func(*args, **kwargs)
+        for t in tree_flatten(out)[0]:
+            if isinstance(t, torch.Tensor):
+                self.track(t)
+        self.events += 1
+        self.note_peak()
+        return out
+
+    # ---- classification -------------------------------------------------------
+    def scan(self):
+        """Marks what is known now: parameters, buffers, gradients, optimizer state."""
+        for m in list(self.modules):
+            for p in m._parameters.values():
+                if p is not None:
+                    self.mark(p, "parameter")
+                    if p.grad is not None:
+                        self.mark(p.grad, "gradient")
+            for b in m._buffers.values():
+                if b is not None:
+                    self.mark(b, "buffer")
+        for opt in list(self.optimizers):
+            for st in opt.state.values():
+                for v in (st.values() if isinstance(st, dict) else []):
+                    if isinstance(v, torch.Tensor):
+                        self.mark(v, "optimizer")
+
+    def classify(self, snapshot):
+        out = {}
+        for serial, n in snapshot:
+            k = self.kind.get(serial) or ORIGIN_KIND.get(self.origin.get(serial), "input")
+            out[k] = out.get(k, 0) + n
+        return out
+
+    # ---- segments --------------------------------------------------------------
+    def begin(self, name, mt=None):
+        self.scan()
+        if self.seg is not None and mt is not None:
+            self.seg.mt_peak = mt_peak(mt)
+        self.seg = Segment(name, len(self.segments), self.total, torch.is_grad_enabled())
+        self.seg.start_snapshot = list(self.sizes.items())
+        self.segments.append(self.seg)
+        if mt is not None:
+            mt_reset_peak(mt, name == "forward")
+
+    def finish(self, mt=None):
+        self.scan()
+        if self.seg is not None and mt is not None:
+            self.seg.mt_peak = mt_peak(mt)
+        # forward segments followed by a backward (before the next forward) are training
+        segs = self.segments
+        for i, s in enumerate(segs):
+            if s.name in ("backward", "step"):
+                s.training = True
+            elif s.name == "forward":
+                for t in segs[i + 1:]:
+                    if t.name == "backward":
+                        s.training = True
+                        break
+                    if t.name in ("forward", "generate"):
+                        break
+
+    def report(self):
+        segs = []
+        for s in self.segments:
+            snap = s.snapshot if s.snapshot is not None else s.start_snapshot
+            segs.append({"name": s.name, "index": s.index, "training": s.training,
+                         "gradEnabled": s.grad_enabled, "peak": s.peak,
+                         "byKind": self.classify(snap),
+                         "memTracker": None if self.mt_failed else s.mt_peak})
+        return {"segments": segs, "events": self.events, "memTrackerFailed": self.mt_failed}
+
+
+def mt_total(mt):
+    snap = mt._curr_mem_snap
+    return sum(d.get("Total", 0) for d in snap.values())
+
+
+def mt_peak(mt):
+    return sum(mt._peak_mem.values()) if mt._peak_mem else 0
+
+
+def mt_reset_peak(mt, new_forward=False):
+    if new_forward:
+        mt.reset_mod_stats()  # MemTracker refuses a module called again otherwise
+    for dev, d in mt._curr_mem_snap.items():
+        mt._peak_mem[dev] = d.get("Total", 0)
+
+
+@contextlib.contextmanager
+def track_program(use_memtracker=True):
+    """Installs the tracker and the phase hooks; yields the tracker."""
+    tr = StorageTracker()
+    mt = None
+    if use_memtracker:
+        try:
+            from torch.distributed._tools.mem_tracker import MemTracker
+            mt = MemTracker()
+        except Exception:
+            mt = None
+    if mt is not None:
+        # MemTracker's module hooks refuse some programs (a module called twice
+        # in one forward, frozen parameters, checkpoint recomputation); its
+        # first refusal is recorded and it answers nothing for the program
+        # rather than stopping it.
+        tr.mt_failed = None
+        for hook in ("_pre_fw_hook", "_post_fw_hook", "_pre_bw_hook", "_post_bw_hook"):
+            def guarded(*a, _orig=getattr(mt, hook), **k):
+                if tr.mt_failed is not None:
+                    return None
+                try:
+                    return _orig(*a, **k)
+                except Exception as e:  # noqa: BLE001
+                    tr.mt_failed = f"{type(e).__name__}: {str(e)[:200]}"
+                    return None
+            setattr(mt, hook, guarded)
+    state = {"depth": 0, "in_backward": 0, "in_generate": 0}
+    handles = []
+    patches = []
+
+    def patch(obj, name, wrapper):
+        orig = getattr(obj, name)
+        setattr(obj, name, wrapper(orig))
+        patches.append((obj, name, orig))
+
+    def pre_hook(module, args):
+        tr.modules.add(module)
+        if state["depth"] == 0 and not state["in_backward"]:
+            # consecutive outermost calls (model, then a loss module; an eval
+            # loop) stay in one forward segment
+            if not state["in_generate"] and tr.seg.name != "forward":
+                tr.begin("forward", mt)
+            elif mt is not None and not torch.is_grad_enabled():
+                mt.reset_mod_stats()  # no backward will ask for these stats
+        state["depth"] += 1
+
+    def post_hook(module, args, output):
+        state["depth"] -= 1
+        if state["depth"] == 0 and not state["in_backward"] and not state["in_generate"]:
+            for t in tree_flatten(output)[0]:
+                if isinstance(t, torch.Tensor):
+                    tr.mark(t, "output")
+            if isinstance(output, dict):  # transformers ModelOutput is an OrderedDict
+                for v in output.values():
+                    if isinstance(v, torch.Tensor):
+                        tr.mark(v, "output")
+
+    def param_reg(module, name, param):
+        tr.modules.add(module)
+
+    def opt_pre(opt, args, kwargs):
+        tr.optimizers.add(opt)
+        if tr.seg is None or tr.seg.name != "step":
+            tr.begin("step", mt)
+
+    def wrap_backward(orig):
+        @functools.wraps(orig)
+        def backward(*a, **k):
+            tr.begin("backward", mt)
+            state["in_backward"] += 1
+            try:
+                return orig(*a, **k)
+            finally:
+                state["in_backward"] -= 1
+                tr.begin("step", mt)
+        return backward
+
+    def wrap_region(name):
+        def wrapper(orig):
+            @functools.wraps(orig)
+            def region(*a, **k):
+                prev = tr.seg.name if tr.seg else "build"
+                tr.begin(name, mt)
+                key = "in_generate" if name == "generate" else None
+                if key:
+                    state[key] += 1
+                try:
+                    return orig(*a, **k)
+                finally:
+                    if key:
+                        state[key] -= 1
+                    tr.begin(prev if prev in ("build", "load") else ("build" if name == "load" else prev), mt)
+            return region
+        return wrapper
+
+    handles.append(nn.modules.module.register_module_forward_pre_hook(pre_hook))
+    handles.append(nn.modules.module.register_module_forward_hook(post_hook))
+    handles.append(nn.modules.module.register_module_parameter_registration_hook(param_reg))
+    handles.append(nn.modules.module.register_module_buffer_registration_hook(param_reg))
+    from torch.optim.optimizer import register_optimizer_step_pre_hook
+    handles.append(register_optimizer_step_pre_hook(opt_pre))
+    patch(torch.autograd, "backward", wrap_backward)
+    patch(torch, "load", wrap_region("load"))
+    try:
+        import transformers  # noqa: F401  (only when installed)
+        from transformers.generation.utils import GenerationMixin
+        patch(GenerationMixin, "generate", wrap_region("generate"))
+        from transformers import PreTrainedModel
+        patch(PreTrainedModel, "from_pretrained", lambda orig: classmethod(wrap_region("load")(orig.__func__)))
+    except Exception:
+        pass
+
+    tr.begin("build", None)
+    try:
+        if mt is not None:
+            with mt:
+                mt_reset_peak(mt)
+                with tr:
+                    yield tr
+                tr.finish(mt)
+        else:
+            with tr:
+                yield tr
+            tr.finish(None)
+    finally:
+        for h in handles:
+            h.remove()
+        for obj, name, orig in reversed(patches):
+            setattr(obj, name, orig)
