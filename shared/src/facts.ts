@@ -122,6 +122,8 @@ export interface ModelFacts {
   span: Span;
   /** The class definition, when the model is a user class. */
   definitionSpan?: Span;
+  /** When another file's code built it: the analysed file's call that led there. */
+  entrySpan?: Span;
   /** Final parameters (after casts), each counted once (tied weights once). */
   params: TensorFact[];
   /** Non-trainable state kept in memory (BatchNorm statistics, rotary caches). */

@@ -145,7 +145,7 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
   }
 
   // Models built by another file's module-level code are that file's to report.
-  const records = it.memory.reported().filter((r) => !r.span.file || declared.has(r));
+  const records = it.memory.reported().filter((r) => !r.atImport || declared.has(r));
   const models: { report: ModelReport; record: ModelRecord }[] = [];
   for (const rec of records) {
     let facts: ModelFacts;
@@ -244,7 +244,7 @@ function toFacts(rec: ModelRecord, versions: Record<string, string>, it: Interpr
   phases.push(...trainingPhases(rec, it, phases, params));
   void spec;
   return {
-    name: rec.name, framework: rec.framework, span: rec.span, definitionSpan: rec.definitionSpan,
+    name: rec.name, framework: rec.framework, span: rec.span, definitionSpan: rec.definitionSpan, ...(rec.entrySpan ? { entrySpan: rec.entrySpan } : {}),
     params: params.map(fact), buffers: buffers.map(fact), paramCount: count, phases, unknowns,
     runtime: runtimeFacts(rec, versions, it),
   };

@@ -90,5 +90,7 @@ export interface AnalyzeOptions {
 
 /** Where a model is shown in the analysed file: its construction, or its class when it is built in another file. */
 export function anchorSpan(m: ModelReport): Span {
-  return m.facts.span.file && m.facts.definitionSpan && !m.facts.definitionSpan.file ? m.facts.definitionSpan : m.facts.span;
+  if (!m.facts.span.file) return m.facts.span;
+  if (m.facts.definitionSpan && !m.facts.definitionSpan.file) return m.facts.definitionSpan;
+  return m.facts.entrySpan && !m.facts.entrySpan.file ? m.facts.entrySpan : m.facts.span;
 }

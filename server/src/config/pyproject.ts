@@ -67,7 +67,7 @@ export function parseProjectConfig(text: string, path = 'pyproject.toml'): Proje
     return { path, problems: [`${path}: [tool.oomlens] must be a table`] };
   }
   const t = tool as Record<string, unknown>;
-  const out: ProjectConfig = { path, problems, declarations: decl.declarations };
+  const out: ProjectConfig = { path, problems, ...(decl.declarations.length ? { declarations: decl.declarations } : {}) };
   if (t.device !== undefined) {
     if (typeof t.device === 'string') out.device = t.device;
     else problems.push(`${path}: [tool.oomlens] device must be a string such as "a100-40gb"`);

@@ -107,6 +107,8 @@ export class Interpreter {
   /** Folders the program added to sys.path with literal values. */
   readonly sysPath: string[] = [];
   loader?: ModuleLoader;
+  /** How many workspace module bodies are running (imports in progress). */
+  importDepth = 0;
   /** Path of the main file, when known. */
   path?: string;
 
@@ -576,6 +578,7 @@ export class Interpreter {
     env.vars.set('__file__', str(src.path));
     m.env = env;
     m.loading = true;
+    this.importDepth++;
     this.frames.push(env);
     try {
       this.execBlock(src.tree.rootNode.namedChildren);
@@ -583,6 +586,7 @@ export class Interpreter {
       if (!(e instanceof ReturnSignal || e instanceof BreakSignal || e instanceof ContinueSignal)) throw e;
     } finally {
       this.frames.pop();
+      this.importDepth--;
       m.loading = false;
     }
     return m;

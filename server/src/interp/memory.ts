@@ -30,6 +30,10 @@ export interface ModelRecord {
   gc: boolean;
   /** How many assignment targets were open when the model started (labels drop them). */
   targetBase: number;
+  /** Begun while an imported module's body ran (module-level code of another file): that file reports it. */
+  atImport?: boolean;
+  /** For a model built by another file's code: the main file's call that reached it. */
+  entrySpan?: Span;
   /** The value the construction produced (the model object or the params tree). */
   result?: Value;
   /** Tensors that are parameters, if the framework model says which (else: all tensors reachable from result). */
@@ -129,6 +133,14 @@ export class Memory {
 
   begin(rec: Omit<ModelRecord, 'events' | 'live' | 'unknowns' | 'notes' | 'targetBase' | 'observations'>): ModelRecord {
     const r: ModelRecord = { ...rec, events: [], live: new Map(), unknowns: [...this.taints], notes: [], targetBase: this.it.targets.length, observations: [] };
+    if (this.it.importDepth > 0) r.atImport = true;
+    // Built by code of another file: remember the main file's call that led there (where the editor shows it).
+    if (rec.span.file) {
+      for (let i = this.it.callSites.length - 1; i >= 0; i--) {
+        const s = this.it.span(this.it.callSites[i].node);
+        if (!s.file) { r.entrySpan = s; break; }
+      }
+    }
     this.recorders.push(r);
     return r;
   }

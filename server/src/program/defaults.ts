@@ -70,7 +70,8 @@ export function buildFromDefaults(it: Interpreter): { built: DefaultBuild[]; unb
 
   for (const cls of classes) {
     if (builtClasses.has(cls.node!.startIndex) || usedInside.has(cls.name)) continue;
-    const nameNode = cls.node!.childForFieldName('name')!;
+    // Reported on the class statement: its span is the one other programs' records carry as definitionSpan.
+    const nameNode = cls.node!;
     if (cls.kind === 'flax' || cls.kind === 'haiku') {
       unbuilt.push({ name: cls.name, node: nameNode, reason: `\`${cls.name}\` creates its parameters when initialised with an input; no \`init\` call with an input shape was found: declare one in [[tool.oomlens.models]]` });
       continue;

@@ -10,12 +10,13 @@
  * place of the class's defaults (program/defaults.ts), which stand only
  * when no program builds it.
  */
-import { basename, dirname, relative, resolve, sep } from 'node:path';
+import { existsSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { Span } from '../../../shared/src/facts';
 import { analyze } from '../analysis/analyze';
 import type { Tree } from '../interp/parser';
-import type { AnalysisResult, AnalyzeOptions, ModelReport } from '../analysis/api';
-import { findRoot, hashText, workspaceFor, type Workspace } from './workspace';
+import { anchorSpan, type AnalysisResult, type AnalyzeOptions, type ModelReport } from '../analysis/api';
+import { findRoot, hashText, isInside, workspaceFor, type Workspace } from './workspace';
 
 /** At most this many programs are analysed to reach one file's classes. */
 const MAX_PROGRAMS = 6;
@@ -29,40 +30,60 @@ export async function analyzeFile(text: string, opts: AnalyzeOptions, previousTr
   if (!opts.path) return own;
   const path = resolve(opts.path);
   const defaulted = own.models.filter((m) => m.origin && m.facts.definitionSpan);
-  if (!defaulted.length && !own.unbuilt.length) return own;
+  // Constructions in this file's functions that only a program reaches (train.py's `create_state`, called by main.py).
+  const lookForCalls = own.models.length === 0 && /^\s*def\s/m.test(text);
+  if (!defaulted.length && !own.unbuilt.length && !lookForCalls) return own;
   const ws = workspaceFor(opts.workspaceRoot ?? findRoot(path));
   const wanted = new Set([...defaulted.map((m) => m.facts.definitionSpan!.start), ...own.unbuilt.map((u) => u.span.start)]);
   const found = new Map<number, ModelReport>();
+  const calls = new Map<number, ModelReport>();
   for (const prog of programsImporting(ws, path)) {
-    if (wanted.size === found.size) break;
+    if (wanted.size === found.size && !lookForCalls) break;
     const r = await analyzeProgram(ws, prog, opts);
     if (!r) continue;
     const progText = ws.readText(prog) ?? '';
     for (const m of r.models) {
       const def = m.facts.definitionSpan;
-      if (!def || def.file !== path || !wanted.has(def.start) || found.has(def.start)) continue;
-      found.set(def.start, rehome(m, path, prog, progText));
+      if (def && def.file === path && wanted.has(def.start) && !found.has(def.start)) found.set(def.start, rehome(m, path, prog, progText));
+      else if (lookForCalls && m.facts.span.file === path && !calls.has(m.facts.span.start)) calls.set(m.facts.span.start, rehome(m, path, prog, progText));
     }
+    if (calls.size) break; // the first program that reaches this file's constructions is the one shown
   }
-  if (!found.size) return own;
+  if (!found.size && !calls.size) return own;
   const models = own.models.filter((m) => !(m.origin && m.facts.definitionSpan && found.has(m.facts.definitionSpan.start)));
-  models.push(...found.values());
-  models.sort((a, b) => (a.facts.definitionSpan?.start ?? a.facts.span.start) - (b.facts.definitionSpan?.start ?? b.facts.span.start));
+  models.push(...found.values(), ...calls.values());
+  models.sort((a, b) => anchorSpan(a).start - anchorSpan(b).start);
   return { ...own, models, unbuilt: own.unbuilt.filter((u) => !found.has(u.span.start)) };
 }
 
 /** Workspace files whose imports name `file`'s module, nearest folder first. */
 export function programsImporting(ws: Workspace, file: string): string[] {
-  const mod = basename(file, '.py') === '__init__' ? basename(dirname(file)) : basename(file, '.py');
-  const pattern = new RegExp(String.raw`^[ \t]*(from[ \t]+[\w.]*\b${escape(mod)}\b[\w.]*[ \t]+import|import[ \t]+[\w., \t]*\b${escape(mod)}\b|from[ \t]+\.+[ \t]+import[ \t]+[\w, \t(]*\b${escape(mod)}\b)`, 'm');
+  // Importers of the file, then importers of those (main.py → train.py → models.py), up to three steps.
+  const seen = new Set<string>([file]);
+  let frontier = [file];
   const out: string[] = [];
-  for (const p of ws.pythonFiles()) {
-    if (p === file) continue;
-    const t = ws.readText(p);
-    if (t && pattern.test(t) && /__name__|^\w[\w.]*\(/m.test(t)) out.push(p);
+  for (let depth = 0; depth < 3 && frontier.length && out.length < MAX_PROGRAMS * 2; depth++) {
+    const next: string[] = [];
+    for (const f of frontier) for (const p of directImporters(ws, f)) if (!seen.has(p)) { seen.add(p); next.push(p); }
+    out.push(...next);
+    frontier = next;
   }
+  // Scripts (`if __name__ == "__main__":`) first, then the nearest.
+  const script = (p: string) => (/__name__\s*==\s*['"]__main__['"]/.test(ws.readText(p) ?? '') ? 0 : 1);
   const near = (p: string) => relative(dirname(file), p).split(sep).length;
-  return out.sort((a, b) => near(a) - near(b) || a.localeCompare(b)).slice(0, MAX_PROGRAMS);
+  return out.sort((a, b) => script(a) - script(b) || near(a) - near(b) || a.localeCompare(b)).slice(0, MAX_PROGRAMS);
+}
+
+/** Workspace files whose import statements name `file`'s module (or a package holding it). */
+function directImporters(ws: Workspace, file: string): string[] {
+  // `from tinylm import TinyLM` reaches tinylm/model.py through the package's __init__.
+  const names = [basename(file, '.py') === '__init__' ? basename(dirname(file)) : basename(file, '.py')];
+  for (let d = dirname(file); existsSync(join(d, '__init__.py')) && isInside(dirname(d), ws.root) && dirname(d) !== d; d = dirname(d)) {
+    if (!names.includes(basename(d))) names.push(basename(d));
+  }
+  const alt = names.map(escape).join('|');
+  const pattern = new RegExp(String.raw`^[ \t]*(from[ \t]+[\w.]*\b(${alt})\b[\w.]*[ \t]+import|import[ \t]+[\w., \t]*\b(${alt})\b|from[ \t]+\.+[ \t]+import[ \t]+[\w, \t(]*\b(${alt})\b)`, 'm');
+  return ws.pythonFiles().filter((p) => p !== file && pattern.test(ws.readText(p) ?? ''));
 }
 
 function escape(s: string): string {
@@ -91,8 +112,9 @@ function rehome(m: ModelReport, file: string, prog: string, progText: string): M
     if (!s.file) { s.file = prog; s.line = lineAt(starts, s.start); }
   };
   walkSpans(copy, fix, new Set());
-  const built = m.facts.span;
-  copy.origin = `as built in ${relative(dirname(file), prog).split(sep).join('/')}:${lineAt(starts, built.start)}`;
+  // The program's own line that builds it: the construction, or the program's call that reached it.
+  const site = !m.facts.span.file ? m.facts.span : m.facts.entrySpan && !m.facts.entrySpan.file ? m.facts.entrySpan : undefined;
+  copy.origin = `as built in ${relative(dirname(file), prog).split(sep).join('/')}${site ? `:${lineAt(starts, site.start)}` : ''}`;
   return copy;
 }
 

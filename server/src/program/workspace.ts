@@ -50,6 +50,9 @@ export function isInside(path: string, root: string): boolean {
 
 export class Workspace {
   private readonly cache = new Map<string, SourceFile>();
+  /** Disk texts by path, kept while the file's size and mtime are unchanged. */
+  private readonly texts = new Map<string, { mtimeMs: number; size: number; text: string | undefined }>();
+  private files?: { at: number; list: string[] };
   overlay?: Overlay;
 
   constructor(readonly root: string) {}
@@ -63,8 +66,13 @@ export class Workspace {
     try {
       const st = statSync(p);
       if (!st.isFile() || st.size > MAX_MODULE_BYTES) return undefined;
-      const text = readFileSync(p, 'utf8');
-      return text.includes('\u0000') ? undefined : text;
+      const hit = this.texts.get(p);
+      if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.text;
+      const raw = readFileSync(p, 'utf8');
+      const text = raw.includes('\u0000') ? undefined : raw;
+      if (this.texts.size > 4 * CACHE_FILES) this.texts.delete(this.texts.keys().next().value as string);
+      this.texts.set(p, { mtimeMs: st.mtimeMs, size: st.size, text });
+      return text;
     } catch {
       return undefined;
     }
@@ -139,6 +147,8 @@ export class Workspace {
 
   /** Python files under the root (skipping virtual environments, build output, hidden and vendored folders), at most `limit`. */
   pythonFiles(limit = 2000): string[] {
+    // The listing is reused for a few seconds: it is asked for on every analysis that looks for programs.
+    if (this.files && Date.now() - this.files.at < 5_000) return this.files.list;
     const out: string[] = [];
     const walk = (d: string, depth: number) => {
       if (out.length >= limit || depth > 12) return;
@@ -153,6 +163,7 @@ export class Workspace {
       }
     };
     walk(this.root, 0);
+    this.files = { at: Date.now(), list: out };
     return out;
   }
 

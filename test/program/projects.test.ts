@@ -1,0 +1,95 @@
+// Multi-file projects in the shapes real repositories have (model file, train
+// script, config file), through the CLI as a user runs it: the program file
+// gives the model its entry point builds, the definition file gives the same
+// number on its class ("as built in train.py:N"), and each count equals what
+// the real framework builds from the same arguments (test/python/build_count.py).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { runPythonJson } from '../python/venv';
+
+const root = join(__dirname, '..', '..');
+const cli = join(root, 'dist', 'cli.js');
+const projects = join(root, 'test', 'fixtures', 'projects');
+
+interface Model { name: string; params: number | null; origin?: string; line: number }
+interface Report { files: { path: string; models: Model[]; unbuilt: { name: string; reason: string }[]; unknowns: { reason: string }[] }[] }
+
+function check(dir: string, file: string): Report['files'][0] {
+  const r = spawnSync(process.execPath, [cli, 'check', file, '--format', 'json'], { cwd: join(projects, dir), encoding: 'utf8', timeout: 120_000 });
+  assert.ok(r.status === 0 || r.status === 1, `${dir}/${file}: exit ${r.status}: ${r.stderr}`);
+  return (JSON.parse(r.stdout) as Report).files[0];
+}
+
+interface Case {
+  dir: string;
+  /** Files to check: the program(s) and the definition file, with the origin expected on the definition. */
+  files: { file: string; origin?: RegExp }[];
+  /** The same construction with the real framework (binds `model` or `params`). */
+  code: string;
+  path?: string[];
+  modules: string[];
+}
+
+const CASES: Case[] = [
+  {
+    dir: 'nanogpt_like', modules: ['model'],
+    files: [{ file: 'train.py' }, { file: 'model.py', origin: /^as built in train\.py:\d+$/ }],
+    code: 'from model import GPT, GPTConfig\nmodel = GPT(GPTConfig(n_layer=6, n_head=6, n_embd=384, block_size=256, bias=False, vocab_size=65, dropout=0.2))',
+  },
+  {
+    dir: 'src_layout', modules: ['tinylm'], path: ['src'],
+    files: [{ file: 'scripts/train.py' }, { file: 'src/tinylm/model.py', origin: /^as built in \.\.\/\.\.\/scripts\/train\.py:\d+$/ }],
+    code: 'from tinylm import TinyLM, LMConfig\nmodel = TinyLM(LMConfig(vocab_size=32000, d_model=512, n_layers=6, n_heads=8))',
+  },
+  {
+    dir: 'json_params', modules: ['model'],
+    files: [{ file: 'generate.py' }, { file: 'model.py', origin: /^as built in generate\.py:\d+$/ }],
+    code: 'import json\nfrom model import ModelArgs, Net\nmodel = Net(ModelArgs(**json.load(open("params.json"))))',
+  },
+  {
+    dir: 'yaml_namedtuple', modules: ['net'],
+    files: [{ file: 'train.py' }, { file: 'net.py', origin: /^as built in train\.py:\d+$/ }],
+    code: 'import yaml\nfrom net import ConvNet, NetConfig\nc = yaml.safe_load(open("config.yaml"))\nmodel = ConvNet(NetConfig(channels=c["model"]["channels"], num_classes=c["model"]["num_classes"]))',
+  },
+  {
+    dir: 'eqx_cli', modules: ['model'],
+    files: [{ file: 'cli.py' }, { file: 'model.py', origin: /^as built in cli\.py:\d+$/ }],
+    code: 'import equinox as eqx, jax\nfrom model import MLP\nparams = eqx.filter_eval_shape(MLP, 2048, 4, jax.random.PRNGKey(0))',
+  },
+  {
+    dir: 'absl_flax', modules: ['models', 'train'],
+    files: [{ file: 'main.py' }, { file: 'models.py', origin: /^as built in main\.py:\d+$/ }, { file: 'train.py', origin: /^as built in main\.py:\d+$/ }],
+    code: 'import jax, jax.numpy as jnp\nimport models\nm = models.MLP(hidden=1024, depth=3, num_classes=10)\nparams = jax.eval_shape(m.init, jax.random.PRNGKey(0), jnp.ones((1, 784)))',
+  },
+  {
+    dir: 'declared', modules: ['llama'],
+    files: [{ file: 'llama/model.py', origin: /^declared in pyproject\.toml:7$/ }],
+    code: 'from llama.model import ModelArgs, Transformer\nmodel = Transformer(ModelArgs(dim=4096, n_layers=32, n_heads=32, vocab_size=32000))',
+  },
+];
+
+const truths = runPythonJson<{ params: number | null; error?: string }[]>('build_count.py', CASES.map((c) => ({ dir: join(projects, c.dir), path: c.path ?? [''], code: c.code, modules: c.modules })));
+
+for (const [i, c] of CASES.entries()) {
+  test(`${c.dir}: every file gives the framework's count`, () => {
+    const truth = truths[i];
+    assert.ok(truth.params, `framework build failed: ${truth.error}`);
+    for (const f of c.files) {
+      const rep = check(c.dir, f.file);
+      const m = rep.models.find((x) => x.params === truth.params);
+      assert.ok(m, `${c.dir}/${f.file}: no model with ${truth.params} params in ${JSON.stringify(rep.models.map((x) => [x.name, x.params, x.origin]))}; unbuilt ${JSON.stringify(rep.unbuilt)}; unknowns ${JSON.stringify(rep.unknowns)}`);
+      if (f.origin) assert.match(m.origin ?? '', f.origin);
+      else assert.equal(m.origin, undefined, 'the program builds it itself');
+    }
+  });
+}
+
+test('a class that needs arguments nobody gives is explained, with a code-free reason', () => {
+  const rep = check('declared', 'llama/model.py');
+  // Without the declaration the class builds from ModelArgs() whose vocab_size=-1 placeholder is not a size:
+  // the declared model is the only confident number.
+  const confident = rep.models.filter((m) => m.params !== null);
+  assert.deepEqual(confident.map((m) => m.name), ['llama-2-7b']);
+});
