@@ -25,7 +25,13 @@ export class OomlensClient {
         // Sends didChangeConfiguration on any oomlens.* change; the server
         // then pulls per-document configuration again.
         configurationSection: 'oomlens',
-        fileEvents: vscode.workspace.createFileSystemWatcher('**/pyproject.toml'),
+        // pyproject.toml (settings, declarations), the workspace's Python files (imported modules, the
+        // programs that build a file's models) and the config files programs read.
+        fileEvents: [
+          vscode.workspace.createFileSystemWatcher('**/pyproject.toml'),
+          vscode.workspace.createFileSystemWatcher('**/*.py'),
+          vscode.workspace.createFileSystemWatcher('**/*.{json,yaml,yml,toml}'),
+        ],
       },
     };
     this.client = new LanguageClient('oomlens', 'oomlens', serverOptions, clientOptions);

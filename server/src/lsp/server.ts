@@ -115,6 +115,14 @@ export class OomlensServer {
     }, delay);
   }
 
+  /** Schedules the other open documents whose last analysis read this one (imports it, or a program of it). */
+  scheduleDependents(s: DocState): void {
+    const path = this.pathOf(s.doc.uri);
+    if (!path) return;
+    // Later than the edited document, so its text (which the worker reads for imports) reaches the worker first.
+    for (const o of this.store.all()) if (o !== s && o.result?.dependencies?.includes(path)) this.schedule(o, 2 * DEBOUNCE_MS + 20);
+  }
+
   /** Schedules every open document again, e.g. after a configuration change. */
   refreshAll(): void {
     for (const s of this.store.all()) this.schedule(s, 0, true);

@@ -12,10 +12,16 @@ import { analyzeTree, MAX_BYTES } from '../analysis/analyze';
 import { Cancelled } from '../interp/interp';
 import { parsePython, type Tree } from '../interp/parser';
 import { analyzeFile } from '../program/project';
+import { setOverlay } from '../program/workspace';
+import { resolve } from 'node:path';
 import type { ToWorker, FromWorker } from './workerProtocol';
 
 const cancelFlag = new Int32Array(workerData.cancel as SharedArrayBuffer);
 const docs = new Map<string, { tree?: Tree; length: number }>();
+/** Texts of the open documents by path: imports and programs read them instead of the disk. */
+const openTexts = new Map<string, string>();
+const uriPaths = new Map<string, string>();
+setOverlay((p) => openTexts.get(p));
 
 function post(m: FromWorker): void {
   parentPort!.postMessage(m);
@@ -48,11 +54,14 @@ async function handle(m: ToWorker): Promise<void> {
     case 'close': {
       docs.get(m.uri)?.tree?.delete();
       docs.delete(m.uri);
+      const p = uriPaths.get(m.uri);
+      if (p) { openTexts.delete(p); uriPaths.delete(m.uri); }
       return;
     }
     case 'analyze': {
       try {
         if (Atomics.load(cancelFlag, 0) === m.job) { post({ kind: 'cancelled', job: m.job }); return; }
+        if (m.opts.path) { const p = resolve(m.opts.path); openTexts.set(p, m.text); uriPaths.set(m.uri, p); }
         const tree = await treeFor(m.uri, m.text);
         const opts = { ...m.opts, cancelled: () => Atomics.load(cancelFlag, 0) === m.job };
         // The file's own analysis from the incremental tree; then the workspace's (models built in files importing it).

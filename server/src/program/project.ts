@@ -37,7 +37,9 @@ export async function analyzeFile(text: string, opts: AnalyzeOptions, previousTr
   const wanted = new Set([...defaulted.map((m) => m.facts.definitionSpan!.start), ...own.unbuilt.map((u) => u.span.start)]);
   const found = new Map<number, ModelReport>();
   const calls = new Map<number, ModelReport>();
+  const deps = new Set(own.dependencies ?? []);
   for (const prog of programsImporting(ws, path)) {
+    deps.add(prog);
     if (wanted.size === found.size && !lookForCalls) break;
     const r = await analyzeProgram(ws, prog, opts);
     if (!r) continue;
@@ -49,6 +51,7 @@ export async function analyzeFile(text: string, opts: AnalyzeOptions, previousTr
     }
     if (calls.size) break; // the first program that reaches this file's constructions is the one shown
   }
+  own.dependencies = [...deps];
   if (!found.size && !calls.size) return own;
   const models = own.models.filter((m) => !(m.origin && m.facts.definitionSpan && found.has(m.facts.definitionSpan.start)));
   models.push(...found.values(), ...calls.values());

@@ -61,7 +61,7 @@ export class Workspace {
   readText(path: string): string | undefined {
     const p = resolve(path);
     if (!isInside(p, this.root)) return undefined;
-    const open = this.overlay?.(p);
+    const open = (this.overlay ?? globalOverlay)?.(p);
     if (open !== undefined) return open;
     try {
       const st = statSync(p);
@@ -189,6 +189,12 @@ function hasPython(d: string): boolean {
 
 export function hashText(text: string): string {
   return createHash('sha1').update(text).digest('hex');
+}
+
+let globalOverlay: Overlay | undefined;
+/** Open editor buffers for every workspace of this process (the language server's worker sets it). */
+export function setOverlay(o: Overlay | undefined): void {
+  globalOverlay = o;
 }
 
 /** One workspace per root per process, so parsed modules are shared between analyses. */

@@ -42,6 +42,7 @@ export function registerDocumentSync(server: OomlensServer): void {
     }
     server.analyses.edit(p.uri, edits);
     server.schedule(s);
+    server.scheduleDependents(s);
   });
   c.onDidCloseTextDocument((params) => {
     let uri: string;
