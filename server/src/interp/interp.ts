@@ -482,6 +482,9 @@ export class Interpreter {
   importChain(dotted: string, node: SyntaxNode): ModuleV[] | undefined {
     if (!this.loader) return undefined;
     const parts = dotted.split('.');
+    // A library oomlens models (torch, jax, flax, ...) stays the library even inside its own repository:
+    // its catalogue answers, not its source.
+    if (MODELLED_LIBS.has(parts[0])) return undefined;
     const dirs = this.loader.searchDirs(this.sysPath);
     const top = this.loader.find(parts[0], dirs);
     if (!top) return undefined;
@@ -1613,6 +1616,11 @@ export function externDType(full: string): DType | undefined {
   if (m[1] === 'torch' && m[2] === 'bool') return 'bool';
   return DTYPE_NAMES[m[2]];
 }
+
+/** Top-level packages whose calls the catalogues and framework models answer (never read as workspace source). */
+const MODELLED_LIBS = new Set(['torch', 'torchvision', 'jax', 'jaxlib', 'flax', 'haiku', 'equinox', 'optax', 'chex', 'numpy', 'transformers',
+  'peft', 'accelerate', 'bitsandbytes', 'einops', 'trl', 'timm', 'ml_collections', 'absl', 'fire', 'typer', 'click', 'jsonargparse',
+  'omegaconf', 'yaml', 'orbax', 'safetensors', 'deepspeed', 'fairscale', 'loralib']);
 
 /** Libraries whose unmodelled functions are taken not to change the dicts and lists passed to them. */
 const KNOWN_LIBS = /^(torch|jax|jaxlib|flax|haiku|equinox|optax|chex|numpy|math|builtins|os|sys|functools|collections|typing|dataclasses|transformers|einops|logging|warnings|time|random|json|re|itertools|copy|abc|enum|inspect|pathlib|contextlib|operator|argparse|tqdm|wandb|orbax)\./;

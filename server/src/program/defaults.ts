@@ -54,6 +54,10 @@ export function buildFromDefaults(it: Interpreter): { built: DefaultBuild[]; unb
       if (id && id !== name) usedInside.add(id);
     }
     for (const b of n.childForFieldName('superclasses')?.namedChildren ?? []) if (b?.type === 'identifier') usedInside.add(b.text);
+    // Annotated fields naming another class (`encoder: Encoder` in a dataclass-style module) make it a part.
+    for (const t of n.childForFieldName('body')?.descendantsOfType('type') ?? []) {
+      for (const id of t ? [t, ...t.descendantsOfType('identifier')] : []) if (id?.type === 'identifier' && id.text !== name) usedInside.add(id.text);
+    }
   }
   // Builder functions: module-level defs that construct a model class and take only defaulted parameters.
   const builderOf = new Map<string, FuncV[]>();
