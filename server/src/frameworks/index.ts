@@ -6,6 +6,7 @@ import { installModules } from './modules';
 import { installPython } from '../interp/python';
 import { installRuntime } from './jax/runtime';
 import { installTorch } from './torch/semantics';
+import { installDataLoader } from './torch/data';
 import { installEquinox } from './equinox/semantics';
 import { installHaiku } from './haiku/semantics';
 import { installSharding } from '../phases/sharding';
@@ -22,6 +23,7 @@ export function installFrameworks(it: Interpreter): void {
   installSharding(it);
   installModules(it);
   installTorch(it);
+  installDataLoader(it);
   installEquinox(it);
   installHaiku(it);
   installTransformers(it);
