@@ -6,7 +6,7 @@
  * Fixes come from the diagnostic's `data`, so no server cache must match;
  * fixes made for another document version are not offered.
  */
-import { CodeActionKind, type CodeAction, type Diagnostic, type TextEdit } from 'vscode-languageserver';
+import { CodeActionKind, type CodeAction, type Diagnostic, type Range, type TextEdit } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Fix } from '../../analysis/api';
 import { ruleDocUrl } from '../convert';
@@ -14,6 +14,7 @@ import type { OomlensServer } from '../server';
 import { codeActionParams, isRange } from '../validate';
 import type { DiagnosticData } from './diagnostics';
 import { COMMAND_SHOW_DOCS } from './executeCommand';
+import { declarationActions } from './declare';
 
 export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.oomlens`;
 
@@ -96,6 +97,14 @@ export function registerCodeAction(server: OomlensServer): void {
         diagnostics: [d],
         command: { title: 'Show documentation', command: COMMAND_SHOW_DOCS, arguments: [d.codeDescription?.href ?? ruleDocUrl(d.data.name)] },
       });
+    }
+    // A model class that got no number: offer a declaration template in pyproject.toml.
+    const path = server.pathOf(uri);
+    const latest = s.result && s.resultVersion === doc.version ? s.result : undefined;
+    if (path && latest?.unbuilt.length) {
+      const range = (params as { range: Range }).range;
+      const start = doc.offsetAt(range.start), end = doc.offsetAt(range.end);
+      actions.push(...declarationActions(path, latest.unbuilt, (u) => u.span.start <= end && start <= u.span.end));
     }
     return actions;
   });

@@ -9,6 +9,7 @@ import { toRange } from '../convert';
 import { lensTitle } from '../format';
 import type { OomlensServer } from '../server';
 import { docUri } from '../validate';
+import { COMMAND_DECLARE } from './declare';
 
 export function registerCodeLens(server: OomlensServer): void {
   server.connection.onCodeLens(async (params) => {
@@ -20,6 +21,12 @@ export function registerCodeLens(server: OomlensServer): void {
     for (const m of latest.result.models) {
       const range = toRange(latest.doc, anchorSpan(m));
       lenses.push({ range, command: { title: lensTitle(m.estimate, s.settings.units) + (m.origin ? ` · ${m.origin}` : ''), tooltip: 'Show memory timeline', command: 'oomlens.showTimeline', arguments: [s.doc.uri, range.start] } });
+    }
+    // Classes that got no number say so on the class, and clicking offers the declaration template.
+    for (const u of latest.result.unbuilt) {
+      const range = toRange(latest.doc, u.span);
+      const why = u.reason.replace(/: declare one in \[\[tool\.oomlens\.models\]\]$/, '');
+      lenses.push({ range, command: { title: `no number: ${why.length > 110 ? why.slice(0, 109) + '…' : why} · declare…`, tooltip: 'Add a [[tool.oomlens.models]] declaration to pyproject.toml', command: COMMAND_DECLARE, arguments: [s.doc.uri, u.name] } });
     }
     return lenses;
   });

@@ -16,6 +16,7 @@ import type { OomlensServer } from '../server';
 import { invalid, isPosition } from '../validate';
 import { timelineAt } from './custom';
 
+import { COMMAND_DECLARE, declarationEdit } from './declare';
 export const COMMAND_SHOW_DOCS = 'oomlens.server.showDocumentation';
 export const COMMAND_SHOW_TIMELINE = 'oomlens.server.showTimeline';
 
@@ -26,6 +27,13 @@ export function registerExecuteCommand(server: OomlensServer): void {
       throw invalid('expected { command: string, arguments?: unknown[] }');
     }
     const { command, arguments: args } = params;
+    if (command === COMMAND_DECLARE && typeof args?.[0] === 'string' && typeof args[1] === 'string') {
+      const s = server.store.get(args[0]);
+      const path = server.pathOf(args[0]);
+      const u = s?.result?.unbuilt.find((x) => x.name === args[1]);
+      if (path && u) await server.connection.workspace.applyEdit({ label: `Declare ${u.name}`, edit: declarationEdit(path, u) }).catch(() => undefined);
+      return null;
+    }
     if (command === COMMAND_SHOW_DOCS && typeof args?.[0] === 'string') {
       await server.connection.window.showDocument({ uri: args[0], external: true }).catch(() => undefined);
     }

@@ -3,6 +3,7 @@ import { CodeActionKind, TextDocumentSyncKind } from 'vscode-languageserver';
 import type { OomlensServer } from '../server';
 import { FIX_ALL_KIND } from './codeAction';
 import { COMMAND_SHOW_DOCS, COMMAND_SHOW_TIMELINE } from './executeCommand';
+import { COMMAND_DECLARE } from './declare';
 
 export function registerInitialize(server: OomlensServer): void {
   server.connection.onInitialize((params) => {
@@ -13,7 +14,7 @@ export function registerInitialize(server: OomlensServer): void {
         hoverProvider: true,
         codeLensProvider: { resolveProvider: false },
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND] },
-        executeCommandProvider: { commands: [COMMAND_SHOW_DOCS, COMMAND_SHOW_TIMELINE] },
+        executeCommandProvider: { commands: [COMMAND_SHOW_DOCS, COMMAND_SHOW_TIMELINE, COMMAND_DECLARE] },
       },
       serverInfo: { name: 'oomlens', version: '0.1.0' },
     };
