@@ -56,6 +56,11 @@ export interface ModuleLoader {
   locate(written: string): string | undefined;
   /** The text of a workspace file, or undefined (outside the workspace, unreadable, too large, binary). */
   readText(path: string): string | undefined;
+  /**
+   * For a path as written that names no file: whether it would be inside the workspace (undefined: outside
+   * or not decidable), and which workspace script in its folder (or the folders up to the root) names it.
+   */
+  missing(written: string): { madeByScript?: string } | undefined;
 }
 
 /** At most this many workspace modules are evaluated in one analysis. */

@@ -143,7 +143,13 @@ export function installConfigFiles(it: Interpreter): void {
       const a = c.args[0];
       if (a?.t !== 'str') return unknown(`os.path.${n} of a path that is not known`, where(node));
       const abs = it.loader?.locate(a.v);
-      if (!abs) return unknown(`whether \`${a.v}\` exists on the machine that runs it is not known`, where(node));
+      if (!abs) {
+        // Absent from the workspace: False, as on a fresh checkout — unless a script beside it writes a file of
+        // that name (a data-preparation step run first, e.g. `prepare.py` writing `meta.pkl`): then unknown.
+        const missing = it.loader?.missing(a.v);
+        if (missing && !missing.madeByScript) return { t: 'bool', v: false };
+        return unknown(`whether \`${a.v}\` exists on the machine that runs it is not known${missing?.madeByScript ? ` (${missing.madeByScript} writes it)` : ''}`, where(node));
+      }
       if (n === 'exists') return { t: 'bool', v: existsSync(abs) };
       try { const st = statSync(abs); return { t: 'bool', v: n === 'isfile' ? st.isFile() : st.isDirectory() }; } catch { return { t: 'bool', v: false }; }
     });

@@ -2,8 +2,8 @@
  * The interpreter's view of the workspace (interp's `ModuleLoader`), for one
  * analysis: which folders `import` searches and which file a name resolves to.
  */
-import { existsSync } from 'node:fs';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { ModuleLoader } from '../interp/interp';
 import { isInside } from './workspace';
 import type { Workspace } from './workspace';
@@ -26,5 +26,21 @@ export function moduleLoader(ws: Workspace, mainFile: string | undefined): Modul
       return undefined;
     },
     readText: (path) => ws.readText(path),
+    missing: (written) => {
+      if (isAbsolute(written)) return undefined;
+      const p = resolve(mainFile ? dirname(mainFile) : ws.root, written);
+      if (!isInside(p, ws.root)) return undefined;
+      const name = basename(p);
+      // A script in the file's folder (or the one above) that names it and writes files.
+      const writes = /open\([^)]*['"][wax]b?\+?['"]|\.(dump|save|tofile|to_csv|to_parquet|write_text|write_bytes)\(/;
+      for (const d of [dirname(p), dirname(dirname(p))]) {
+        if (!isInside(d, ws.root) || !existsSync(d)) continue;
+        for (const f of readdirSync(d).filter((x) => x.endsWith('.py')).slice(0, 50)) {
+          const t = ws.readText(join(d, f)) ?? '';
+          if (t.includes(name) && writes.test(t)) return { madeByScript: ws.rel(join(d, f)) };
+        }
+      }
+      return {};
+    },
   };
 }
