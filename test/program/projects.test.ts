@@ -64,6 +64,11 @@ const CASES: Case[] = [
     code: 'import jax, jax.numpy as jnp\nimport models\nm = models.MLP(hidden=1024, depth=3, num_classes=10)\nparams = jax.eval_shape(m.init, jax.random.PRNGKey(0), jnp.ones((1, 784)))',
   },
   {
+    dir: 'hydra_app', modules: ['train'],
+    files: [{ file: 'train.py' }],
+    code: 'import yaml\nfrom train import Classifier\nm = yaml.safe_load(open("conf/model/small.yaml"))\nmodel = Classifier(m["d_in"], m["hidden"], m["n_classes"])',
+  },
+  {
     dir: 'declared', modules: ['llama'],
     files: [{ file: 'llama/model.py', origin: /^declared in pyproject\.toml:7$/ }],
     code: 'from llama.model import ModelArgs, Transformer\nmodel = Transformer(ModelArgs(dim=4096, n_layers=32, n_heads=32, vocab_size=32000))',

@@ -20,7 +20,9 @@
  */
 import type { CallArgs, Interpreter } from '../interp/interp';
 import type { SyntaxNode } from '../interp/parser';
+import { parse as parseYaml } from 'yaml';
 import { type ClassV, type InstV, type Value, NONE, describe, str, unknown } from '../interp/values';
+import { fromData } from './configfiles';
 
 interface ArgSpec { dest: string; flag: string; value: Value }
 interface ParserState { args: ArgSpec[]; defaults: Map<string, Value> }
@@ -166,6 +168,21 @@ export function installEntryPoints(it: Interpreter): void {
     return { ...fn, partialKw: kw };
   });
 
+  // ----------------------------------------------------------------- hydra
+  // `@hydra.main(config_path=, config_name=)` calls the function with the composed config
+  // (hydra/main.py): the primary YAML `<config_path>/<config_name>.yaml` relative to the script, with
+  // its `defaults:` list composed — `- group: option` loads `<config_path>/group/option.yaml` under the
+  // key `group`, `_self_` places the primary file's own keys (later entries win).
+  apply.add('hydra.main');
+  apply.add('__hydra_bind__');
+  reg('hydra.main', (_s, c) => ({ t: 'extern', name: '__hydra_bind__', args: [c.kw.get('config_path') ?? c.args[0] ?? NONE, c.kw.get('config_name') ?? c.args[1] ?? NONE] }));
+  it.externs.set('__hydra_bind__', (_i, _self, c, node, fnv) => {
+    const fn = c.args[0];
+    if (fn?.t !== 'func') return fn ?? NONE;
+    const [dirV, nameV] = fnv.args ?? [];
+    return { ...fn, partialArgs: [hydraConfig(it, dirV, nameV, node)] };
+  });
+
   // ------------------------------------------------------ HfArgumentParser
   reg('transformers.HfArgumentParser', (_s, c) => {
     const types = c.args[0] ?? c.kw.get('dataclass_types');
@@ -180,6 +197,38 @@ export function installEntryPoints(it: Interpreter): void {
     reg(`transformers.HfArgumentParser#.${m}`, (self, _c, node) => hfParse(self, node));
   }
   chainGetattr(it, (self, name) => (self.t === 'extern' && self.name === 'transformers.HfArgumentParser#' ? { t: 'extern', name: `transformers.HfArgumentParser#.${name}`, self } : undefined));
+}
+
+function hydraConfig(it: Interpreter, dirV: Value | undefined, nameV: Value | undefined, node: SyntaxNode): Value {
+  if (nameV?.t !== 'str') return unknown('@hydra.main without config_name: the config comes from the command line', it.span(node));
+  const dir = dirV?.t === 'str' ? dirV.v : '.';
+  const load = (rel: string): Value => {
+    const abs = it.loader?.locate(`${dir}/${rel}`);
+    const text = abs ? it.loader?.readText(abs) : undefined;
+    if (text === undefined) return unknown(`hydra config ${dir}/${rel} is not in the workspace`, it.span(node));
+    try { return fromData(parseYaml(text, { maxAliasCount: 100 }), true); } catch (e) { return unknown(`${dir}/${rel}: ${(e as Error).message.split('\n')[0]}`, it.span(node)); }
+  };
+  const primary = load(nameV.v.endsWith('.yaml') ? nameV.v : `${nameV.v}.yaml`);
+  if (primary.t !== 'dict') return primary;
+  const out: Value = { t: 'dict', keys: [], vals: [], attrs: true };
+  const put = (k: string, v: Value) => {
+    const i = out.keys.findIndex((x) => x.t === 'str' && x.v === k);
+    if (i >= 0) out.vals[i] = v; else { out.keys.push(str(k)); out.vals.push(v); }
+  };
+  const own = () => primary.keys.forEach((k, i) => { if (k.t === 'str' && k.v !== 'defaults') put(k.v, primary.vals[i]); });
+  const di = primary.keys.findIndex((k) => k.t === 'str' && k.v === 'defaults');
+  const defaults = di >= 0 ? primary.vals[di] : undefined;
+  let selfPlaced = false;
+  for (const d of defaults?.t === 'list' ? defaults.items : []) {
+    if (d.t === 'str' && d.v === '_self_') { own(); selfPlaced = true; continue; }
+    if (d.t === 'dict' && d.keys.length === 1 && d.keys[0].t === 'str' && d.vals[0].t === 'str') {
+      const group = d.keys[0].v.replace(/^override /, '');
+      put(group, load(`${group}/${d.vals[0].v}.yaml`));
+    }
+  }
+  // Without `_self_` in the list, hydra 1.1+ composes the primary config after its defaults.
+  if (!selfPlaced) own();
+  return out;
 }
 
 /** Calls an entry function (or builds a class) the way a CLI wrapper does with no command-line arguments. */
