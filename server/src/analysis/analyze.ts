@@ -33,6 +33,7 @@ import { readProjectConfig } from '../config/pyproject';
 import { findRoot, workspaceFor } from '../program/workspace';
 import type { TensorV } from '../interp/values';
 import { resolve } from 'node:path';
+import { hasModelEvidence, isBareLayer } from './evidence';
 
 export { initParser } from '../interp/parser';
 
@@ -144,8 +145,9 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
     unknowns.push({ what: 'analysis', reason: u.reason, span: u.span });
   }
 
-  // Models built by another file's module-level code are that file's to report.
-  const records = it.memory.reported().filter((r) => !r.atImport || declared.has(r));
+  // Models built by another file's module-level code are that file's to report; a bare layer or
+  // the lines of a class a syntax error broke are no model (evidence.ts).
+  const records = it.memory.reported().filter((r) => (!r.atImport || declared.has(r)) && (r.span.file ? !isBareLayer(r) : hasModelEvidence(r, tree)));
   const models: { report: ModelReport; record: ModelRecord }[] = [];
   for (const rec of records) {
     let facts: ModelFacts;
