@@ -110,6 +110,7 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
     if (e instanceof Cancelled) throw e;
     // An interpreter bug must not take the editor down: report it as an unknown and keep what was found.
     unknowns.push({ what: 'analysis', reason: `internal error: ${(e as Error).message}` });
+    opts.onInternalError?.('interpreter', e);
   }
   for (const m of it.modules.values()) if (m.path) dependencies.push(m.path);
   // Declared constructions for this file ([[tool.oomlens.models]] in pyproject.toml).
@@ -187,6 +188,7 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
       found = rule.check(ctx);
     } catch (e) {
       unknowns.push({ what: rule.code, reason: `rule failed: ${(e as Error).message}` });
+      opts.onInternalError?.(`rule ${rule.code}`, e);
     }
     for (const f of found) {
       if (f.span.file) continue; // a finding in an imported file is shown when that file is analysed

@@ -24,6 +24,8 @@ export interface DocState {
   generation: number;
   /** Resolves when the analysis for the current version is available. */
   waiters: Array<() => void>;
+  /** A notebook cell: the notebook's URI. Its analysis is the notebook's (lsp/notebooks.ts). */
+  notebook?: string;
 }
 
 export class DocumentStore {

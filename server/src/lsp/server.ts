@@ -23,6 +23,7 @@ import { registerDocumentSync } from './handlers/documentSync';
 import { registerExecuteCommand } from './handlers/executeCommand';
 import { registerHover } from './handlers/hover';
 import { registerInitialize } from './handlers/initialize';
+import { Notebooks } from './notebooks';
 
 /**
  * Delay between the last keystroke and re-analysis. Analyses run in a worker
@@ -40,7 +41,11 @@ export class OomlensServer {
   /** Settings pushed by didChangeConfiguration, used when the client cannot be asked per document. */
   pushedSettings: Settings = DEFAULT_SETTINGS;
 
+  /** Notebook documents (LSP notebook sync): their cells live in `store` with `notebook` set. */
+  readonly notebooks: Notebooks;
+
   constructor(readonly connection: Connection) {
+    this.notebooks = new Notebooks(this);
     registerInitialize(this);
     registerDocumentSync(this);
     registerConfiguration(this);
@@ -52,11 +57,24 @@ export class OomlensServer {
   }
 
   listen(): void {
+    this.notebooks.listen();
     this.connection.listen();
   }
 
   log(msg: string): void {
     this.connection.console.log(msg);
+  }
+
+  /** Logs one analysis at info level: file, time, models, unknowns (the "oomlens" output channel). */
+  logAnalysis(uri: string, r: AnalysisResult, ms: number, extra = ''): void {
+    const unknowns = r.unknowns.length + r.models.reduce((n, m) => n + m.facts.unknowns.length + m.estimate.unknowns.length, 0);
+    const models = r.models.map((m) => m.facts.name).join(', ');
+    this.connection.console.info(`analysed ${uri}${extra} in ${ms} ms: ${r.models.length} model${r.models.length === 1 ? '' : 's'}${models ? ` (${models})` : ''}, ${r.findings.length} finding${r.findings.length === 1 ? '' : 's'}, ${unknowns} unknown${unknowns === 1 ? '' : 's'}`);
+  }
+
+  /** Logs an internal error with its stack at error level. */
+  logError(what: string, e: unknown): void {
+    this.connection.console.error(`internal error: ${what}: ${(e as Error)?.stack ?? String(e)}`);
   }
 
   /**
@@ -106,6 +124,8 @@ export class OomlensServer {
 
   /** Schedules (or reschedules) analysis of a document; `delay` 0 analyses at once. */
   schedule(s: DocState, delay = DEBOUNCE_MS, refreshSettings = false): void {
+    // A notebook cell is analysed with its notebook.
+    if (s.notebook) { this.notebooks.scheduleCell(s.doc.uri, delay); return; }
     if (s.timer) clearTimeout(s.timer);
     const generation = ++s.generation;
     if (refreshSettings) s.settings = undefined;
@@ -151,11 +171,15 @@ export class OomlensServer {
       });
       if (outcome.kind === 'cancelled') return;
       let result: AnalysisResult;
-      if (outcome.kind === 'result') result = outcome.result;
-      else {
+      if (outcome.kind === 'result') {
+        result = outcome.result;
+        this.logAnalysis(uri, result, result.elapsedMs);
+        // Internal errors the analysis survived (in the worker): their message, as the stack stays there.
+        for (const u of result.unknowns) if (/internal error|rule failed/.test(u.reason)) this.logError(`${u.what} on ${uri}`, u.reason);
+      } else {
         // The analyzer promises not to throw on user input; if it (or its worker) fails anyway,
         // keep the server alive and say so instead of publishing stale results.
-        this.log(`analysis of ${uri} failed: ${outcome.message}`);
+        this.logError(`analysis of ${uri}`, outcome.message);
         const text = s.doc.getText();
         result = { text, models: [], findings: [], unbuilt: [], unknowns: [{ what: 'analysis', reason: `internal error: ${outcome.message.split('\n')[0]}` }], elapsedMs: 0 };
       }
@@ -169,7 +193,7 @@ export class OomlensServer {
       const waiters = s.waiters.splice(0);
       for (const w of waiters) w();
     } catch (e) {
-      this.log(`oomlens: unexpected error for ${uri}: ${(e as Error).stack ?? String(e)}`);
+      this.logError(`unexpected error for ${uri}`, e);
     }
   }
 
