@@ -51,7 +51,7 @@ describe('notebooks over LSP', () => {
     assert.equal(lenses[0].range.start.line, 1);
     assert.match(lenses[0].command?.title ?? '', /Mistral|params/);
     const h = await c.hover(doc, { line: 1, character: 12 });
-    assert.match((h?.contents as { value: string } | undefined)?.value ?? '', /\| load \|/);
+    assert.match((h?.contents as { value: string } | undefined)?.value ?? '', /\| &nbsp;load&nbsp;&nbsp; \|/);
     assert.equal((await c.codeLens({ uri: cell(0), version: 1, text: texts[0] })).length, 0);
 
     // The fix applies inside the cell.
