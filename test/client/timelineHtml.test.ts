@@ -36,3 +36,11 @@ test('anything but a plain SVG is refused', () => {
     assert.ok(html.includes('the server sent no picture that can be shown'));
   }
 });
+
+test('the device picker rewrites [tool.oomlens] device in pyproject.toml, and only there', async () => {
+  const { withPyprojectDevice } = await import('../../client/src/pyproject');
+  const src = '[project]\nname = "x"\ndevice = "keep"\n\n[tool.oomlens]\ndevice = "t4"  # target\ndisabled = ["OOM902"]\n';
+  assert.equal(withPyprojectDevice(src, 'a100-80gb'), src.replace('device = "t4"', 'device = "a100-80gb"'));
+  assert.equal(withPyprojectDevice('[tool.oomlens]\nunits = "GiB"\n', 'h200'), '[tool.oomlens]\ndevice = "h200"\nunits = "GiB"\n');
+  assert.equal(withPyprojectDevice('[project]\nname = "x"\n', 'h200'), '[project]\nname = "x"\n\n[tool.oomlens]\ndevice = "h200"\n');
+});

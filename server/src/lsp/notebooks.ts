@@ -141,7 +141,7 @@ export class Notebooks {
     const whole: DocState = { doc: TextDocument.create(uri, 'python', nb.version, joined.text), configProblems: [], generation: 0, waiters: [] };
     const t0 = Date.now();
     let result: AnalysisResult;
-    const { settings, problems } = await this.server.settingsFor(whole);
+    const { settings, problems, deviceSource } = await this.server.settingsFor(whole);
     try {
       result = await analyze(joined.text, {
         path: this.server.pathOf(uri), device: settings.target.device, disabledRules: settings.diagnostics.disabled,
@@ -158,10 +158,12 @@ export class Notebooks {
       const s = c.state;
       const span = joined.cells[i];
       s.settings = settings;
+      s.deviceSource = deviceSource;
       s.configProblems = i === 0 ? problems : [];
       s.result = cellView(result, span, s.doc.getText());
       s.resultVersion = s.doc.version;
       publishDiagnostics(this.server, s);
+      this.server.sendStatus(s);
       for (const w of s.waiters.splice(0)) w();
     });
   }

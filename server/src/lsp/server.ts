@@ -8,7 +8,8 @@
  */
 import { fileURLToPath } from 'node:url';
 import type { Connection, InitializeParams } from 'vscode-languageserver';
-import { parseDeviceSpec } from '../../../shared/src/devices';
+import { displayName, parseDeviceSpec } from '../../../shared/src/devices';
+import { DEVICE_SET_IN, StatusNotification, type StatusParams } from '../protocol';
 import type { AnalysisResult } from '../analysis/api';
 import { readProjectConfig } from '../config/pyproject';
 import { DEFAULT_SETTINGS, SETTINGS_SCHEMA, flatten, fromFlat, type Settings } from '../config/settings';
@@ -65,6 +66,18 @@ export class OomlensServer {
     this.connection.console.log(msg);
   }
 
+  /** Tells the client the device in effect for a document and where it comes from (the status item). */
+  sendStatus(s: DocState): void {
+    const device = s.settings?.target.device;
+    if (!device) return;
+    const spec = parseDeviceSpec(device);
+    const params: StatusParams = {
+      uri: s.doc.uri, device, deviceName: 'error' in spec ? device : displayName(spec),
+      source: s.deviceSource?.source ?? 'default', pyproject: s.deviceSource?.pyproject, problems: s.configProblems,
+    };
+    void this.connection.sendNotification(StatusNotification, params);
+  }
+
   /** Logs one analysis at info level: file, time, models, unknowns (the "oomlens" output channel). */
   logAnalysis(uri: string, r: AnalysisResult, ms: number, extra = ''): void {
     const unknowns = r.unknowns.length + r.models.reduce((n, m) => n + m.facts.unknowns.length + m.estimate.unknowns.length, 0);
@@ -83,12 +96,14 @@ export class OomlensServer {
    * project file decide (so `[tool.oomlens] device = "h200"` works with no
    * editor configuration). Disabled rule lists are combined.
    */
-  async settingsFor(s: DocState): Promise<{ settings: Settings; problems: string[] }> {
+  async settingsFor(s: DocState): Promise<{ settings: Settings; problems: string[]; deviceSource: NonNullable<DocState['deviceSource']> }> {
     let editor = this.pushedSettings;
+    let workspaceDevice = false;
     if (this.clientCaps.workspace?.configuration) {
       try {
         const raw: unknown = await this.connection.workspace.getConfiguration({ scopeUri: s.doc.uri, section: 'oomlens' });
         editor = fromFlat(flatten(raw));
+        workspaceDevice = (raw as { target?: Record<string, unknown> } | null)?.target?.[DEVICE_SET_IN] === 'workspace';
       } catch (e) {
         this.log(`workspace/configuration failed: ${(e as Error).message}`);
       }
@@ -100,7 +115,8 @@ export class OomlensServer {
     problems.push(...project.problems);
     const settings: Settings = {
       ...editor,
-      target: { device: editor.target.device === SETTINGS_SCHEMA['oomlens.target.device'].default && project.device ? project.device : editor.target.device },
+      // A device set for the workspace or folder wins; otherwise pyproject.toml, then the user's or default setting.
+      target: { device: !workspaceDevice && editor.target.device === SETTINGS_SCHEMA['oomlens.target.device'].default && project.device ? project.device : editor.target.device },
       units: editor.units === SETTINGS_SCHEMA['oomlens.units'].default && project.units ? project.units : editor.units,
       diagnostics: {
         enable: editor.diagnostics.enable,
@@ -110,7 +126,11 @@ export class OomlensServer {
     };
     const spec = parseDeviceSpec(settings.target.device);
     if ('error' in spec) problems.push(`oomlens: ${spec.error} Known devices: ${spec.known.join(', ')}`);
-    return { settings, problems };
+    const fromProject = !workspaceDevice && editor.target.device === SETTINGS_SCHEMA['oomlens.target.device'].default && !!project.device;
+    const deviceSource = fromProject ? { source: 'pyproject' as const, pyproject: project.path }
+      : workspaceDevice ? { source: 'setting' as const, pyproject: project.device ? project.path : undefined }
+      : { source: 'default' as const, pyproject: project.device ? project.path : undefined };
+    return { settings, problems, deviceSource };
   }
 
   pathOf(uri: string): string | undefined {
@@ -152,13 +172,14 @@ export class OomlensServer {
     const uri = s.doc.uri;
     try {
       if (!s.settings) {
-        const { settings, problems } = await this.settingsFor(s);
+        const { settings, problems, deviceSource } = await this.settingsFor(s);
         if (generation !== s.generation && !s.settings) {
           // Superseded while we waited for the client: the newer run will ask again.
           return;
         }
         s.settings = settings;
         s.configProblems = problems;
+        s.deviceSource = deviceSource;
       }
       const st = s.settings;
       // The text is read when the worker takes the run (see AnalysisWorker), so it is checked against the document below.
@@ -190,6 +211,7 @@ export class OomlensServer {
       s.resultVersion = version;
       s.resultDoc = undefined;
       publishDiagnostics(this, s);
+      this.sendStatus(s);
       const waiters = s.waiters.splice(0);
       for (const w of waiters) w();
     } catch (e) {
