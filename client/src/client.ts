@@ -24,8 +24,8 @@ export class OomlensClient {
       traceOutputChannel: this.output,
       middleware: {
         workspace: {
-          // Tells the server when oomlens.target.device is set for this workspace or folder:
-          // then the pick wins over [tool.oomlens] device in pyproject.toml.
+          // Tells the server where oomlens.target.device is set: for this workspace or folder (it then
+          // wins over [tool.oomlens] device in pyproject.toml) or for the user (the project file wins).
           configuration: async (params, token, next) => {
             const res = await next(params, token);
             if (!Array.isArray(res)) return res;
@@ -33,9 +33,9 @@ export class OomlensClient {
               const item = params.items[i];
               if (item?.section !== 'oomlens' || typeof r !== 'object' || r === null) return r;
               const ins = vscode.workspace.getConfiguration('oomlens', item.scopeUri ? vscode.Uri.parse(item.scopeUri) : undefined).inspect<string>('target.device');
-              const set = ins?.workspaceFolderValue !== undefined || ins?.workspaceValue !== undefined;
+              const where = ins?.workspaceFolderValue !== undefined || ins?.workspaceValue !== undefined ? 'workspace' : ins?.globalValue !== undefined ? 'user' : undefined;
               const o = r as { target?: Record<string, unknown> };
-              return set ? { ...o, target: { ...(o.target ?? {}), [DEVICE_SET_IN]: 'workspace' } } : r;
+              return where ? { ...o, target: { ...(o.target ?? {}), [DEVICE_SET_IN]: where } } : r;
             });
           },
         },

@@ -49,7 +49,7 @@ export class DeviceStatus implements vscode.Disposable {
     this.item.text = `$(server) ${p.deviceName}`;
     this.item.detail = p.source === 'pyproject' ? 'from pyproject.toml [tool.oomlens]'
       : p.source === 'setting' ? 'from the workspace setting oomlens.target.device'
-      : 'from the oomlens.target.device setting (default)';
+      : 'from the oomlens.target.device setting (user or default)';
     this.item.severity = p.problems.length ? vscode.LanguageStatusSeverity.Warning : vscode.LanguageStatusSeverity.Information;
   }
 

@@ -29,14 +29,15 @@ export interface ShowTimelineResult { svg: string | null; title: string | null }
  * effect for a document and where it comes from, for the status item.
  * `source`: 'setting' (an oomlens.target.device set for the workspace or
  * folder, which wins), 'pyproject' (`[tool.oomlens] device` of `pyproject`),
- * or 'default' (a user-level or default setting).
+ * or 'default' (the user's or the default setting).
  */
 export const StatusNotification = 'oomlens/status';
 export interface StatusParams { uri: string; device: string; deviceName: string; source: 'setting' | 'pyproject' | 'default'; pyproject?: string; problems: string[] }
 
 /**
- * Added by the client to the `oomlens` section it returns for
+ * Added by the client to `target` of the `oomlens` section it returns for
  * `workspace/configuration`: 'workspace' when oomlens.target.device is set
- * for the workspace or the folder (then it overrides pyproject.toml).
+ * for the workspace or the folder (it then overrides pyproject.toml), 'user'
+ * when set in the user's settings (pyproject.toml then wins over it).
  */
 export const DEVICE_SET_IN = 'deviceSetIn';

@@ -541,6 +541,7 @@ async function main(): Promise<void> {
   // ---- One device truth: a folder whose pyproject.toml sets T4 while the settings say A100 40GB.
   const PP = 'pp_device/net.py';
   await step(`device: ${PP} follows pyproject.toml (T4); the picker's "edit pyproject.toml" makes the lens follow the pick`, async () => {
+    // The user's settings say A100 40GB; the folder's pyproject.toml says T4 and wins over a user setting.
     await quickOpen(PP);
     await goTo(3, 1);
     const lens = await waitFor('the lens on T4', async () => (await lensTexts()).find((l) => l.includes('params') && l.includes('T4')), 30_000);

@@ -1,8 +1,9 @@
 // One device truth over LSP: after each analysis the server tells the
 // client the device in effect for the file and where it comes from
-// (oomlens/status), and a device set for the workspace (marked by the
-// client as `deviceSetIn: "workspace"`) wins over pyproject.toml — even when
-// it is the default value, which alone would yield to the project file.
+// (oomlens/status). pyproject.toml wins over a default or user-level
+// setting (the client marks it `deviceSetIn: "user"`); a device set for the
+// workspace (`deviceSetIn: "workspace"`) wins over pyproject.toml — even
+// when it is the default value.
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,6 +43,12 @@ describe('target device and its source', () => {
     assert.deepEqual({ device: first.device, name: first.deviceName, source: first.source }, { device: 't4', name: 'T4', source: 'pyproject' });
     assert.equal(first.pyproject, join(dir, 'pyproject.toml'));
     assert.match((await c.codeLens(d))[0].command?.title ?? '', /on T4/);
+
+    // A user-level setting (VS Code's client says so) yields to the project file too.
+    statuses.length = 0;
+    c.setSettings({ target: { device: 'a100-40gb', deviceSetIn: 'user' } });
+    const user = await until((s) => s.uri === d.uri);
+    assert.deepEqual({ device: user.device, source: user.source }, { device: 't4', source: 'pyproject' });
 
     statuses.length = 0;
     c.setSettings({ target: { device: 'a100-80gb', deviceSetIn: 'workspace' } });

@@ -98,12 +98,13 @@ export class OomlensServer {
    */
   async settingsFor(s: DocState): Promise<{ settings: Settings; problems: string[]; deviceSource: NonNullable<DocState['deviceSource']> }> {
     let editor = this.pushedSettings;
-    let workspaceDevice = false;
+    /** Where the client says the device setting is set: 'workspace' (or folder), 'user', or not said. */
+    let setIn: unknown;
     if (this.clientCaps.workspace?.configuration) {
       try {
         const raw: unknown = await this.connection.workspace.getConfiguration({ scopeUri: s.doc.uri, section: 'oomlens' });
         editor = fromFlat(flatten(raw));
-        workspaceDevice = (raw as { target?: Record<string, unknown> } | null)?.target?.[DEVICE_SET_IN] === 'workspace';
+        setIn = (raw as { target?: Record<string, unknown> } | null)?.target?.[DEVICE_SET_IN];
       } catch (e) {
         this.log(`workspace/configuration failed: ${(e as Error).message}`);
       }
@@ -113,10 +114,15 @@ export class OomlensServer {
     const path = this.pathOf(s.doc.uri);
     if (path) project = readProjectConfig(path);
     problems.push(...project.problems);
+    // The device: one set for the workspace or folder wins; then pyproject.toml, over a user-level
+    // setting; then the setting. A client that does not say where the setting is set (not VS Code):
+    // a non-default setting wins over pyproject.toml.
+    const workspaceDevice = setIn === 'workspace';
+    const fromProject = !!project.device && !workspaceDevice
+      && (setIn === 'user' || editor.target.device === SETTINGS_SCHEMA['oomlens.target.device'].default);
     const settings: Settings = {
       ...editor,
-      // A device set for the workspace or folder wins; otherwise pyproject.toml, then the user's or default setting.
-      target: { device: !workspaceDevice && editor.target.device === SETTINGS_SCHEMA['oomlens.target.device'].default && project.device ? project.device : editor.target.device },
+      target: { device: fromProject ? project.device! : editor.target.device },
       units: editor.units === SETTINGS_SCHEMA['oomlens.units'].default && project.units ? project.units : editor.units,
       diagnostics: {
         enable: editor.diagnostics.enable,
@@ -126,7 +132,6 @@ export class OomlensServer {
     };
     const spec = parseDeviceSpec(settings.target.device);
     if ('error' in spec) problems.push(`oomlens: ${spec.error} Known devices: ${spec.known.join(', ')}`);
-    const fromProject = !workspaceDevice && editor.target.device === SETTINGS_SCHEMA['oomlens.target.device'].default && !!project.device;
     const deviceSource = fromProject ? { source: 'pyproject' as const, pyproject: project.path }
       : workspaceDevice ? { source: 'setting' as const, pyproject: project.device ? project.path : undefined }
       : { source: 'default' as const, pyproject: project.device ? project.path : undefined };
