@@ -725,6 +725,31 @@ async function main(): Promise<void> {
     await shot('timeline-webview');
   });
 
+  await step('timeline in a narrow panel (about 400 px): its text stays legible (≥ 10 px rendered)', async () => {
+    // A 760 px window leaves the webview about 400 px beside the explorer.
+    await p().setViewportSize({ width: 760, height: 800 });
+    await sleep(500);
+    const sizes = await waitFor('the timeline SVG text sizes in the narrow webview', async () => {
+      for (const f of p().frames()) {
+        if ((await f.locator('svg text').count().catch(() => 0)) === 0) continue;
+        const panel = await f.evaluate(() => (globalThis as unknown as { document: { body: { clientWidth: number } } }).document.body.clientWidth).catch(() => 0);
+        // The drawn font size times the scale at which the SVG is shown (shown width / drawn width).
+        type El = { getAttribute(n: string): string | null; closest(s: string): { getAttribute(n: string): string | null; getBoundingClientRect(): { width: number } } | null };
+        const heights = await f.locator('svg text').evaluateAll((els) => (els as unknown as El[]).map((e) => {
+          const svg = e.closest('svg');
+          const drawn = Number(svg?.getAttribute('width')) || 1;
+          return Number(e.getAttribute('font-size') ?? 0) * ((svg?.getBoundingClientRect().width ?? drawn) / drawn);
+        }));
+        if (heights.length) return { panel, min: Math.min(...heights) };
+      }
+      return false;
+    }, 20_000, 250);
+    log(`narrow webview: ${sizes.panel} px wide, smallest text ${sizes.min.toFixed(1)} px`);
+    assert(sizes.panel > 0 && sizes.panel <= 520, `the webview is ${sizes.panel} px wide, not a narrow panel`);
+    assert(sizes.min >= 10, `timeline text renders at ${sizes.min.toFixed(1)} px in a ${sizes.panel} px panel`);
+    await shot('timeline-narrow');
+  });
+
   clearTimeout(limit);
   timings.push(['total', Date.now() - t0]);
 }
