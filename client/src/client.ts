@@ -5,11 +5,12 @@
  */
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { DEVICE_SET_IN, StatusNotification, type DeviceStatus, type StatusParams } from './status';
 
 export class OomlensClient {
   client: LanguageClient | undefined;
 
-  constructor(private readonly context: vscode.ExtensionContext, private readonly output: vscode.LogOutputChannel) {}
+  constructor(private readonly context: vscode.ExtensionContext, private readonly output: vscode.LogOutputChannel, private readonly status?: DeviceStatus) {}
 
   async start(): Promise<void> {
     const module = this.context.asAbsolutePath('dist/server.js');
@@ -21,6 +22,24 @@ export class OomlensClient {
       documentSelector: [{ language: 'python' }],
       outputChannel: this.output,
       traceOutputChannel: this.output,
+      middleware: {
+        workspace: {
+          // Tells the server where oomlens.target.device is set: for this workspace or folder (it then
+          // wins over [tool.oomlens] device in pyproject.toml) or for the user (the project file wins).
+          configuration: async (params, token, next) => {
+            const res = await next(params, token);
+            if (!Array.isArray(res)) return res;
+            return res.map((r: unknown, i: number) => {
+              const item = params.items[i];
+              if (item?.section !== 'oomlens' || typeof r !== 'object' || r === null) return r;
+              const ins = vscode.workspace.getConfiguration('oomlens', item.scopeUri ? vscode.Uri.parse(item.scopeUri) : undefined).inspect<string>('target.device');
+              const where = ins?.workspaceFolderValue !== undefined || ins?.workspaceValue !== undefined ? 'workspace' : ins?.globalValue !== undefined ? 'user' : undefined;
+              const o = r as { target?: Record<string, unknown> };
+              return where ? { ...o, target: { ...(o.target ?? {}), [DEVICE_SET_IN]: where } } : r;
+            });
+          },
+        },
+      },
       synchronize: {
         // Sends didChangeConfiguration on any oomlens.* change; the server
         // then pulls per-document configuration again.
@@ -35,6 +54,7 @@ export class OomlensClient {
       },
     };
     this.client = new LanguageClient('oomlens', 'oomlens', serverOptions, clientOptions);
+    this.client.onNotification(StatusNotification, (p: StatusParams) => this.status?.set(p));
     await this.client.start();
   }
 

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { OomlensClient } from './client';
 import type { DeviceStatus } from './status';
 import { TimelinePanel } from './timeline';
+import { withPyprojectDevice } from './pyproject';
 
 interface DeviceItem { id: string; name: string; capacity: string }
 
@@ -27,6 +28,8 @@ export function registerCommands(context: vscode.ExtensionContext, client: Oomle
     }
     const qp = vscode.window.createQuickPick();
     qp.items = items;
+    // Typing an id ("h100", "8xa100-80gb") finds it as well as the name.
+    qp.matchOnDescription = true;
     qp.placeholder = 'Target device (or type e.g. 16xh100-80gb)';
     const choice = await new Promise<string | undefined>((resolve) => {
       qp.onDidAccept(() => {
@@ -39,8 +42,20 @@ export function registerCommands(context: vscode.ExtensionContext, client: Oomle
     });
     qp.dispose();
     if (!choice) return;
+    const now = status.current();
+    if (now?.pyproject && now.source !== 'setting') {
+      // pyproject.toml sets the device: the pick must win over it, in one of two places.
+      const edit = 'Edit [tool.oomlens] device in pyproject.toml';
+      const ws = 'Use for this workspace (overrides pyproject.toml)';
+      const where = await vscode.window.showQuickPick([edit, ws], { placeHolder: `${vscode.workspace.asRelativePath(now.pyproject)} sets device = "${now.device}"` });
+      if (!where) return;
+      if (where === edit) {
+        await setPyprojectDevice(now.pyproject, choice);
+        return;
+      }
+    }
     // Writing the workspace setting fires didChangeConfiguration, which
-    // re-analyses every open file on the server.
+    // re-analyses every open file on the server; a workspace value wins over pyproject.toml.
     await vscode.workspace.getConfiguration('oomlens').update('target.device', choice, vscode.ConfigurationTarget.Workspace);
     status.update();
   });
@@ -68,4 +83,13 @@ export function registerCommands(context: vscode.ExtensionContext, client: Oomle
     }
     timeline.show({ svg: r.svg, title: r.title ?? 'Memory timeline' });
   });
+}
+
+async function setPyprojectDevice(path: string, device: string): Promise<void> {
+  const uri = vscode.Uri.file(path);
+  const doc = await vscode.workspace.openTextDocument(uri);
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), withPyprojectDevice(doc.getText(), device));
+  await vscode.workspace.applyEdit(edit);
+  await doc.save();
 }

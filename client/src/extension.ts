@@ -11,8 +11,8 @@ let client: OomlensClient | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const output = vscode.window.createOutputChannel('oomlens', { log: true });
-  client = new OomlensClient(context, output);
   const status = new DeviceStatus();
+  client = new OomlensClient(context, output, status);
   context.subscriptions.push(output, status);
   registerCommands(context, client, status, output);
   await client.start();

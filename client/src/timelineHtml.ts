@@ -24,8 +24,10 @@ export function timelineHtml(content: TimelineContent, nonce = randomBytes(16).t
 <title>${title}</title>
 <style nonce="${nonce}">
   body { margin: 0; padding: 12px; background: var(--vscode-editor-background); color: var(--vscode-foreground); font-family: var(--vscode-font-family, sans-serif); }
-  .card { display: inline-block; background: #fff; border-radius: 4px; padding: 4px; max-width: 100%; }
-  .card svg { max-width: 100%; height: auto; }
+  /* The picture keeps its drawn size (text 11 px and up) and scrolls sideways in a narrow panel:
+     scaled to a 400 px half-width panel its text would shrink to about 5 px. */
+  .card { display: block; background: #fff; border-radius: 4px; padding: 4px; max-width: 100%; width: fit-content; overflow-x: auto; box-sizing: border-box; }
+  .card svg { display: block; max-width: none; }
   p.hint { opacity: 0.75; font-size: 12px; }
 </style>
 </head>

@@ -24,6 +24,20 @@ export const ShowTimelineRequest = 'oomlens/showTimeline';
 export interface ShowTimelineParams { uri: string; position: { line: number; character: number } }
 export interface ShowTimelineResult { svg: string | null; title: string | null }
 
-/** server → client notification: the effective target device of a document changed (for the status item). */
+/**
+ * server → client notification, after each analysis: the target device in
+ * effect for a document and where it comes from, for the status item.
+ * `source`: 'setting' (an oomlens.target.device set for the workspace or
+ * folder, which wins), 'pyproject' (`[tool.oomlens] device` of `pyproject`),
+ * or 'default' (the user's or the default setting).
+ */
 export const StatusNotification = 'oomlens/status';
-export interface StatusParams { uri: string; device: string; deviceName: string; problems: string[] }
+export interface StatusParams { uri: string; device: string; deviceName: string; source: 'setting' | 'pyproject' | 'default'; pyproject?: string; problems: string[] }
+
+/**
+ * Added by the client to `target` of the `oomlens` section it returns for
+ * `workspace/configuration`: 'workspace' when oomlens.target.device is set
+ * for the workspace or the folder (it then overrides pyproject.toml), 'user'
+ * when set in the user's settings (pyproject.toml then wins over it).
+ */
+export const DEVICE_SET_IN = 'deviceSetIn';

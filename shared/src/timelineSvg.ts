@@ -241,7 +241,10 @@ export function timelineSvg(facts: ModelFacts, est: Estimate, opts: TimelineSvgO
     }
     const n = s.steps.length;
     const peakTotal = Math.max(0, ...s.totals);
-    const top0 = Math.max(peakTotal, p.budgetBytes) * 1.08;
+    // Scaled to the phase's peak when the budget dwarfs it (a small model would otherwise be a flat
+    // line at 0); the budget line is then off the scale and said so.
+    const budgetOnScale = peakTotal <= 0 || peakTotal >= p.budgetBytes * 0.25;
+    const top0 = (budgetOnScale ? Math.max(peakTotal, p.budgetBytes) : peakTotal) * 1.08;
     const unit = axisUnit(top0, units);
     const step = niceStep(top0 / unit.size);
     const yMaxU = Math.ceil(top0 / unit.size / step) * step;
@@ -278,10 +281,15 @@ export function timelineSvg(facts: ModelFacts, est: Estimate, opts: TimelineSvgO
       for (let j = 0; j < n; j++) base[j] = hi[j];
     });
 
-    // Budget line.
-    const by = r1(yOf(p.budgetBytes));
-    out.push(`<line x1="${ML}" y1="${by}" x2="${ML + plotW}" y2="${by}" stroke="${BUDGET}" stroke-width="2" stroke-dasharray="8 4"/>`);
-    out.push(`<text x="${ML + plotW - 4}" y="${r1(yOf(p.budgetBytes) - 5)}" ${FONT} font-size="12" font-weight="bold" fill="${BUDGET}" stroke="#FFFFFF" stroke-width="3" paint-order="stroke" text-anchor="end">${escapeXml(`budget ${fmt(p.budgetBytes)}`)}</text>`);
+    // Budget line, or where it is when it lies far above this scale.
+    if (budgetOnScale) {
+      const by = r1(yOf(p.budgetBytes));
+      out.push(`<line x1="${ML}" y1="${by}" x2="${ML + plotW}" y2="${by}" stroke="${BUDGET}" stroke-width="2" stroke-dasharray="8 4"/>`);
+      out.push(`<text x="${ML + plotW - 4}" y="${r1(yOf(p.budgetBytes) - 5)}" ${FONT} font-size="12" font-weight="bold" fill="${BUDGET}" stroke="#FFFFFF" stroke-width="3" paint-order="stroke" text-anchor="end">${escapeXml(`budget ${fmt(p.budgetBytes)}`)}</text>`);
+    } else {
+      const share = Math.max(0.1, Math.round((peakTotal / p.budgetBytes) * 1000) / 10);
+      out.push(`<text x="${ML + plotW - 4}" y="${py + 14}" ${FONT} font-size="12" font-weight="bold" fill="${BUDGET}" stroke="#FFFFFF" stroke-width="3" paint-order="stroke" text-anchor="end">${escapeXml(`budget ${fmt(p.budgetBytes)} ↑ above this scale (peak ${share}% of it)`)}</text>`);
+    }
 
     // Peak marker.
     let pk = 0;

@@ -48,9 +48,11 @@ ff = FeedForward(args.dim, 4 * args.dim, args.multiple_of, args.ffn_dim_multipli
 
 test('import styles: from equinox import nn, import equinox.nn as enn', async () => {
   // Linear(3, 4): 3*4 weights + 4 biases = 16.
-  const a = await model('import jax\nfrom equinox import nn\nlin = nn.Linear(3, 4, key=jax.random.PRNGKey(0))\n', 'Linear');
+  // A bare layer is not a model: each sits in a module of the program's own.
+  const wrap = (imp: string, ctor: string) => `import jax\nimport equinox as eqx\n${imp}\nclass M(eqx.Module):\n    lin: object\n    def __init__(self, key):\n        self.lin = ${ctor}\nm = M(jax.random.PRNGKey(0))\n`;
+  const a = await model(wrap('from equinox import nn', 'nn.Linear(3, 4, key=key)'), 'M');
   assert.equal(a.facts.paramCount, 16);
-  const b = await model('import jax\nimport equinox.nn as enn\nlin = enn.Linear(3, 4, use_bias=False, key=jax.random.key(0))\n', 'Linear');
+  const b = await model(wrap('import equinox.nn as enn', 'enn.Linear(3, 4, use_bias=False, key=key)'), 'M');
   assert.equal(b.facts.paramCount, 12);
 });
 
@@ -163,8 +165,12 @@ test('dtype through dtype= and astype', async () => {
 import equinox as eqx
 import jax
 import jax.numpy as jnp
-lin = eqx.nn.Linear(1024, 1024, dtype=jnp.bfloat16, key=jax.random.PRNGKey(0))
-`, 'Linear');
+class M(eqx.Module):
+    lin: eqx.nn.Linear
+    def __init__(self, key):
+        self.lin = eqx.nn.Linear(1024, 1024, dtype=jnp.bfloat16, key=key)
+m = M(jax.random.PRNGKey(0))
+`, 'M');
   assert.equal(m.estimate.paramBytes, 2_099_200);
   assert.deepEqual(Object.keys(m.estimate.bytesByDtype), ['bfloat16']);
 });
@@ -212,9 +218,9 @@ test('bad input: empty, syntax errors, binary, huge, absurd shapes, unknown devi
   const empty = await analyze('', { device: 'a100-80gb' });
   assert.equal(empty.models.length, 0);
 
-  const broken = await analyze('import torch.nn as nn\nlin = nn.Linear(10, 10)\nclass X(\n  def f(self\nother = nn.Linear(4,\n', { device: 'a100-80gb' });
+  const broken = await analyze('import torch.nn as nn\nlin = nn.Sequential(nn.Linear(10, 10), nn.ReLU())\nclass X(\n  def f(self\nother = nn.Linear(4,\n', { device: 'a100-80gb' });
   assert.ok(broken.unknowns.some((u) => /syntax/.test(u.reason)));
-  const lin = broken.models.find((m) => m.facts.name === 'Linear');
+  const lin = broken.models.find((m) => m.facts.name === 'Sequential');
   assert.ok(lin, 'the part that parses is still analysed');
   assert.equal(lin.facts.paramCount, 110);
 

@@ -48,7 +48,7 @@ test('Llama-2-7B fp16, 4,096-token KV cache, batch 1: the CLI breakdown matches 
   // The printed text names the cache and its line.
   const text = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'server/src/cli/main.ts'), 'check', join(root, 'examples/llama2_generate')], { cwd: root, encoding: 'utf8', timeout: 120_000 });
   assert.match(text.stdout, /inference\s+15\.7 GB\s+16\.5 GB\s+✓/);
-  assert.match(text.stdout, /inference peak: 13\.0 GB model\.layers \(float16\) ×32 \(line 14\); 2\.1 GB KV cache \(DynamicCache, float16\) ×32 \(line 19\)/);
+  assert.match(text.stdout, /largest at the inference peak:\n +13\.0 GB  model\.layers \(float16\), 32 tensors · line 14\n +2\.1 GB  KV cache \(DynamicCache, float16\), 32 tensors · line 19\n/);
 });
 
 test('beams and prompts multiply the cache; an unknown prompt length gives a lower bound with the reason', async () => {

@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { analyze } from '../../server/src/analysis/analyze';
 
 const FIX = join(__dirname, '../fixtures/robust');
-// nn.Linear(1024, 1024): 1024*1024 weights + 1024 biases.
+// nn.Sequential(nn.Linear(1024, 1024)) (a bare layer is no model): 1024*1024 weights + 1024 biases.
 const LINEAR = 1024 * 1024 + 1024;
-const TAIL = '\nimport torch.nn as nn\nmodel = nn.Linear(1024, 1024)\n';
+const TAIL = '\nimport torch.nn as nn\nmodel = nn.Sequential(nn.Linear(1024, 1024))\n';
 
 async function check(src: string, expect: RegExp | undefined) {
   const r = await analyze(src, { device: 'a100-80gb', versions: {} });
@@ -19,7 +19,7 @@ async function check(src: string, expect: RegExp | undefined) {
   assert.ok(!reasons.some((x) => /internal error|call stack|Invalid (string|array) length/.test(x)), reasons.join('\n'));
   if (expect) assert.ok(reasons.some((x) => expect.test(x)), `expected an unknown matching ${expect}: ${reasons.join(' | ')}`);
   else assert.deepEqual(reasons, []);
-  const m = r.models.find((x) => x.facts.name === 'Linear');
+  const m = r.models.find((x) => x.facts.name === 'Sequential');
   assert.ok(m, `the model after it was lost: ${r.models.map((x) => x.facts.name).join(', ')}`);
   assert.equal(m.facts.paramCount, LINEAR);
   return r;
@@ -63,22 +63,22 @@ for (const n of [800, 2400]) {
 }
 
 test('a shallow nesting is followed exactly (the guard does not cut normal code)', async () => {
-  const r = await analyze(`a = 1\ny = ${Array(200).fill('a').join(' + ')}\nassert y == 200\nimport torch.nn as nn\nmodel = nn.Linear(y, y)\n`, { device: 'a100-80gb', versions: {} });
+  const r = await analyze(`a = 1\ny = ${Array(200).fill('a').join(' + ')}\nassert y == 200\nimport torch.nn as nn\nmodel = nn.Sequential(nn.Linear(y, y))\n`, { device: 'a100-80gb', versions: {} });
   assert.deepEqual(r.unknowns, []);
   assert.equal(r.models[0]?.facts.paramCount, 200 * 200 + 200);
 });
 
 test('the step and time budgets end the run with an unknown, keeping what was found before', async () => {
-  const src = `import torch.nn as nn\nmodel = nn.Linear(1024, 1024)\nwhile True:\n    pass\n`;
+  const src = `import torch.nn as nn\nmodel = nn.Sequential(nn.Linear(1024, 1024))\nwhile True:\n    pass\n`;
   const steps = await analyze(src, { device: 'a100-80gb', versions: {}, stepBudget: 50_000 });
   assert.ok(steps.unknowns.some((u) => /step budget \(50000\) exhausted/.test(u.reason)), JSON.stringify(steps.unknowns));
-  const time = await analyze(`import torch.nn as nn\nmodel = nn.Linear(1024, 1024)\nx = 0\nfor i in range(100000):\n    for j in range(100000):\n        x = x + 1\n`, { device: 'a100-80gb', versions: {}, stepBudget: 1e12, timeBudgetMs: 50 });
+  const time = await analyze(`import torch.nn as nn\nmodel = nn.Sequential(nn.Linear(1024, 1024))\nx = 0\nfor i in range(100000):\n    for j in range(100000):\n        x = x + 1\n`, { device: 'a100-80gb', versions: {}, stepBudget: 1e12, timeBudgetMs: 50 });
   assert.ok(time.unknowns.some((u) => /time budget exhausted/.test(u.reason)), JSON.stringify(time.unknowns));
   assert.equal(time.models[0]?.facts.paramCount, LINEAR);
 });
 
 test('a list literal of 100,000 items is followed (no argument spread over its items)', async () => {
-  const r = await analyze(`xs = [${Array.from({ length: 100_000 }, (_, i) => i).join(', ')}]\nimport torch.nn as nn\nmodel = nn.Linear(1024, 1024)\ny = model\n`, { device: 'a100-80gb', versions: {} });
+  const r = await analyze(`xs = [${Array.from({ length: 100_000 }, (_, i) => i).join(', ')}]\nimport torch.nn as nn\nmodel = nn.Sequential(nn.Linear(1024, 1024))\ny = model\n`, { device: 'a100-80gb', versions: {} });
   assert.ok(!r.unknowns.some((u) => /internal|call stack/.test(u.reason)), JSON.stringify(r.unknowns));
   assert.equal(r.models[0]?.facts.paramCount, LINEAR);
 });

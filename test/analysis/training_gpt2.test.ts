@@ -76,7 +76,9 @@ test('GPT-2 small AdamW fp32 training: CLI breakdown matches the hand calculatio
 
 test('GPT-2 example: the text report lists every training component', async () => {
   const r = await check([join(root, 'examples', 'gpt2_train')]);
-  const line = r.out.split('\n').find((l) => l.includes('training peak:')) ?? '';
+  // The contributor lines under "largest at the training peak:", one per component.
+  const block = /largest at the training peak:\n((?: {6}.*\n)+)/.exec(r.out);
+  const line = block?.[1] ?? '';
   for (const part of ['activations saved for backward', 'logits', 'log-probs', 'optimizer state: torch.optim.AdamW', 'parameters (float32)', 'gradients (float32)']) {
     assert.ok(line.includes(part), `${part} missing from: ${line}`);
   }

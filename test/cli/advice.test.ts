@@ -140,7 +140,9 @@ test('JSON fits-where and changes agree with the verdicts on every scenario and 
 });
 
 test('text output: a fits-on line per phase and the cheapest change for one that does not fit', () => {
-  const r = run(['check', S1, '--device', 'a100-40gb']);
+  // Lines wrap at 100 columns; a continuation starts with six spaces.
+  const unwrap = (x: { out: string }) => ({ ...x, out: x.out.replace(/\n {6}(?=\S)/g, ' ') });
+  const r = unwrap(run(['check', S1, '--device', 'a100-40gb']));
   const j = JSON.parse(run(['check', S1, '--device', 'a100-40gb', '--format', 'json']).out) as Report;
   const init = j.files[0].models[0].phases.find((p) => p.name === 'init')!;
   const n = init.fitsWhere.devices.find((d) => d.device === 'a100-40gb')!.count;
@@ -149,7 +151,7 @@ test('text output: a fits-on line per phase and the cheapest change for one that
   assert.ok(c, 'S1 init has a change that fits');
   assert.ok(r.out.includes(`    init cheapest change: ${c.title} → peak ${(c.peakBytes / 1e9).toFixed(1)} GB of ${(init.budgetBytes / 1e9).toFixed(1)} GB on A100 40GB ✓ (cost: `));
   // S2: the Threefry bits every device draws rule out any number of H100s, and the line says why.
-  const s2 = run(['check', join(scenarios, 's2_flax_sharded_dense'), '--device', '8xh100-80gb']);
+  const s2 = unwrap(run(['check', join(scenarios, 's2_flax_sharded_dense'), '--device', '8xh100-80gb']));
   assert.match(s2.out, /init fits on: .*; no count of H100 80GB \([\d.]+ GB must sit on every device\)/);
   assert.match(s2.out, /init cheapest change: none of the single changes fits on 8× H100 80GB/);
 });

@@ -85,7 +85,7 @@ test('--units GiB prints binary units and says so', () => {
 
 test('a clean file exits 0; --select and --ignore filter by code prefix', () => {
   const dir = mkdtempSync(join(tmpdir(), 'oomlens-cli-'));
-  writeFileSync(join(dir, 'small.py'), 'import torch.nn as nn\nnet = nn.Linear(16, 16)\n');
+  writeFileSync(join(dir, 'small.py'), 'import torch.nn as nn\nnet = nn.Sequential(nn.Linear(16, 16), nn.ReLU())\n');
   assert.equal(run(['check', dir]).code, 0);
   const s4 = join(scenarios, 's4_equinox_mlp_prealloc');
   const only = json(['check', s4, '--device', 't4', '--select', 'OOM901']);
@@ -111,12 +111,12 @@ test('bad usage and bad input: exit 2 with a clear message, never a stack trace'
 test('binary and half-typed files: a partial result or a clear skip, no crash', () => {
   const dir = mkdtempSync(join(tmpdir(), 'oomlens-cli-'));
   writeFileSync(join(dir, 'blob.py'), Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 1, 2, 3]));
-  writeFileSync(join(dir, 'half.py'), 'import torch.nn as nn\nlin = nn.Linear(10, 10)\nclass X(\n  def f(self\n');
+  writeFileSync(join(dir, 'half.py'), 'import torch.nn as nn\nlin = nn.Sequential(nn.Linear(10, 10))\nclass X(\n  def f(self\n');
   const r = run(['check', dir, '--format', 'json']);
   assert.ok(r.code === 0 || r.code === 1, r.err);
   const rep = JSON.parse(r.out) as JsonReport;
   const half = rep.files.find((f) => f.path.endsWith('half.py'))!;
-  assert.equal(half.models.find((m) => m.name === 'Linear')?.params, 110);
+  assert.equal(half.models.find((m) => m.name === 'Sequential')?.params, 110);
   const blob = rep.files.find((f) => f.path.endsWith('blob.py'));
   assert.ok(blob, 'the binary file is listed');
   assert.match(blob.skipped ?? blob.unknowns.map((u) => u.reason).join(' '), /binary/);

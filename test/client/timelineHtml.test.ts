@@ -36,3 +36,18 @@ test('anything but a plain SVG is refused', () => {
     assert.ok(html.includes('the server sent no picture that can be shown'));
   }
 });
+
+test('the device picker rewrites [tool.oomlens] device in pyproject.toml, and only there', async () => {
+  const { withPyprojectDevice } = await import('../../client/src/pyproject');
+  const src = '[project]\nname = "x"\ndevice = "keep"\n\n[tool.oomlens]\ndevice = "t4"  # target\ndisabled = ["OOM902"]\n';
+  assert.equal(withPyprojectDevice(src, 'a100-80gb'), src.replace('device = "t4"', 'device = "a100-80gb"'));
+  assert.equal(withPyprojectDevice('[tool.oomlens]\nunits = "GiB"\n', 'h200'), '[tool.oomlens]\ndevice = "h200"\nunits = "GiB"\n');
+  assert.equal(withPyprojectDevice('[project]\nname = "x"\n', 'h200'), '[project]\nname = "x"\n\n[tool.oomlens]\ndevice = "h200"\n');
+});
+
+test('the timeline keeps its drawn size in a narrow panel (scrolls sideways) instead of shrinking its text', () => {
+  const html = timelineHtml({ svg: '<svg xmlns="http://www.w3.org/2000/svg" width="880" height="300"><text font-size="11">x</text></svg>', title: 't' }, 'n0nce');
+  assert.match(html, /\.card svg \{[^}]*max-width: none/);
+  assert.match(html, /\.card \{[^}]*overflow-x: auto/);
+  assert.doesNotMatch(html, /svg \{[^}]*max-width: 100%/);
+});

@@ -221,7 +221,7 @@ const USER_SETTINGS = {
   'git.enabled': false,
   'editor.minimap.enabled': false,
   'editor.hover.delay': 200,
-  'editor.hover.above': false, // below the line, where the editor has room for the memory table
+  // editor.hover.above is left at VS Code's default (above the line): the memory table must show there too.
   'editor.codeLens': true,
   'files.autoSave': 'off',
   'window.restoreWindows': 'none',
@@ -392,6 +392,24 @@ async function main(): Promise<void> {
   mkdirSync(ws, { recursive: true });
   for (const s of ['s1_equinox_mistral', 's2_flax_sharded_dense', 's3_haiku_pair_init', 's4_equinox_mlp_prealloc', 's5_hf_llama_edit']) cpSync(join(SCENARIOS, s), join(ws, s), { recursive: true });
   writeFileSync(join(userData, 'User', 'settings.json'), JSON.stringify(USER_SETTINGS, null, 2));
+  // A folder whose pyproject.toml sets another device than the settings.
+  mkdirSync(join(ws, 'pp_device'));
+  writeFileSync(join(ws, 'pp_device', 'pyproject.toml'), '[tool.oomlens]\ndevice = "t4"\n');
+  writeFileSync(join(ws, 'pp_device', 'net.py'), 'import torch.nn as nn\n\nnet = nn.Sequential(nn.Linear(4096, 4096), nn.ReLU(), nn.Linear(4096, 10))\n');
+  // A class whose header a syntax error broke, then a model that parses.
+  mkdirSync(join(ws, 'broken'));
+  writeFileSync(join(ws, 'broken', 'model.py'), 'import torch.nn as nn\n\nclass Net(nn.Module)\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(768, 3072)\n        self.proj = nn.Linear(3072, 768)\n\nseq = nn.Sequential(nn.Linear(4096, 4096), nn.ReLU())\n');
+  // A hub id typed into an empty string, character by character.
+  mkdirSync(join(ws, 'hub'));
+  writeFileSync(join(ws, 'hub', 'load.py'), 'from transformers import AutoModelForCausalLM\n\nmodel = AutoModelForCausalLM.from_pretrained("")\n');
+  // A notebook: the import in one cell, the full-precision load in the next.
+  mkdirSync(join(ws, 'nb'));
+  const cell = (src: string[]) => ({ cell_type: 'code', metadata: {}, execution_count: null, outputs: [], source: src });
+  writeFileSync(join(ws, 'nb', 'load.ipynb'), JSON.stringify({
+    nbformat: 4, nbformat_minor: 5,
+    metadata: { kernelspec: { name: 'python3', display_name: 'Python 3', language: 'python' }, language_info: { name: 'python' } },
+    cells: [cell(['from transformers import AutoModelForCausalLM\n']), cell(['model = AutoModelForCausalLM.from_pretrained("mistralai/Mistral-7B-v0.1")\n'])],
+  }, null, 1));
   log(`profile and workspace in ${tmp}`);
 
   await step('install the vsix with code-server --install-extension', async () => {
@@ -440,7 +458,8 @@ async function main(): Promise<void> {
     chromiumGroup = chromiumPid !== undefined && leadsGroup(chromiumPid);
     browser = await chromium.connect(browserServer.wsEndpoint(), { timeout: 60_000 });
     log(`chromium pid ${chromiumPid}`);
-    const ctx = await browser.newContext({ viewport: { width: 1440, height: 1200 } });
+    // A laptop's screen: the hover's table must be visible without scrolling at 1280×800.
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     page = await ctx.newPage();
     await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(ws)}`, { timeout: 60_000 });
     await waitFor('the workbench', async () => (await page!.locator('.monaco-workbench .part.editor').count()) > 0, 60_000);
@@ -484,6 +503,12 @@ async function main(): Promise<void> {
     assert(h.includes('7.24 B params'), `hover lacks the parameter count: ${h}`);
     assert(/init[\s|]+42\.4 GB/.test(h), `hover lacks the init peak 42.4 GB: ${h}`);
     assert(h.includes('✗'), `hover lacks the ✗ verdict: ${h}`);
+    // The table, first in the hover, is on screen (default placement, above the line, 1280×800).
+    const row = p().locator('.monaco-hover:visible tr', { hasText: 'init' }).first();
+    const box = await row.boundingBox();
+    assert(box && box.y >= 0 && box.y + box.height <= 800, `the hover's init row is not visible in the 1280×800 window: ${JSON.stringify(box)}`);
+    const cells = await row.locator('td').allInnerTexts();
+    assert(cells.length === 4 && cells.every((c) => c.trim().length > 0), `the table row has 4 separate cells: ${JSON.stringify(cells)}`);
     await shot('hover');
     await dismissHover();
   });
@@ -511,6 +536,70 @@ async function main(): Promise<void> {
     assert(line.join('\n').includes('float16'), `the edited line does not build the layers in float16: ${line.join('\n')}`);
     assert(!/42\.4 GB/.test(lens), `lens still shows the 42.4 GB peak: ${lens}`);
     await shot('after-fix');
+  });
+
+  // ---- One device truth: a folder whose pyproject.toml sets T4 while the settings say A100 40GB.
+  const PP = 'pp_device/net.py';
+  await step(`device: ${PP} follows pyproject.toml (T4); the picker's "edit pyproject.toml" makes the lens follow the pick`, async () => {
+    // The user's settings say A100 40GB; the folder's pyproject.toml says T4 and wins over a user setting.
+    await quickOpen(PP);
+    await goTo(3, 1);
+    const lens = await waitFor('the lens on T4', async () => (await lensTexts()).find((l) => l.includes('params') && l.includes('T4')), 30_000);
+    log(`lens: ${lens}`);
+    await runCommand('oomlens: Pick target device');
+    await waitFor('the device list', async () => (await quickInputRows()).some((r) => r.includes('H100 80GB')), 15_000);
+    // Typing an id (not the display name) finds the device.
+    await p().keyboard.type('h100-80gb', { delay: 5 });
+    await waitFor('H100 80GB first when typing its id', async () => (await quickInputRows())[0]?.startsWith('H100 80GB'), 10_000);
+    await p().keyboard.press('Enter');
+    const rows = await waitFor('the choice of where the pick goes', async () => { const r = await quickInputRows(); return r.some((x) => x.includes('pyproject.toml')) ? r : false; }, 10_000);
+    log(`where: ${rows.join(' | ')}`);
+    await shot('device-picker-pyproject');
+    await p().keyboard.type('Edit', { delay: 5 });
+    await waitFor('"Edit [tool.oomlens] device" first', async () => (await quickInputRows())[0]?.startsWith('Edit'), 10_000);
+    await p().keyboard.press('Enter');
+    const after = await waitFor('the lens to follow the pick (H100 80GB)', async () => (await lensTexts()).find((l) => l.includes('params') && l.includes('H100 80GB')), 20_000, 50);
+    log(`lens after the pick: ${after}`);
+    const toml = await waitFor('pyproject.toml rewritten on disk', async () => { const x = readFileSync(join(ws, 'pp_device', 'pyproject.toml'), 'utf8'); return x.includes('h100-80gb') ? x : false; }, 10_000);
+    assert(toml === '[tool.oomlens]\ndevice = "h100-80gb"\n', `pyproject.toml: ${toml}`);
+    await shot('device-picked-pyproject');
+  });
+
+  await step('syntax error: the class a syntax error broke gives no lens; the model after it has one', async () => {
+    await quickOpen('broken/model.py');
+    await goTo(9, 1);
+    await waitFor('the lens of the Sequential', async () => (await lensTexts()).find((l) => l.includes('params')), 30_000);
+    await sleep(500);
+    const lenses = (await lensTexts()).filter((l) => l.trim());
+    log(`lenses: ${lenses.join(' | ')}`);
+    assert(lenses.length === 1, `expected one lens (the Sequential), got ${lenses.length}: ${lenses.join(' | ')}`);
+    assert(!lenses.some((l) => /\b0 B\b/.test(l)), `a lens says 0 B: ${lenses.join(' | ')}`);
+    await shot('syntax-error-lenses');
+  });
+
+  await step('hub id typed character by character: no OOM201 until the id is a known checkpoint', async () => {
+    await quickOpen('hub/load.py');
+    await goTo(3, 47); // between the quotes of from_pretrained("")
+    const id = 'meta-llama/Llama-2-7b-hf';
+    for (let i = 0; i < id.length; i++) {
+      await p().keyboard.type(id[i]);
+      await sleep(i % 6 === 5 ? 400 : 60); // now and then long enough for an analysis to land
+      if (i === id.length - 1) break; // complete: OOM201 is now due
+      const text = await problemsText();
+      assert(!text.includes('OOM201'), `OOM201 shown for the half-typed id "${id.slice(0, i + 1)}":\n${text}`);
+    }
+    await waitFor('OOM201 once the id is complete', async () => (await problemsText()).includes('OOM201'), 20_000, 50);
+    await shot('hub-id-typed');
+  });
+
+  await step('notebook: a cell gets the diagnostic and the lens of a model loaded from an earlier cell\'s import', async () => {
+    await quickOpen('nb/load.ipynb');
+    // hub/load.py already shows one OOM201: the cell's is the second.
+    await waitFor('OOM201 for the notebook cell in the Problems panel', async () => (await problemsText()).split('OOM201').length - 1 >= 2, 60_000, 100);
+    const lens = await waitFor('a lens in the notebook cell', async () => (await lensTexts()).find((l) => l.includes('params')), 30_000);
+    log(`notebook lens: ${lens}`);
+    assert(/Mistral|7\.24 B/.test(lens), `the cell lens should be Mistral-7B's: ${lens}`);
+    await shot('notebook-cell');
   });
 
   // ---- Scenario s3: Haiku pair update, init outside jit.
@@ -634,6 +723,31 @@ async function main(): Promise<void> {
     });
     assert(/load/.test(found) && /budget/.test(found), `the timeline SVG should show the load phase and the budget line: ${found.slice(0, 200)}`);
     await shot('timeline-webview');
+  });
+
+  await step('timeline in a narrow panel (about 400 px): its text stays legible (≥ 10 px rendered)', async () => {
+    // A 760 px window leaves the webview about 400 px beside the explorer.
+    await p().setViewportSize({ width: 760, height: 800 });
+    await sleep(500);
+    const sizes = await waitFor('the timeline SVG text sizes in the narrow webview', async () => {
+      for (const f of p().frames()) {
+        if ((await f.locator('svg text').count().catch(() => 0)) === 0) continue;
+        const panel = await f.evaluate(() => (globalThis as unknown as { document: { body: { clientWidth: number } } }).document.body.clientWidth).catch(() => 0);
+        // The drawn font size times the scale at which the SVG is shown (shown width / drawn width).
+        type El = { getAttribute(n: string): string | null; closest(s: string): { getAttribute(n: string): string | null; getBoundingClientRect(): { width: number } } | null };
+        const heights = await f.locator('svg text').evaluateAll((els) => (els as unknown as El[]).map((e) => {
+          const svg = e.closest('svg');
+          const drawn = Number(svg?.getAttribute('width')) || 1;
+          return Number(e.getAttribute('font-size') ?? 0) * ((svg?.getBoundingClientRect().width ?? drawn) / drawn);
+        }));
+        if (heights.length) return { panel, min: Math.min(...heights) };
+      }
+      return false;
+    }, 20_000, 250);
+    log(`narrow webview: ${sizes.panel} px wide, smallest text ${sizes.min.toFixed(1)} px`);
+    assert(sizes.panel > 0 && sizes.panel <= 520, `the webview is ${sizes.panel} px wide, not a narrow panel`);
+    assert(sizes.min >= 10, `timeline text renders at ${sizes.min.toFixed(1)} px in a ${sizes.panel} px panel`);
+    await shot('timeline-narrow');
   });
 
   clearTimeout(limit);

@@ -140,3 +140,18 @@ test('a model without phases or events still gives a valid SVG', () => {
   const none: ModelFacts = { ...f, phases: [] };
   assert.ok(timelineSvg(none, estimate(none, spec('t4')), { units: 'GB' }).includes('No phase was traced'));
 });
+
+test('a model far below its budget is drawn to the scale of its peak, the budget said to be above it', () => {
+  // 1 GiB then 1 GiB more (peak 2 GiB) against an H100's budget of about 60 GiB: the y axis ends near 2 GiB.
+  const small = facts([alloc(t(1, 1)), alloc(t(2, 1))]);
+  const svg = timelineSvg(small, estimate(small, spec('h100-80gb')), { units: 'GiB' });
+  const ticks = [...svg.matchAll(/text-anchor="end">([\d.]+) GiB</g)].map((m) => Number(m[1]));
+  assert.ok(ticks.length >= 2, svg.slice(0, 400));
+  const top = Math.max(...ticks);
+  assert.ok(top >= 2 && top < 4, `y axis to ${top} GiB for a 2 GiB peak`);
+  assert.match(svg, /budget [\d.]+ GiB ↑ above this scale \(peak [\d.]+% of it\)/);
+  assert.ok(!svg.includes('stroke-dasharray'), 'no budget line drawn off the scale');
+  // Near the budget, the line is drawn as before.
+  const big = facts([alloc(t(1, 40)), alloc(t(2, 30))]);
+  assert.ok(timelineSvg(big, estimate(big, spec('h100-80gb')), { units: 'GiB' }).includes('stroke-dasharray'));
+});

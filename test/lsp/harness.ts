@@ -126,6 +126,9 @@ export class LspClient {
     } catch {
       // The server may already be gone; the kill below cleans up either way.
     }
+    // Let the server exit before the pipes go: a reply still being written to a killed
+    // process would fail after the test ended.
+    if (this.proc.exitCode === null) await new Promise((r) => { this.proc.once('exit', r); setTimeout(r, 2000); });
     this.conn.dispose();
     this.proc.kill();
   }

@@ -39,7 +39,7 @@ test('malformed params: InvalidParams for requests, notifications ignored, serve
       ['workspace/didChangeConfiguration', null],
     ] as Array<[string, unknown]>) void c.conn.sendNotification(method, params);
     // A diagnostic echoed back with broken data is skipped, not dereferenced.
-    const d = c.open(join(mkdtempSync(join(tmpdir(), 'oomlens-invalid-')), 'm.py'), 'import torch.nn as nn\nmodel = nn.Linear(8, 8)\n');
+    const d = c.open(join(mkdtempSync(join(tmpdir(), 'oomlens-invalid-')), 'm.py'), 'import torch.nn as nn\nmodel = nn.Sequential(nn.Linear(8, 8))\n');
     await c.diagnostics(d);
     const broken = [{ source: 'oomlens', code: 'OOM001', message: 'x', range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } }, data: { fixes: [{ title: 't', edits: [{ start: 'a' }] }], name: 'n' } }];
     const actions = await c.conn.sendRequest('textDocument/codeAction', { textDocument: { uri: d.uri }, range: broken[0].range, context: { diagnostics: broken } });

@@ -50,7 +50,7 @@ describe('oomlens language server over stdio', () => {
     const h = await c.hover(d, lenses[0].range.start);
     const md = (h?.contents as { value: string } | undefined)?.value ?? '';
     assert.match(md, /params/);
-    assert.match(md, /\| init \|/);
+    assert.match(md, /\| &nbsp;init&nbsp;&nbsp; \|/);
     assert.match(md, /line \d+/);
   });
 

@@ -48,7 +48,7 @@ describe('memory timeline and fits-where over LSP', () => {
     // Every contributor the hover lists at the peak is a band of the picture.
     const h = await c.hover(d, lens.range.start);
     const md = (h?.contents as { value: string }).value;
-    const labels = [...md.matchAll(/^- [\d.]+ [kMGT]?B (.+?)(?: ×\d+)?(?: \(line \d+\))?$/gm)].map((m) => m[1]);
+    const labels = [...md.matchAll(/^- [\d.]+ [kMGT]?B (.+?)(?: \(\d+ tensors\))?(?: · \[line \d+\]\(.+\))?$/gm)].map((m) => m[1]);
     assert.ok(labels.length >= 2, md);
     for (const l of labels) assert.ok(r.svg.includes(escapeXml(l)), `band for ${l}`);
     assert.ok(r.svg.includes('init: peak'), 'the init panel');
@@ -63,8 +63,12 @@ describe('memory timeline and fits-where over LSP', () => {
     const line = md.split('\n').find((l) => l.startsWith('Fits on (init): '));
     assert.ok(line, md);
     assert.match(line, /^Fits on \(init\): \d+× A100 40GB, .* · cheapest change: .+ → [\d.]+ GB ✓$/);
-    // The table and the verdict keep their shape.
-    assert.match(md, /\| init \| [\d.]+ GB \| [\d.]+ GB \| ✗ \|/);
+    // The table comes first (after the title line), cells padded so the columns stay apart.
+    assert.match(md, /^\*\*.+\n\n\| &nbsp;phase&nbsp;&nbsp; \| &nbsp;peak \/ device&nbsp;&nbsp; \| &nbsp;budget&nbsp;&nbsp; \| &nbsp;verdict&nbsp;&nbsp; \|\n/);
+    assert.match(md, /\| &nbsp;init&nbsp;&nbsp; \| &nbsp;[\d.]+ GB&nbsp;&nbsp; \| &nbsp;[\d.]+ GB&nbsp;&nbsp; \| &nbsp;✗ does not fit&nbsp;&nbsp; \|/);
+    // Contributors link to their lines; the diagnostic's message is not repeated.
+    assert.match(md, /· \[line \d+\]\(file:.+#L\d+\)/);
+    assert.doesNotMatch(md, /does not fit\. Largest:/);
   });
 
   it('S5 on two devices: phases that fit get no advice line; the timeline still draws each phase', async () => {

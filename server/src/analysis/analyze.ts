@@ -33,6 +33,7 @@ import { readProjectConfig } from '../config/pyproject';
 import { findRoot, workspaceFor } from '../program/workspace';
 import type { TensorV } from '../interp/values';
 import { resolve } from 'node:path';
+import { hasModelEvidence, isBareLayer } from './evidence';
 
 export { initParser } from '../interp/parser';
 
@@ -109,6 +110,7 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
     if (e instanceof Cancelled) throw e;
     // An interpreter bug must not take the editor down: report it as an unknown and keep what was found.
     unknowns.push({ what: 'analysis', reason: `internal error: ${(e as Error).message}` });
+    opts.onInternalError?.('interpreter', e);
   }
   for (const m of it.modules.values()) if (m.path) dependencies.push(m.path);
   // Declared constructions for this file ([[tool.oomlens.models]] in pyproject.toml).
@@ -144,8 +146,9 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
     unknowns.push({ what: 'analysis', reason: u.reason, span: u.span });
   }
 
-  // Models built by another file's module-level code are that file's to report.
-  const records = it.memory.reported().filter((r) => !r.atImport || declared.has(r));
+  // Models built by another file's module-level code are that file's to report; a bare layer or
+  // the lines of a class a syntax error broke are no model (evidence.ts).
+  const records = it.memory.reported().filter((r) => (!r.atImport || declared.has(r)) && (r.span.file ? !isBareLayer(r) : hasModelEvidence(r, tree)));
   const models: { report: ModelReport; record: ModelRecord }[] = [];
   for (const rec of records) {
     let facts: ModelFacts;
@@ -185,6 +188,7 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
       found = rule.check(ctx);
     } catch (e) {
       unknowns.push({ what: rule.code, reason: `rule failed: ${(e as Error).message}` });
+      opts.onInternalError?.(`rule ${rule.code}`, e);
     }
     for (const f of found) {
       if (f.span.file) continue; // a finding in an imported file is shown when that file is analysed

@@ -86,6 +86,8 @@ export interface AnalyzeOptions {
   heapBudgetMb?: number;
   /** Polled while interpreting: true ends the run by throwing `Cancelled` (the caller drops it). */
   cancelled?: () => boolean;
+  /** Told of every internal error the analysis survived (a bug in oomlens), with the error and its stack. */
+  onInternalError?: (where: string, error: unknown) => void;
 }
 
 /** Where a model is shown in the analysed file: its construction, or its class when it is built in another file. */

@@ -11,7 +11,9 @@ export interface CliOptions {
   command: Command;
   paths: string[];
   device?: string;
-  format: 'text' | 'json' | 'svg';
+  format: 'text' | 'json' | 'svg' | 'sarif' | 'github';
+  /** Exit 0 whatever the findings (usage errors and internal errors still exit 2). */
+  exitZero: boolean;
   /** With --format svg: the folder that receives one SVG per model. */
   out?: string;
   units?: Units;
@@ -28,28 +30,33 @@ export class UsageError extends Error {}
 export const USAGE = `oomlens — predicts whether JAX / PyTorch model code fits in accelerator memory, from the source alone.
 
 Usage:
-  oomlens check PATH... [--device ID] [--format text|json|svg] [--out DIR]
-                        [--units GB|GiB] [--select CODES] [--ignore CODES] [--preview]
+  oomlens check PATH... [--device ID] [--format text|json|sarif|github|svg]
+                        [--out DIR] [--units GB|GiB] [--select CODES] [--ignore CODES]
+                        [--preview] [--exit-zero]
   oomlens fix PATH...   [--device ID] [--select CODES] [--ignore CODES] [--unsafe-fixes]
   oomlens devices       list the known device ids
   oomlens --help | --version
 
-PATH is a Python file or a directory (searched for *.py, skipping .git,
-node_modules, .venv, venv and __pycache__). CODES is a comma-separated list
+PATH is a Python file, a notebook (.ipynb) or a directory (searched for
+*.py and *.ipynb, skipping .git, node_modules, .venv, venv and __pycache__). CODES is a comma-separated list
 of rule codes or prefixes (OOM101,OOM9). ID is a catalogue id such as
 a100-40gb, or N devices as 8xh100-80gb; [tool.oomlens] in pyproject.toml
 supplies defaults, flags win. GB = 10^9 bytes, GiB = 2^30 bytes.
 --format svg draws each model's memory timeline: printed when there is one
 model, written as DIR/<file>.<model>.svg with --out DIR.
 
-Exit status: 0 no findings, 1 findings, 2 bad usage or unreadable input.`;
+--format sarif writes SARIF 2.1.0 (code scanning), --format github
+workflow annotations (::error file=...::).
+
+Exit status: 0 no findings (or --exit-zero), 1 findings, 2 bad usage,
+unreadable input, nothing analysed, or an internal error.`;
 
 function splitCodes(v: string): string[] {
   return v.split(',').map((s) => s.trim().toUpperCase()).filter(Boolean);
 }
 
 export function parseArgs(argv: string[]): CliOptions {
-  const opts: CliOptions = { command: 'help', paths: [], format: 'text', select: [], ignore: [], unsafeFixes: false, preview: false };
+  const opts: CliOptions = { command: 'help', paths: [], format: 'text', exitZero: false, select: [], ignore: [], unsafeFixes: false, preview: false };
   if (argv.length === 0) throw new UsageError('no command given');
   const first = argv[0];
   if (first === '--help' || first === '-h' || first === 'help') return { ...opts, command: 'help' };
@@ -84,7 +91,7 @@ export function parseArgs(argv: string[]): CliOptions {
       case '--device': case '-d': opts.device = value(); break;
       case '--format': {
         const v = value();
-        if (v !== 'text' && v !== 'json' && v !== 'svg') throw new UsageError(`--format must be text, json or svg, not "${v}"`);
+        if (v !== 'text' && v !== 'json' && v !== 'svg' && v !== 'sarif' && v !== 'github') throw new UsageError(`--format must be text, json, sarif, github or svg, not "${v}"`);
         opts.format = v;
         break;
       }
@@ -100,6 +107,7 @@ export function parseArgs(argv: string[]): CliOptions {
       case '--ignore': opts.ignore.push(...splitCodes(value())); break;
       case '--unsafe-fixes': flag(); opts.unsafeFixes = true; break;
       case '--preview': flag(); opts.preview = true; break;
+      case '--exit-zero': flag(); opts.exitZero = true; break;
       case '--help': case '-h': return { ...opts, command: 'help' };
       default: throw new UsageError(`unknown option ${arg}`);
     }
@@ -108,6 +116,14 @@ export function parseArgs(argv: string[]): CliOptions {
   if (opts.out !== undefined && opts.format !== 'svg') throw new UsageError('--out goes with --format svg');
   if (opts.command !== 'devices' && opts.paths.length === 0) throw new UsageError(`${opts.command} needs at least one PATH`);
   return opts;
+}
+
+/** A --select or --ignore entry that is no prefix of any rule code: a usage error naming the known codes. */
+export function checkCodes(opts: Pick<CliOptions, 'select' | 'ignore'>, known: string[]): void {
+  for (const [flag, list] of [['--select', opts.select], ['--ignore', opts.ignore]] as const) {
+    const bad = list.filter((p) => !known.some((c) => c.startsWith(p)));
+    if (bad.length) throw new UsageError(`${flag}: unknown rule code${bad.length > 1 ? 's' : ''} ${bad.join(', ')}; known codes: ${known.join(', ')}`);
+  }
 }
 
 /** Ruff-style code selection: a code is reported when it matches a selected prefix and no ignored one. */

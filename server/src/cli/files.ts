@@ -7,6 +7,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, isAbsolute } from 'node:path';
 import { MAX_BYTES } from '../analysis/analyze';
+import { joinCells, parseIpynb, type CellSpan } from '../notebook/cells';
 
 /** Folders never searched: version control, dependencies, virtual environments, caches. */
 export const SKIP_DIRS = new Set(['.git', '.hg', '.svn', 'node_modules', '.venv', 'venv', '__pycache__', '.mypy_cache', '.pytest_cache', '.ruff_cache', '.tox', '.nox']);
@@ -38,7 +39,7 @@ export function collectFiles(paths: string[]): Collected {
       try { st = statSync(p); } catch { continue; }
       if (st.isDirectory()) {
         if (!SKIP_DIRS.has(name)) walk(p);
-      } else if (st.isFile() && name.endsWith('.py')) {
+      } else if (st.isFile() && (name.endsWith('.py') || name.endsWith('.ipynb'))) {
         add(p);
       }
     }
@@ -60,7 +61,7 @@ export function collectFiles(paths: string[]): Collected {
 }
 
 export type ReadResult =
-  | { kind: 'ok'; text: string; bom: boolean }
+  | { kind: 'ok'; text: string; bom: boolean; cells?: CellSpan[] }
   | { kind: 'skipped'; reason: string }
   | { kind: 'error'; reason: string };
 
@@ -84,6 +85,13 @@ export function readSource(path: string): ReadResult {
   // A NUL byte never appears in Python source text; git uses the same test for "binary".
   if (buf.subarray(0, 8000).includes(0)) return { kind: 'skipped', reason: 'binary file (contains NUL bytes), not Python source' };
   let text = buf.toString('utf8');
+  if (path.endsWith('.ipynb')) {
+    // A notebook: its code cells in order, joined; positions map back to cells.
+    const nb = parseIpynb(text.replace(/^\ufeff/, ''));
+    if ('error' in nb) return { kind: 'skipped', reason: nb.error };
+    const joined = joinCells(nb.cells);
+    return { kind: 'ok', text: joined.text, bom: false, cells: joined.cells };
+  }
   // A UTF-8 byte order mark is not Python; strip it for analysis and put it back when writing.
   const bom = text.charCodeAt(0) === 0xfeff;
   if (bom) text = text.slice(1);

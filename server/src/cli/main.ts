@@ -8,7 +8,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { listDevices, parseDeviceSpec } from '../../../shared/src/devices';
+import { displayName, listDevices, parseDeviceSpec } from '../../../shared/src/devices';
 import { timelineSvg } from '../../../shared/src/timelineSvg';
 import { GB, GiB } from '../../../shared/src/units';
 import type { Units } from '../../../shared/src/types';
@@ -16,11 +16,14 @@ import { analyzeFile as analyze } from '../program/project';
 import type { AnalysisResult, Finding } from '../analysis/api';
 import { readProjectConfig } from '../config/pyproject';
 import { SETTINGS_SCHEMA } from '../config/settings';
-import { parseArgs, selected, USAGE, UsageError, type CliOptions } from './args';
+import { checkCodes, parseArgs, selected, USAGE, UsageError, type CliOptions } from './args';
+import { RULES } from '../rules';
 import { collectFiles, displayPath, readSource } from './files';
 import { chooseFix, fixText } from './fix';
 import { fileJson, LineIndex, type JsonReport } from './report';
-import { findingLine, modelText, unitNote } from './text';
+import type { CellSpan } from '../notebook/cells';
+import { clip, findingLine, modelText, unitNote, wrap } from './text';
+import { githubAnnotations, sarifReport } from './sarif';
 
 const DEFAULT_DEVICE = String(SETTINGS_SCHEMA['oomlens.target.device'].default);
 const DEFAULT_UNITS: Units = 'GB';
@@ -35,12 +38,18 @@ function version(): string {
   }
 }
 
-interface FileSettings { device: string; units: Units; disabled: string[]; severity: Record<string, 'error' | 'warning' | 'information' | 'hint' | 'off'>; problems: string[] }
+interface FileSettings {
+  device: string;
+  /** Where the device came from: the flag, the pyproject.toml that set it, or the default. */
+  deviceSource: string;
+  units: Units; disabled: string[]; severity: Record<string, 'error' | 'warning' | 'information' | 'hint' | 'off'>; problems: string[];
+}
 
 function settingsFor(file: string, opts: CliOptions): FileSettings {
   const cfg = readProjectConfig(file);
   return {
     device: opts.device ?? cfg.device ?? DEFAULT_DEVICE,
+    deviceSource: opts.device ? '--device' : cfg.device ? 'pyproject.toml' : 'default',
     units: opts.units ?? cfg.units ?? DEFAULT_UNITS,
     disabled: cfg.disabled ?? [],
     severity: cfg.severity ?? {},
@@ -72,77 +81,153 @@ function openFile(file: string, opts: CliOptions, io: Io) {
   return { path, s, src };
 }
 
+/** An analyzer problem that is a bug in oomlens, not a limit of static analysis. */
+const isInternal = (reason: string): boolean => /internal error|rule failed/.test(reason);
+
+/** What `check` learnt about one file, whatever the output format. */
+export interface Outcome {
+  file: string;
+  path: string;
+  settings: FileSettings;
+  skipped?: string;
+  result?: AnalysisResult;
+  /** Notebooks: where each code cell starts in the analysed text. */
+  cells?: CellSpan[];
+  findings: Finding[];
+  /** Internal errors: the analysis died, or a rule failed. */
+  internal: string[];
+}
+
 async function check(opts: CliOptions, io: Io): Promise<number> {
   const { files, errors } = collectFiles(opts.paths);
   let status = 0;
-  const report: JsonReport = { files: [] };
-  const text: string[] = [];
-  let findingCount = 0;
-  let safeFixable = 0;
-  let unsafeFixable = 0;
-  let filesWithFindings = 0;
-  const unitsSeen = new Set<Units>();
-  const svgs: { file: string; model: string; svg: string }[] = [];
   for (const e of errors) { io.err(`oomlens: error: ${e}`); status = 2; }
+  const outcomes: Outcome[] = [];
   for (const file of files) {
     const opened = openFile(file, opts, io);
     if (!opened) { status = 2; continue; }
     const { path, s, src } = opened;
-    if (src.kind === 'skipped') {
-      report.files.push({ path, device: s.device, diagnostics: [], models: [], unbuilt: [], unknowns: [], skipped: src.reason });
-      text.push(`${path}: skipped: ${src.reason}`);
-      continue;
-    }
-    let r: { result: AnalysisResult; findings: Finding[] };
+    if (src.kind === 'skipped') { outcomes.push({ file, path, settings: s, skipped: src.reason, findings: [], internal: [] }); continue; }
     try {
-      r = await analyseWith(src.text, file, s, opts);
+      const r = await analyseWith(src.text, file, s, opts);
+      const internal = r.result.unknowns.filter((u) => isInternal(u.reason)).map((u) => `${u.what}: ${u.reason}`);
+      outcomes.push({ file, path, settings: s, result: r.result, cells: src.cells, findings: r.findings, internal });
     } catch (e) {
-      io.err(`oomlens: error: ${path}: analysis failed: ${(e as Error).message}`);
-      status = 2;
-      continue;
-    }
-    report.files.push(fileJson(path, s.device, r.result, r.findings, s.problems, file));
-    findingCount += r.findings.length;
-    if (r.findings.length) filesWithFindings++;
-    for (const f of r.findings) {
-      if (f.fixes.some((x) => x.applicability === 'safe')) safeFixable++;
-      else if (f.fixes.some((x) => x.applicability === 'unsafe')) unsafeFixable++;
-    }
-    if (opts.format === 'svg') {
-      for (const m of r.result.models) svgs.push({ file, model: m.facts.name, svg: timelineSvg(m.facts, m.estimate, { units: s.units }) });
-    }
-    if (opts.format === 'text' && (r.result.models.length || r.findings.length || r.result.unknowns.length || r.result.unbuilt.length)) {
-      const idx = new LineIndex(r.result.text, file);
-      const spec = parseDeviceSpec(s.device);
-      const target = 'error' in spec ? s.device : spec.id;
-      unitsSeen.add(s.units);
-      text.push(`${path} — target ${target}`);
-      for (const m of r.result.models) text.push(...modelText(m, idx, s.units));
-      for (const u of r.result.unbuilt) text.push(`  ${u.name}, ${idx.label(u.span)}: no number: ${u.reason}`);
-      for (const u of r.result.unknowns) text.push(`  unknown: ${u.what}: ${u.reason}${u.span ? ` (line ${idx.line(u.span.start)})` : ''}`);
-      for (const f of r.findings) text.push(findingLine(path, f, idx));
-      text.push('');
+      outcomes.push({ file, path, settings: s, findings: [], internal: [`analysis failed: ${(e as Error).stack ?? (e as Error).message}`] });
     }
   }
+  const internal = outcomes.flatMap((o) => o.internal.map((m) => `${o.path}: ${m}`));
+  for (const m of internal) io.err(`oomlens: internal error: ${m}`);
+  const analysed = outcomes.filter((o) => o.result).length;
+  const findingCount = outcomes.reduce((n, o) => n + o.findings.length, 0);
+  if (internal.length) status = 2;
+  if (analysed === 0 && status !== 2) {
+    const skipped = outcomes.filter((o) => o.skipped).length;
+    io.err(`oomlens: error: nothing analysed: ${files.length === 0 ? `no Python files or notebooks under ${opts.paths.join(', ')}` : `${skipped} file${skipped === 1 ? '' : 's'} skipped (see above), none analysed`}`);
+    status = 2;
+  }
+
   if (opts.format === 'json') {
-    io.out(JSON.stringify(report, null, 2));
+    io.out(JSON.stringify(jsonReport(outcomes, errors, internal), null, 2));
+  } else if (opts.format === 'sarif') {
+    io.out(JSON.stringify(sarifReport(outcomes, version()), null, 2));
+  } else if (opts.format === 'github') {
+    for (const l of githubAnnotations(outcomes)) io.out(l);
   } else if (opts.format === 'svg') {
+    const svgs = outcomes.flatMap((o) => (o.result?.models ?? []).map((m) => ({ file: o.file, model: m.facts.name, svg: timelineSvg(m.facts, m.estimate, { units: o.settings.units }) })));
     const drawn = writeSvgs(svgs, opts.out, io);
     if (drawn === 'error') return 2;
   } else {
-    if (unitsSeen.size) text.unshift(`Units: ${[...unitsSeen].map(unitNote).join('; ')}.`, '');
-    for (const l of text) io.out(l);
-    const analysed = report.files.filter((f) => !f.skipped).length;
-    if (findingCount === 0) {
-      io.out(`All checks passed: ${analysed} file${analysed === 1 ? '' : 's'} analysed, no findings.`);
-    } else {
-      const hints: string[] = [];
-      if (safeFixable) hints.push(`${safeFixable} fixable with \`oomlens fix\``);
-      if (unsafeFixable) hints.push(`${unsafeFixable} more with \`oomlens fix --unsafe-fixes\``);
-      io.out(`Found ${findingCount} finding${findingCount === 1 ? '' : 's'} in ${filesWithFindings} of ${analysed} file${analysed === 1 ? '' : 's'}${hints.length ? ` (${hints.join('; ')})` : ''}.`);
-    }
+    for (const l of checkText(outcomes, { errors: errors.length, internal: internal.length, status })) io.out(l);
   }
-  return status === 2 ? 2 : findingCount > 0 ? 1 : 0;
+  if (status === 2) return 2;
+  return findingCount > 0 && !opts.exitZero ? 1 : 0;
+}
+
+function jsonReport(outcomes: Outcome[], errors: string[], internal: string[]): JsonReport {
+  const files = outcomes.map((o) => (o.result
+    ? fileJson(o.path, o.settings.device, o.result, o.findings, o.settings.problems, o.file, o.cells)
+    : { path: o.path, device: o.settings.device, diagnostics: [], models: [], unbuilt: [], unknowns: o.internal.map((reason) => ({ what: 'analysis', reason, line: null })), ...(o.skipped ? { skipped: o.skipped } : {}) }));
+  return {
+    files,
+    summary: {
+      files: outcomes.length,
+      analysed: outcomes.filter((o) => o.result).length,
+      skipped: outcomes.filter((o) => o.skipped).length,
+      models: outcomes.reduce((n, o) => n + (o.result?.models.length ?? 0), 0),
+      findings: outcomes.reduce((n, o) => n + o.findings.length, 0),
+      errors,
+      internalErrors: internal,
+    },
+  };
+}
+
+const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+
+/** The text report: a block per file and model, the findings, and a summary that says what was and was not checked. */
+function checkText(outcomes: Outcome[], counts: { errors: number; internal: number; status: number }): string[] {
+  const text: string[] = [];
+  const unitsSeen = new Set<Units>();
+  let safeFixable = 0;
+  let unsafeFixable = 0;
+  for (const o of outcomes) {
+    if (o.skipped) { text.push(clip(`${o.path}: skipped: ${o.skipped}`), ''); continue; }
+    const r = o.result;
+    if (!r) { text.push(`${o.path}: internal error, not analysed (see stderr)`, ''); continue; }
+    if (!r.models.length && !o.findings.length && !r.unknowns.length && !r.unbuilt.length) continue;
+    const idx = new LineIndex(r.text, o.file, o.cells);
+    const spec = parseDeviceSpec(o.settings.device);
+    const target = 'error' in spec ? o.settings.device : displayName(spec);
+    unitsSeen.add(o.settings.units);
+    const from = o.settings.deviceSource === 'default' ? 'default device' : `from ${o.settings.deviceSource}`;
+    text.push(clip(`${o.path} · target ${target} (${from})`));
+    for (const m of r.models) text.push(...modelText(m, idx, o.settings.units));
+    for (const u of r.unbuilt) text.push(...wrap(`  ${u.name}, ${idx.label(u.span)}: no number: ${u.reason}`, '    '));
+    if (!r.models.length && !r.unbuilt.length) text.push('  no model found in this file');
+    for (const u of r.unknowns) if (!isInternal(u.reason)) text.push(...wrap(`  unknown: ${u.what}: ${u.reason}${u.span ? ` (${idx.label(u.span)})` : ''}`, '    '));
+    for (const f of o.findings) {
+      text.push(findingLine(o.path, f, idx, o.settings.units));
+      if (o.cells) continue; // `oomlens fix` does not rewrite notebooks
+      if (f.fixes.some((x) => x.applicability === 'safe')) safeFixable++;
+      else if (f.fixes.some((x) => x.applicability === 'unsafe')) unsafeFixable++;
+    }
+    text.push('');
+  }
+  if (unitsSeen.size) text.unshift(`Units: ${[...unitsSeen].map(unitNote).join('; ')}.`, '');
+  const analysed = outcomes.filter((o) => o.result);
+  const models = analysed.reduce((n, o) => n + o.result!.models.length, 0);
+  const findings = analysed.reduce((n, o) => n + o.findings.length, 0);
+  const withFindings = analysed.filter((o) => o.findings.length).length;
+  const unknownVerdicts = analysed.reduce((n, o) => n + o.result!.models.filter((m) => m.estimate.phases.some((p) => p.fits === null)).length, 0);
+  const skipped = outcomes.filter((o) => o.skipped).length;
+  const scope = `${plural(analysed.length, 'file')} analysed${skipped ? `, ${skipped} skipped` : ''}, ${plural(models, 'model')} found`;
+  const problems: string[] = [];
+  if (counts.errors) problems.push(plural(counts.errors, 'path error'));
+  if (counts.internal) problems.push(plural(counts.internal, 'internal error'));
+  const tail = problems.length ? ` ${problems.join(', ')} (see stderr).` : '';
+  let summary: string;
+  if (analysed.length === 0) {
+    summary = `Nothing analysed: ${skipped ? `${plural(skipped, 'file')} skipped` : 'no Python files or notebooks found'}.${tail}`;
+  } else if (findings > 0) {
+    const hints: string[] = [];
+    if (safeFixable) hints.push(`${safeFixable} fixable with \`oomlens fix\``);
+    if (unsafeFixable) hints.push(`${unsafeFixable} more with \`oomlens fix --unsafe-fixes\``);
+    summary = `Found ${plural(findings, 'finding')} in ${withFindings} of ${plural(analysed.length, 'file')} (${plural(models, 'model')}).${tail}`;
+    if (hints.length) summary += `\n${hints.join('; ')}.`;
+  } else if (models === 0) {
+    const unbuilt = analysed.reduce((n, o) => n + o.result!.unbuilt.length, 0);
+    summary = unbuilt
+      ? `No model sized: ${scope}; ${plural(unbuilt, 'model class', 'model classes')} defined but not built (see above).${tail}`
+      : `No model found: ${scope}; nothing to check.${tail}`;
+  } else if (problems.length) {
+    summary = `No findings, but not every file was checked: ${scope}.${tail}`;
+  } else if (unknownVerdicts) {
+    summary = `No findings: ${scope}; ${plural(unknownVerdicts, 'model')} with sizes unknown (see "unknown" above).`;
+  } else {
+    summary = `All checks passed: ${scope}, no findings.`;
+  }
+  for (const l of summary.split('\n')) text.push(...wrap(l, '  '));
+  return text;
 }
 
 function slug(s: string): string {
@@ -198,6 +283,7 @@ async function fix(opts: CliOptions, io: Io): Promise<number> {
     if (!opened) { status = 2; continue; }
     const { path, s, src } = opened;
     if (src.kind === 'skipped') { io.out(`${path}: skipped: ${src.reason}`); continue; }
+    if (src.cells) { io.out(`${path}: skipped: \`oomlens fix\` does not rewrite notebooks yet; apply the fixes in the editor (\`check\` lists them)`); continue; }
     let out;
     try {
       out = await fixText(src.text, (t) => analyseWith(t, file, s, opts), opts.unsafeFixes, (t, off) => new LineIndex(t).line(off));
@@ -240,6 +326,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   let opts: CliOptions;
   try {
     opts = parseArgs(argv);
+    checkCodes(opts, RULES.map((r) => r.code).sort());
   } catch (e) {
     if (e instanceof UsageError) {
       io.err(`oomlens: error: ${e.message}\n\n${USAGE}`);

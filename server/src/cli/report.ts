@@ -8,13 +8,14 @@ import { dirname, relative, resolve, sep } from 'node:path';
 import type { Span, Unknown } from '../../../shared/src/facts';
 import { adviseModel, type Change, type FitsOn, type SplitBasis } from '../../../shared/src/advice';
 import { anchorSpan, type AnalysisResult, type Finding, type Fix, type ModelReport } from '../analysis/api';
+import { cellLine, type CellSpan } from '../notebook/cells';
 
-export interface Position { line: number; column: number }
+export interface Position { line: number; column: number; /** In a notebook: the 1-based cell; line is then inside the cell. */ cell?: number }
 
-/** Maps UTF-16 offsets of one text to 1-based line / column. */
+/** Maps UTF-16 offsets of one text to 1-based line / column (for a notebook's joined cells: cell, line in it, column). */
 export class LineIndex {
   private readonly starts: number[] = [0];
-  constructor(private readonly text: string, private readonly path?: string) {
+  constructor(private readonly text: string, private readonly path?: string, private readonly cells?: CellSpan[]) {
     for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) this.starts.push(i + 1);
   }
 
@@ -32,6 +33,10 @@ export class LineIndex {
       // The high half of a surrogate pair starts a code point; the low half does not add one.
       if (c < 0xdc00 || c > 0xdfff) column++;
     }
+    if (this.cells) {
+      const at = cellLine(this.cells, lo + 1);
+      if (at) return { line: at.line, column, cell: at.cell };
+    }
     return { line: lo + 1, column };
   }
 
@@ -46,13 +51,19 @@ export class LineIndex {
 
   /** "line 12" in this text, "model.py:34" in another file (relative to this file's folder). */
   label(span: Span): string {
-    if (!span.file) return `line ${this.line(span.start)}`;
+    if (!span.file) return this.where(span.start);
     const rel = this.path ? relative(dirname(resolve(this.path)), span.file).split(sep).join('/') : span.file;
     return `${rel}:${span.line ?? '?'}`;
   }
+
+  /** "line 12", or in a notebook "cell 3 line 2". */
+  where(offset: number): string {
+    const p = this.position(offset);
+    return p.cell ? `cell ${p.cell} line ${p.line}` : `line ${p.line}`;
+  }
 }
 
-export interface JsonRange { line: number; column: number; endLine: number; endColumn: number }
+export interface JsonRange { line: number; column: number; endLine: number; endColumn: number; /** Notebooks: the 1-based cell that line and column are in. */ cell?: number }
 
 export interface JsonEdit extends JsonRange { newText: string }
 
@@ -131,16 +142,46 @@ export interface JsonFile {
   skipped?: string;
 }
 
-export interface JsonReport { files: JsonFile[] }
+export interface JsonSummary {
+  /** Files found under the paths; those analysed; those skipped (binary, too large). */
+  files: number;
+  analysed: number;
+  skipped: number;
+  models: number;
+  findings: number;
+  /** Paths that do not exist or cannot be read. */
+  errors: string[];
+  /** Bugs in oomlens met while analysing (the analysis died or a rule failed). */
+  internalErrors: string[];
+}
+
+export interface JsonReport { files: JsonFile[]; summary?: JsonSummary }
 
 export function range(idx: LineIndex, span: Span): JsonRange {
   const s = idx.position(span.start);
   const e = idx.position(span.end);
-  return { line: s.line, column: s.column, endLine: e.line, endColumn: e.column };
+  // A span that ends at the start of the next cell ends at the end of its own.
+  const end = s.cell !== undefined && e.cell !== s.cell ? idx.position(Math.max(span.start, span.end - 1)) : e;
+  return { line: s.line, column: s.column, endLine: end.line, endColumn: end === e ? e.column : end.column + 1, ...(s.cell !== undefined ? { cell: s.cell } : {}) };
+}
+
+/** `{ cell }` for a position in a notebook, `{}` elsewhere. */
+function cellOf(idx: LineIndex, offset: number): { cell?: number } {
+  if (offset < 0) return {};
+  const c = idx.position(offset).cell;
+  return c === undefined ? {} : { cell: c };
+}
+
+function dedupe(us: Unknown[]): Unknown[] {
+  const seen = new Set<string>();
+  return us.filter((u) => {
+    const k = `${u.what}|${u.reason}|${u.span?.start ?? ''}`;
+    return seen.has(k) ? false : (seen.add(k), true);
+  });
 }
 
 function unknownJson(idx: LineIndex, u: Unknown): JsonUnknown {
-  return { what: u.what, reason: u.reason, line: u.span ? idx.spanLine(u.span) : null, ...fileOf(idx, u.span) };
+  return { what: u.what, reason: u.reason, line: u.span ? idx.spanLine(u.span) : null, ...fileOf(idx, u.span), ...(u.span && !u.span.file ? cellOf(idx, u.span.start) : {}) };
 }
 
 export function diagnosticJson(idx: LineIndex, f: Finding): JsonDiagnostic {
@@ -169,6 +210,7 @@ export function modelJson(idx: LineIndex, m: ModelReport): JsonModel {
     framework: m.facts.framework,
     line: idx.spanLine(anchorSpan(m)),
     ...(m.origin ? { origin: m.origin } : {}),
+    ...cellOf(idx, anchorSpan(m).file ? -1 : anchorSpan(m).start),
     params: m.facts.paramCount,
     paramBytes: e.paramBytes,
     bytesByDtype: e.bytesByDtype,
@@ -180,13 +222,13 @@ export function modelJson(idx: LineIndex, m: ModelReport): JsonModel {
         peakIsLowerBound: p.peakIsLowerBound,
         budgetBytes: p.budgetBytes,
         fits: p.fits,
-        breakdown: p.breakdown.map((c) => ({ label: c.label, bytes: c.bytes, line: c.span ? idx.spanLine(c.span) : null, ...fileOf(idx, c.span) })),
+        breakdown: p.breakdown.map((c) => ({ label: c.label, bytes: c.bytes, line: c.span ? idx.spanLine(c.span) : null, ...fileOf(idx, c.span), ...(c.span && !c.span.file ? cellOf(idx, c.span.start) : {}) })),
         ...(several ? { perDeviceBytes: p.perDeviceBytes, peakDevice: p.peakDevice } : {}),
         fitsWhere: { basis: a.basis, splitBytes: a.splitBytes, fixedBytes: a.fixedBytes, lowerBound: a.lowerBound, devices: a.fitsOn },
         ...(p.fits === false ? { changes: a.changes, cheapestChange: a.cheapest } : {}),
       };
     }),
-    unknowns: [...m.facts.unknowns, ...e.unknowns].map((u) => unknownJson(idx, u)),
+    unknowns: dedupe([...m.facts.unknowns, ...e.unknowns]).map((u) => unknownJson(idx, u)),
   };
 }
 
@@ -194,8 +236,8 @@ function fileOf(idx: LineIndex, span: Span | undefined): { file?: string } {
   return span?.file ? { file: idx.label(span).replace(/:[^:]*$/, '') } : {};
 }
 
-export function fileJson(path: string, device: string, r: AnalysisResult, findings: Finding[], extraUnknowns: string[] = [], absPath = path): JsonFile {
-  const idx = new LineIndex(r.text, absPath);
+export function fileJson(path: string, device: string, r: AnalysisResult, findings: Finding[], extraUnknowns: string[] = [], absPath = path, cells?: CellSpan[]): JsonFile {
+  const idx = new LineIndex(r.text, absPath, cells);
   return {
     path,
     device,

@@ -36,7 +36,7 @@ export const SETTINGS_SCHEMA: Record<string, SettingSchema> = {
   'oomlens.target.device': {
     type: 'string',
     default: 'a100-80gb',
-    markdownDescription: 'Target accelerator, from the device catalogue: `a100-40gb`, `h100-80gb`, `h200`, `tpu-v4`, … Prefix a count for several devices: `8xh100-80gb`. `[tool.oomlens] device` in `pyproject.toml` applies when this is left at its default.',
+    markdownDescription: 'Target accelerator, from the device catalogue: `a100-40gb`, `h100-80gb`, `h200`, `tpu-v4`, … Prefix a count for several devices: `8xh100-80gb`. `[tool.oomlens] device` in `pyproject.toml` wins over a user-level value (and the default); a value set for the workspace or folder wins over the project file.',
     scope: 'resource',
   },
   'oomlens.units': {

@@ -24,6 +24,10 @@ export interface DocState {
   generation: number;
   /** Resolves when the analysis for the current version is available. */
   waiters: Array<() => void>;
+  /** Where the device in `settings` came from (protocol.ts StatusParams). */
+  deviceSource?: { source: 'setting' | 'pyproject' | 'default'; pyproject?: string };
+  /** A notebook cell: the notebook's URI. Its analysis is the notebook's (lsp/notebooks.ts). */
+  notebook?: string;
 }
 
 export class DocumentStore {

@@ -60,41 +60,55 @@ export function adviceLines(r: ModelReport, units: Units): string[] {
   return lines;
 }
 
+/** A table cell padded with non-breaking spaces: VS Code's hover draws tables without cell padding. */
+const cell = (s: string): string => `&nbsp;${s}&nbsp;&nbsp;`;
+
+/** "42.5 GB", "≥ 42.5 GB" for the known part of a peak with unknown sizes, or "unknown" — never a made-up "0 B". */
+export function peakCell(p: PhaseEstimate, units: Units): string {
+  if (p.peakBytes === null || (p.peakBytes === 0 && p.fits === null)) return 'unknown';
+  return p.fits === null ? `≥ ${formatBytes(p.peakBytes, units)}` : formatBytes(p.peakBytes, units);
+}
+
+const verdictCell = (p: PhaseEstimate): string => (p.fits === null ? '? unknown' : p.fits ? '✓ fits' : '✗ does not fit');
+
+/**
+ * The hover: the oomlens table first (phase · peak/device · budget ·
+ * verdict), then the biggest contributors with links to their lines, then
+ * what is unknown, then what would fit. The diagnostics' text is not
+ * repeated (the editor shows it beside the hover).
+ */
 export function hoverMarkdown(r: ModelReport, doc: TextDocument, units: Units): string {
   const e = r.estimate;
   const lines: string[] = [];
-  lines.push(`**${e.model}** on ${displayName(e.target)} — ${e.paramCount === null ? 'parameters unknown' : `${formatCount(e.paramCount)} params`}${e.paramBytes === null ? '' : `, ${formatBytes(e.paramBytes, units)}`}`);
+  const params = e.paramCount === null ? 'parameters unknown' : `${formatCount(e.paramCount)} params`;
+  lines.push(`**${e.model}** · ${params}${e.paramBytes ? ` · ${formatBytes(e.paramBytes, units)}` : ''} · ${displayName(e.target)}`);
   lines.push('');
-  const dtypes = Object.entries(e.bytesByDtype).sort((a, b) => b[1] - a[1]);
-  if (dtypes.length) {
-    lines.push(`Parameters by dtype: ${dtypes.map(([d, b]) => `${d} ${formatBytes(b, units)}`).join(', ')}`);
-    lines.push('');
-  }
-  lines.push('| phase | peak / device | budget | fits |');
-  lines.push('|---|---:|---:|:---:|');
-  for (const p of e.phases) {
-    lines.push(`| ${p.phase} | ${p.peakBytes === null ? 'unknown' : formatBytes(p.peakBytes, units)} | ${formatBytes(p.budgetBytes, units)} | ${verdict(p.fits)} |`);
-  }
+  lines.push(`| ${cell('phase')} | ${cell('peak / device')} | ${cell('budget')} | ${cell('verdict')} |`);
+  lines.push('|:---|---:|---:|:---|');
+  for (const p of e.phases) lines.push(`| ${cell(p.phase)} | ${cell(peakCell(p, units))} | ${cell(formatBytes(p.budgetBytes, units))} | ${cell(verdictCell(p))} |`);
   lines.push('');
-  const advice = adviceLines(r, units);
-  if (advice.length) {
-    lines.push(...advice.flatMap((l) => [l, '']));
-  }
-  lines.push(`Budget: ${e.budget.explanation}`);
   const p = worstPhase(e);
   if (p && p.breakdown.length) {
-    lines.push('');
     lines.push(`Largest at the ${p.phase} peak:`);
-    for (const c of p.breakdown.slice(0, 5)) {
-      const line = c.span ? ` (line ${doc.positionAt(c.span.start).line + 1})` : '';
-      lines.push(`- ${formatBytes(c.bytes, units)} ${c.label}${c.count > 1 ? ` ×${c.count}` : ''}${line}`);
+    for (const c of p.breakdown.slice(0, 4)) {
+      const ln = c.span ? doc.positionAt(c.span.start).line + 1 : undefined;
+      const link = ln ? ` · [line ${ln}](${doc.uri}#L${ln})` : '';
+      lines.push(`- ${formatBytes(c.bytes, units)} ${c.label}${c.count > 1 ? ` (${c.count} tensors)` : ''}${link}`);
     }
-  }
-  const unknowns = [...e.unknowns, ...e.phases.flatMap((ph) => ph.unknowns)];
-  if (unknowns.length) {
     lines.push('');
-    lines.push('Unknown:');
-    for (const u of unknowns.slice(0, 5)) lines.push(`- ${u.what}: ${u.reason}`);
   }
+  const seen = new Set<string>();
+  const unknowns = [...r.facts.unknowns, ...e.unknowns, ...e.phases.flatMap((ph) => ph.unknowns)].filter((u) => {
+    const k = `${u.what}|${u.reason}`;
+    return seen.has(k) ? false : (seen.add(k), true);
+  });
+  if (unknowns.length) {
+    lines.push('Unknown:');
+    for (const u of unknowns.slice(0, 4)) lines.push(`- ${u.what}: ${u.reason}`);
+    lines.push('');
+  }
+  const advice = adviceLines(r, units);
+  if (advice.length) lines.push(...advice.flatMap((l) => [l, '']));
+  lines.push(`Budget: ${e.budget.explanation}`);
   return lines.join('\n');
 }

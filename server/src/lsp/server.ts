@@ -8,7 +8,8 @@
  */
 import { fileURLToPath } from 'node:url';
 import type { Connection, InitializeParams } from 'vscode-languageserver';
-import { parseDeviceSpec } from '../../../shared/src/devices';
+import { displayName, parseDeviceSpec } from '../../../shared/src/devices';
+import { DEVICE_SET_IN, StatusNotification, type StatusParams } from '../protocol';
 import type { AnalysisResult } from '../analysis/api';
 import { readProjectConfig } from '../config/pyproject';
 import { DEFAULT_SETTINGS, SETTINGS_SCHEMA, flatten, fromFlat, type Settings } from '../config/settings';
@@ -23,6 +24,7 @@ import { registerDocumentSync } from './handlers/documentSync';
 import { registerExecuteCommand } from './handlers/executeCommand';
 import { registerHover } from './handlers/hover';
 import { registerInitialize } from './handlers/initialize';
+import { Notebooks } from './notebooks';
 
 /**
  * Delay between the last keystroke and re-analysis. Analyses run in a worker
@@ -40,7 +42,11 @@ export class OomlensServer {
   /** Settings pushed by didChangeConfiguration, used when the client cannot be asked per document. */
   pushedSettings: Settings = DEFAULT_SETTINGS;
 
+  /** Notebook documents (LSP notebook sync): their cells live in `store` with `notebook` set. */
+  readonly notebooks: Notebooks;
+
   constructor(readonly connection: Connection) {
+    this.notebooks = new Notebooks(this);
     registerInitialize(this);
     registerDocumentSync(this);
     registerConfiguration(this);
@@ -52,11 +58,36 @@ export class OomlensServer {
   }
 
   listen(): void {
+    this.notebooks.listen();
     this.connection.listen();
   }
 
   log(msg: string): void {
     this.connection.console.log(msg);
+  }
+
+  /** Tells the client the device in effect for a document and where it comes from (the status item). */
+  sendStatus(s: DocState): void {
+    const device = s.settings?.target.device;
+    if (!device) return;
+    const spec = parseDeviceSpec(device);
+    const params: StatusParams = {
+      uri: s.doc.uri, device, deviceName: 'error' in spec ? device : displayName(spec),
+      source: s.deviceSource?.source ?? 'default', pyproject: s.deviceSource?.pyproject, problems: s.configProblems,
+    };
+    void this.connection.sendNotification(StatusNotification, params);
+  }
+
+  /** Logs one analysis at info level: file, time, models, unknowns (the "oomlens" output channel). */
+  logAnalysis(uri: string, r: AnalysisResult, ms: number, extra = ''): void {
+    const unknowns = r.unknowns.length + r.models.reduce((n, m) => n + m.facts.unknowns.length + m.estimate.unknowns.length, 0);
+    const models = r.models.map((m) => m.facts.name).join(', ');
+    this.connection.console.info(`analysed ${uri}${extra} in ${ms} ms: ${r.models.length} model${r.models.length === 1 ? '' : 's'}${models ? ` (${models})` : ''}, ${r.findings.length} finding${r.findings.length === 1 ? '' : 's'}, ${unknowns} unknown${unknowns === 1 ? '' : 's'}`);
+  }
+
+  /** Logs an internal error with its stack at error level. */
+  logError(what: string, e: unknown): void {
+    this.connection.console.error(`internal error: ${what}: ${(e as Error)?.stack ?? String(e)}`);
   }
 
   /**
@@ -65,12 +96,15 @@ export class OomlensServer {
    * project file decide (so `[tool.oomlens] device = "h200"` works with no
    * editor configuration). Disabled rule lists are combined.
    */
-  async settingsFor(s: DocState): Promise<{ settings: Settings; problems: string[] }> {
+  async settingsFor(s: DocState): Promise<{ settings: Settings; problems: string[]; deviceSource: NonNullable<DocState['deviceSource']> }> {
     let editor = this.pushedSettings;
+    /** Where the client says the device setting is set: 'workspace' (or folder), 'user', or not said. */
+    let setIn: unknown;
     if (this.clientCaps.workspace?.configuration) {
       try {
         const raw: unknown = await this.connection.workspace.getConfiguration({ scopeUri: s.doc.uri, section: 'oomlens' });
         editor = fromFlat(flatten(raw));
+        setIn = (raw as { target?: Record<string, unknown> } | null)?.target?.[DEVICE_SET_IN];
       } catch (e) {
         this.log(`workspace/configuration failed: ${(e as Error).message}`);
       }
@@ -80,9 +114,15 @@ export class OomlensServer {
     const path = this.pathOf(s.doc.uri);
     if (path) project = readProjectConfig(path);
     problems.push(...project.problems);
+    // The device: one set for the workspace or folder wins; then pyproject.toml, over a user-level
+    // setting; then the setting. A client that does not say where the setting is set (not VS Code):
+    // a non-default setting wins over pyproject.toml.
+    const workspaceDevice = setIn === 'workspace';
+    const fromProject = !!project.device && !workspaceDevice
+      && (setIn === 'user' || editor.target.device === SETTINGS_SCHEMA['oomlens.target.device'].default);
     const settings: Settings = {
       ...editor,
-      target: { device: editor.target.device === SETTINGS_SCHEMA['oomlens.target.device'].default && project.device ? project.device : editor.target.device },
+      target: { device: fromProject ? project.device! : editor.target.device },
       units: editor.units === SETTINGS_SCHEMA['oomlens.units'].default && project.units ? project.units : editor.units,
       diagnostics: {
         enable: editor.diagnostics.enable,
@@ -92,7 +132,10 @@ export class OomlensServer {
     };
     const spec = parseDeviceSpec(settings.target.device);
     if ('error' in spec) problems.push(`oomlens: ${spec.error} Known devices: ${spec.known.join(', ')}`);
-    return { settings, problems };
+    const deviceSource = fromProject ? { source: 'pyproject' as const, pyproject: project.path }
+      : workspaceDevice ? { source: 'setting' as const, pyproject: project.device ? project.path : undefined }
+      : { source: 'default' as const, pyproject: project.device ? project.path : undefined };
+    return { settings, problems, deviceSource };
   }
 
   pathOf(uri: string): string | undefined {
@@ -106,6 +149,8 @@ export class OomlensServer {
 
   /** Schedules (or reschedules) analysis of a document; `delay` 0 analyses at once. */
   schedule(s: DocState, delay = DEBOUNCE_MS, refreshSettings = false): void {
+    // A notebook cell is analysed with its notebook.
+    if (s.notebook) { this.notebooks.scheduleCell(s.doc.uri, delay); return; }
     if (s.timer) clearTimeout(s.timer);
     const generation = ++s.generation;
     if (refreshSettings) s.settings = undefined;
@@ -132,13 +177,14 @@ export class OomlensServer {
     const uri = s.doc.uri;
     try {
       if (!s.settings) {
-        const { settings, problems } = await this.settingsFor(s);
+        const { settings, problems, deviceSource } = await this.settingsFor(s);
         if (generation !== s.generation && !s.settings) {
           // Superseded while we waited for the client: the newer run will ask again.
           return;
         }
         s.settings = settings;
         s.configProblems = problems;
+        s.deviceSource = deviceSource;
       }
       const st = s.settings;
       // The text is read when the worker takes the run (see AnalysisWorker), so it is checked against the document below.
@@ -151,11 +197,15 @@ export class OomlensServer {
       });
       if (outcome.kind === 'cancelled') return;
       let result: AnalysisResult;
-      if (outcome.kind === 'result') result = outcome.result;
-      else {
+      if (outcome.kind === 'result') {
+        result = outcome.result;
+        this.logAnalysis(uri, result, result.elapsedMs);
+        // Internal errors the analysis survived (in the worker): their message, as the stack stays there.
+        for (const u of result.unknowns) if (/internal error|rule failed/.test(u.reason)) this.logError(`${u.what} on ${uri}`, u.reason);
+      } else {
         // The analyzer promises not to throw on user input; if it (or its worker) fails anyway,
         // keep the server alive and say so instead of publishing stale results.
-        this.log(`analysis of ${uri} failed: ${outcome.message}`);
+        this.logError(`analysis of ${uri}`, outcome.message);
         const text = s.doc.getText();
         result = { text, models: [], findings: [], unbuilt: [], unknowns: [{ what: 'analysis', reason: `internal error: ${outcome.message.split('\n')[0]}` }], elapsedMs: 0 };
       }
@@ -166,10 +216,11 @@ export class OomlensServer {
       s.resultVersion = version;
       s.resultDoc = undefined;
       publishDiagnostics(this, s);
+      this.sendStatus(s);
       const waiters = s.waiters.splice(0);
       for (const w of waiters) w();
     } catch (e) {
-      this.log(`oomlens: unexpected error for ${uri}: ${(e as Error).stack ?? String(e)}`);
+      this.logError(`unexpected error for ${uri}`, e);
     }
   }
 

@@ -13,14 +13,14 @@
  * ```python
  * import equinox as eqx
  * import jax
- * big = eqx.nn.Linear(200_000, 200_000, key=jax.random.PRNGKey(0))  # 160 GB of float32 weights
+ * big = eqx.nn.MLP(200_000, 10, width_size=200_000, depth=1, key=jax.random.PRNGKey(0))  # 160 GB of float32 weights
  * ```
  *
  * ## Use instead
  * ```python
  * import equinox as eqx
  * import jax
- * small = eqx.nn.Linear(20_000, 20_000, key=jax.random.PRNGKey(0))
+ * small = eqx.nn.MLP(20_000, 10, width_size=20_000, depth=1, key=jax.random.PRNGKey(0))
  * ```
  *
  * ## Fix safety

@@ -48,6 +48,8 @@ export const fullPrecisionFromPretrained: Rule = {
     for (const load of ctx.hfLoads) {
       if (load.dtypeArg || load.dtype !== 'float32' || load.quantized) continue;
       if (load.checkpointDtype === 'float32') continue;
+      // An unknown checkpoint (not in the table, the cache or a local folder; a half-typed id): no numbers to give.
+      if (load.params === null && load.checkpointDtype === undefined) continue;
       const v = load.transformersVersion;
       if (v && Number(v.split('.')[0]) >= 5) continue;
       const bf16 = ctx.target.device.bf16;

@@ -368,7 +368,17 @@ export function installTorch(it: Interpreter): void {
   const listLike = (name: string) => (_s: Value | undefined, c: CallArgs, node: SyntaxNode): Value => fillList(it.newInst(containerClass(it, name)), name, c, node);
   reg(['torch.nn.ModuleList'], listLike('ModuleList'));
   reg(['torch.nn.ParameterList'], listLike('ParameterList'));
-  reg(['torch.nn.Sequential'], listLike('Sequential'));
+  // A Sequential built at top level is a model (`net = nn.Sequential(nn.Linear(784, 256), nn.ReLU(), ...)`):
+  // its layers were recorded one by one as their constructors ran; the Sequential's record absorbs them.
+  reg(['torch.nn.Sequential'], (s, c, node) => {
+    const inst = listLike('Sequential')(s, c, node);
+    if (it.memory.current || it.memory.abstractDepth > 0 || inst.t !== 'inst' || !hasTensors(inst)) return inst;
+    const rec = it.memory.begin({ name: 'Sequential', framework: 'torch', span: it.span(node), phase: 'load', jitted: it.memory.jitDepth > 0, gc: false });
+    rec.result = inst;
+    it.memory.end(rec);
+    absorbTorchParts(it, rec);
+    return inst;
+  });
   reg(['collections.OrderedDict'], (_s, c, node) => it.callExtern({ t: 'extern', name: 'builtins.dict' }, c, node));
   reg(['torch.nn.ModuleDict'], (_s, c, node) => fillDict(it.newInst(containerClass(it, 'ModuleDict')), c, node));
   reg(['torch.nn.ParameterDict'], (_s, c, node) => fillDict(it.newInst(containerClass(it, 'ParameterDict')), c, node, true));

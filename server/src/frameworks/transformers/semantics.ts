@@ -123,7 +123,7 @@ function fromPretrained(it: Interpreter, className: string, args: Value[], kw: M
   load.sizedFrom = stored ? `${weights && 'source' in weights ? weights.source : 'safetensors headers'} in ${dir}` : local && 'config' in local ? `${local.path} (model_type ${config?.model_type})` : entry ? entry.source : undefined;
   if (weights && 'unknown' in weights) it.note(`checkpoint files of "${id}": ${weights.unknown}`, node);
   if (!config && !stored) {
-    it.note(`checkpoint "${id}" is not in oomlens's table and neither a local folder nor the Hugging Face cache (${'HF_HUB_CACHE / HF_HOME / ~/.cache/huggingface/hub'}) holds its config.json or weights: its size is unknown`, node);
+    it.note(`unknown checkpoint "${id}": not in oomlens's table, and neither a local folder nor the Hugging Face cache (${'HF_HUB_CACHE / HF_HOME / ~/.cache/huggingface/hub'}) holds its config.json or weights: its size is unknown`, node);
   } else if (!sizes.length) {
     const mt = String(config?.model_type ?? '?');
     const known = KNOWN_MODEL_TYPES.includes(mt);

@@ -1,0 +1,48 @@
+/**
+ * The minimum of evidence before a construction is reported as a model.
+ * A model is what a user would call one: an instance of a class the
+ * program defines, a loaded checkpoint, a JAX init that produced a
+ * parameter tree. Two things are never reported:
+ *
+ * - a construction inside code that a syntax error cut loose: tree-sitter
+ *   keeps the statements of a class whose header is broken as loose
+ *   `ERROR` children, so `self.fc = nn.Linear(...)` would otherwise run at
+ *   module level and report a 'Linear' model with made-up numbers;
+ * - a bare catalogue layer (`nn.Linear`, `nn.GELU`, `nn.Dropout`,
+ *   `nn.Embedding`, `eqx.nn.Linear`, …) on its own: a building block, not
+ *   a model. Submodules are already part of their parent's record.
+ */
+import type { ModelRecord } from '../interp/memory';
+import type { Tree } from '../interp/parser';
+
+/** Whether the offset range lies under a tree-sitter ERROR node. */
+export function inErrorNode(tree: Tree, start: number, end: number): boolean {
+  if (!tree.rootNode.hasError) return false;
+  for (let n = tree.rootNode.descendantForIndex(start, Math.max(start, end - 1)); n; n = n.parent) {
+    if (n.type === 'ERROR' || n.isError) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether the record is a bare catalogue layer: not a class of the
+ * program's own, not a container, and a single layer's own parameters
+ * (`weight`, `bias`), where a composite catalogue module (eqx.nn.MLP,
+ * MultiheadAttention) names its parameters by sublayer (`layers.0.weight`).
+ */
+export function isBareLayer(rec: ModelRecord): boolean {
+  const r = rec.result;
+  if (r?.t !== 'inst' || !r.cls.entry || r.items) return false;
+  let specs;
+  try {
+    specs = r.cls.entry.params(r.catArgs ?? {});
+  } catch {
+    return true;
+  }
+  return !Array.isArray(specs) || !specs.some((p) => p.name.includes('.'));
+}
+
+export function hasModelEvidence(rec: ModelRecord, tree: Tree): boolean {
+  if (inErrorNode(tree, rec.span.start, rec.span.end)) return false;
+  return !isBareLayer(rec);
+}

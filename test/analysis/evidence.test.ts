@@ -1,0 +1,68 @@
+// No fake results: what is not a model is not reported as one. A bare
+// layer on its own, the statements of a class whose header a syntax error
+// broke, and a half-typed hub id each stay silent (or are an honest
+// "unknown checkpoint"), while real models around them are still found.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { analyze } from '../../server/src/analysis/analyze';
+
+const names = async (src: string) => (await analyze(src, { device: 'a100-80gb' })).models.map((m) => m.facts.name);
+
+test('a bare layer is not a model; a class of the program, a Sequential and a composite catalogue module are', async () => {
+  const src = `import torch.nn as nn
+lin = nn.Linear(10, 10)
+act = nn.GELU()
+drop = nn.Dropout(0.1)
+emb = nn.Embedding(50000, 768)
+
+class Block(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(768, 3072)
+
+net = Block()
+seq = nn.Sequential(nn.Linear(10, 20), nn.ReLU(), nn.Linear(20, 2))
+mha = nn.MultiheadAttention(64, 4)
+`;
+  const r = await analyze(src, { device: 'a100-80gb' });
+  assert.deepEqual(r.models.map((m) => m.facts.name), ['Block', 'Sequential', 'MultiheadAttention']);
+  // Sequential(Linear(10, 20), ReLU, Linear(20, 2)): 10*20+20 + 20*2+2 = 262, its layers absorbed.
+  assert.equal(r.models[1].facts.paramCount, 262);
+  assert.deepEqual(await names('import jax\nimport equinox as eqx\nlin = eqx.nn.Linear(3, 4, key=jax.random.PRNGKey(0))\n'), []);
+  assert.deepEqual(await names('import jax\nimport equinox as eqx\nmlp = eqx.nn.MLP(4, 2, 8, 2, key=jax.random.PRNGKey(0))\n'), ['MLP']);
+});
+
+test('a class body cut loose by a syntax error reports nothing from its lines', async () => {
+  const broken = `import torch.nn as nn
+
+class Net(nn.Module)
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(768, 3072)
+        self.proj = nn.Linear(3072, 768)
+
+net = Net()
+`;
+  const r = await analyze(broken, { device: 'a100-80gb' });
+  assert.ok(r.unknowns.some((u) => /syntax/.test(u.reason)));
+  assert.deepEqual(r.models.map((m) => m.facts.name), []);
+  // Fixed, the same file has its model.
+  assert.deepEqual(await names(broken.replace('(nn.Module)\n', '(nn.Module):\n')), ['Net']);
+});
+
+test('typing a hub id character by character: no OOM201 and no numbers until the id is known', async () => {
+  const id = 'meta-llama/Llama-2-7b-hf';
+  const seen: string[] = [];
+  for (let n = 1; n <= id.length; n++) {
+    const partial = id.slice(0, n);
+    const r = await analyze(`from transformers import AutoModelForCausalLM\nm = AutoModelForCausalLM.from_pretrained("${partial}")\n`, { device: 'a100-80gb' });
+    const fired = r.findings.some((f) => f.code === 'OOM201');
+    if (fired) seen.push(partial);
+    const m = r.models[0];
+    if (partial !== id && m) {
+      assert.equal(m.facts.paramCount, null, `"${partial}" has no parameter count`);
+      assert.ok([...m.facts.unknowns, ...m.estimate.unknowns].some((u) => /unknown checkpoint/.test(u.reason)), `"${partial}" is an unknown checkpoint`);
+    }
+  }
+  assert.deepEqual(seen, [id], 'OOM201 fires only once the id is a known checkpoint');
+});
