@@ -1057,6 +1057,35 @@ export class Interpreter {
     return { t: 'bool', v: true };
   }
 
+  /**
+   * The name under which the external module or object `qualified` is
+   * visible in the current frame (`import torch as th` → 'th'), checked to
+   * resolve back to it (not shadowed by an inner binding); undefined when no
+   * binding in reach holds it. Fixes use it to spell a reference the way the
+   * program already can, instead of guessing from the text.
+   */
+  nameFor(qualified: string): string | undefined {
+    const frames: Env[] = [];
+    for (let f: Env | undefined = this.currentFrame(); f; f = f.parent) frames.push(f);
+    if (!frames.includes(this.globals)) frames.push(this.globals);
+    for (const f of frames) {
+      for (const [k, v] of f.vars) {
+        if (v.t !== 'extern' || v.name !== qualified || v.self !== undefined || v.kw || v.args) continue;
+        if (this.boundValue(k) === v) return k;
+      }
+    }
+    return undefined;
+  }
+
+  /** What `name` resolves to in the current frame, without builtins; undefined when unbound. */
+  private boundValue(name: string): Value | undefined {
+    for (let f: Env | undefined = this.currentFrame(); f; f = f.parent) {
+      const v = f.vars.get(name);
+      if (v !== undefined) return v;
+    }
+    return this.globals.vars.get(name);
+  }
+
   lookup(name: string, node: SyntaxNode): Value {
     for (let f: Env | undefined = this.currentFrame(); f; f = f.parent) {
       const v = f.vars.get(name);

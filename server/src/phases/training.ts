@@ -33,6 +33,7 @@ import { accumulationBytes, gradientBytes, lmHeadBytes, optimizerStateBytes, typ
 import type { CallArgs, Interpreter } from '../interp/interp';
 import { type ModelRecord, visitTensors } from '../interp/memory';
 import type { SyntaxNode } from '../interp/parser';
+import { keywordSlot } from '../frameworks/args';
 import { type TensorV, type Value, NONE, num, unknown } from '../interp/values';
 import { hfConfig, inferenceUses, inTrainingStep } from './inference';
 import { hfLoads } from '../frameworks/transformers/semantics';
@@ -142,7 +143,7 @@ export function installTraining(it: Interpreter): void {
     const args = node.childForFieldName('arguments');
     return {
       span: it.span(node), callee: f.text, calleeSpan: it.span(f),
-      insertAt: args ? args.endIndex - 1 : node.endIndex, hasArgs: (args?.namedChildren.length ?? 0) > 0,
+      ...keywordSlot(node),
     };
   };
   const optimizerValue = (use: OptimizerUse): Value => ({ t: 'extern', name: '__optimizer__', kw: new Map(), args: [{ t: 'int', v: prog.optimizers.indexOf(use) }] });

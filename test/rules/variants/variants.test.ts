@@ -6,8 +6,9 @@ import assert from 'node:assert/strict';
 import { checkVariant, type Family } from './check';
 import { oom101 } from './oom101';
 import { oom104 } from './oom104';
+import { oom201 } from './oom201';
 
-const FAMILIES: Family[] = [oom101(), oom104()];
+const FAMILIES: Family[] = [oom101(), oom104(), oom201()];
 
 for (const f of FAMILIES) {
   test(`${f.code}: at least 20 variants`, () => {
