@@ -77,6 +77,13 @@ export class Interpreter {
   /** The calls being evaluated, outermost first, with their evaluated callee and arguments and the frame that made them. */
   readonly callSites: { node: SyntaxNode; fn: Value; call: CallArgs; frame: Env }[] = [];
   readonly unknowns: UnknownV[] = [];
+  /**
+   * Every name an import statement bound, in execution order: the local
+   * name, the statement, whether it is at module level, and the import
+   * re-spelled for that one name (`import os as o`, `from os import environ`),
+   * so a fix that moves code above an import can bring the binding with it.
+   */
+  readonly imports: { local: string; span: Span; moduleLevel: boolean; text: string }[] = [];
   readonly memory: Memory;
   steps = 0;
   /** Current nesting of exec/eval (through calls); see MAX_NESTING. */
@@ -428,11 +435,13 @@ export class Interpreter {
         const first = c.text.split('.')[0];
         const chain = this.importChain(c.text, node);
         this.currentFrame().vars.set(first, chain ? chain[0] : { t: 'extern', name: first });
+        this.logImport(first, node, `import ${c.text}`);
       } else if (c.type === 'aliased_import') {
         const name = c.childForFieldName('name')!.text;
         const alias = c.childForFieldName('alias')!.text;
         const chain = this.importChain(name, node);
         this.currentFrame().vars.set(alias, chain ? chain[chain.length - 1] : { t: 'extern', name: canonical(name) });
+        this.logImport(alias, node, `import ${name} as ${alias}`);
       }
     }
   }
@@ -472,7 +481,12 @@ export class Interpreter {
         v = named ? named(this, node) : { t: 'extern', name: full };
       }
       this.currentFrame().vars.set(local, v);
+      this.logImport(local, node, `from ${base} import ${name}${local === name ? '' : ` as ${local}`}`);
     }
+  }
+
+  private logImport(local: string, node: SyntaxNode, text: string): void {
+    this.imports.push({ local, span: this.span(node), moduleLevel: node.parent?.type === 'module', text });
   }
 
   /**

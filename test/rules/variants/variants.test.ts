@@ -7,8 +7,9 @@ import { checkVariant, type Family } from './check';
 import { oom101 } from './oom101';
 import { oom104 } from './oom104';
 import { oom201 } from './oom201';
+import { oom901 } from './oom901';
 
-const FAMILIES: Family[] = [oom101(), oom104(), oom201()];
+const FAMILIES: Family[] = [oom101(), oom104(), oom201(), oom901()];
 
 for (const f of FAMILIES) {
   test(`${f.code}: at least 20 variants`, () => {
