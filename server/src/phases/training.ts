@@ -45,9 +45,16 @@ export interface OptimizerUse {
   /** The callee text (`torch.optim.AdamW`) and its span, for fixes. */
   callee: string;
   calleeSpan: Span;
-  /** Offset before the closing parenthesis, and whether the call has arguments. */
+  /** Offset after the last argument, and whether the call has arguments (frameworks/args.ts keywordSlot). */
   insertAt: number;
   hasArgs: boolean;
+  /**
+   * How the program can already spell what the fixes need at the call:
+   * the names bound to jax.numpy and bitsandbytes there, and the end of the
+   * import statement that bound the callee's first name (a new import goes
+   * right after it).
+   */
+  names?: { jnp?: string; bnb?: string; calleeImportEnd?: number };
   opts: OptimizerOptions;
   /** Tensors the optimizer was given (torch: at construction; optax: at `init`). */
   params: TensorV[];
@@ -138,6 +145,13 @@ export function installTraining(it: Interpreter): void {
     return body && TRAIN_LOOP.test(body.text) ? 2 : undefined;
   });
 
+  const importEnd = (callee: SyntaxNode): number | undefined => {
+    let n: SyntaxNode | null = callee;
+    while (n && n.type !== 'identifier') n = n.namedChild(0);
+    const name = n?.text;
+    const imp = name ? [...it.imports].reverse().find((i) => i.local === name && i.span.start < callee.startIndex) : undefined;
+    return imp?.span.end;
+  };
   const calleeInfo = (node: SyntaxNode) => {
     const f = node.childForFieldName('function') ?? node;
     const args = node.childForFieldName('arguments');
