@@ -158,6 +158,7 @@ export function installTraining(it: Interpreter): void {
     return {
       span: it.span(node), callee: f.text, calleeSpan: it.span(f),
       ...keywordSlot(node),
+      names: { jnp: it.nameFor('jax.numpy'), bnb: it.nameFor('bitsandbytes'), calleeImportEnd: importEnd(f) },
     };
   };
   const optimizerValue = (use: OptimizerUse): Value => ({ t: 'extern', name: '__optimizer__', kw: new Map(), args: [{ t: 'int', v: prog.optimizers.indexOf(use) }] });
