@@ -22,3 +22,36 @@ export function ints(v: CatValue | undefined, name: string): number[] | UnknownV
   if (Array.isArray(v) && v.every((x) => typeof x === 'number')) return v as number[];
   return unknown(`${name} is not known`);
 }
+
+/**
+ * Where a fix adds a keyword argument to a call, read from the call's
+ * argument list: after the last argument (so a trailing comma, a `**kwargs`
+ * splat or a comment before the closing parenthesis stays valid), or just
+ * inside the parentheses of an empty call.
+ */
+export interface KeywordSlot {
+  /** Offset to insert at. */
+  insertAt: number;
+  /** Whether a `, ` must come before the new keyword. */
+  hasArgs: boolean;
+}
+
+/** Structural view of a tree-sitter node, so this module stays free of parser types. */
+interface CallNode {
+  endIndex: number;
+  childForFieldName(name: string): ArgListNode | null;
+}
+interface ArgListNode {
+  type: string;
+  startIndex: number;
+  endIndex: number;
+  namedChildren: ({ type: string; endIndex: number } | null)[];
+}
+
+export function keywordSlot(call: CallNode): KeywordSlot {
+  const list = call.childForFieldName('arguments');
+  if (!list || list.type !== 'argument_list') return { insertAt: list ? list.endIndex - 1 : call.endIndex, hasArgs: Boolean(list) };
+  const args = list.namedChildren.filter((c): c is { type: string; endIndex: number } => c !== null && c.type !== 'comment');
+  const last = args[args.length - 1];
+  return last ? { insertAt: last.endIndex, hasArgs: true } : { insertAt: list.startIndex + 1, hasArgs: false };
+}

@@ -82,6 +82,13 @@ export class Interpreter {
   /** The calls being evaluated, outermost first, with their evaluated callee and arguments and the frame that made them. */
   readonly callSites: { node: SyntaxNode; fn: Value; call: CallArgs; frame: Env }[] = [];
   readonly unknowns: UnknownV[] = [];
+  /**
+   * Every name an import statement bound, in execution order: the local
+   * name, the statement, whether it is at module level, and the import
+   * re-spelled for that one name (`import os as o`, `from os import environ`),
+   * so a fix that moves code above an import can bring the binding with it.
+   */
+  readonly imports: { local: string; span: Span; moduleLevel: boolean; text: string }[] = [];
   readonly memory: Memory;
   steps = 0;
   /** Current nesting of exec/eval (through calls); see MAX_NESTING. */
@@ -433,11 +440,13 @@ export class Interpreter {
         const first = c.text.split('.')[0];
         const chain = this.importChain(c.text, node);
         this.currentFrame().vars.set(first, chain ? chain[0] : { t: 'extern', name: first });
+        this.logImport(first, node, `import ${c.text}`);
       } else if (c.type === 'aliased_import') {
         const name = c.childForFieldName('name')!.text;
         const alias = c.childForFieldName('alias')!.text;
         const chain = this.importChain(name, node);
         this.currentFrame().vars.set(alias, chain ? chain[chain.length - 1] : { t: 'extern', name: canonical(name) });
+        this.logImport(alias, node, `import ${name} as ${alias}`);
       }
     }
   }
@@ -477,7 +486,12 @@ export class Interpreter {
         v = named ? named(this, node) : { t: 'extern', name: full };
       }
       this.currentFrame().vars.set(local, v);
+      this.logImport(local, node, `from ${base} import ${name}${local === name ? '' : ` as ${local}`}`);
     }
+  }
+
+  private logImport(local: string, node: SyntaxNode, text: string): void {
+    this.imports.push({ local, span: this.span(node), moduleLevel: node.parent?.type === 'module', text });
   }
 
   /**
@@ -1060,6 +1074,35 @@ export class Interpreter {
       left = right;
     }
     return { t: 'bool', v: true };
+  }
+
+  /**
+   * The name under which the external module or object `qualified` is
+   * visible in the current frame (`import torch as th` → 'th'), checked to
+   * resolve back to it (not shadowed by an inner binding); undefined when no
+   * binding in reach holds it. Fixes use it to spell a reference the way the
+   * program already can, instead of guessing from the text.
+   */
+  nameFor(qualified: string): string | undefined {
+    const frames: Env[] = [];
+    for (let f: Env | undefined = this.currentFrame(); f; f = f.parent) frames.push(f);
+    if (!frames.includes(this.globals)) frames.push(this.globals);
+    for (const f of frames) {
+      for (const [k, v] of f.vars) {
+        if (v.t !== 'extern' || v.name !== qualified || v.self !== undefined || v.kw || v.args) continue;
+        if (this.boundValue(k) === v) return k;
+      }
+    }
+    return undefined;
+  }
+
+  /** What `name` resolves to in the current frame, without builtins; undefined when unbound. */
+  private boundValue(name: string): Value | undefined {
+    for (let f: Env | undefined = this.currentFrame(); f; f = f.parent) {
+      const v = f.vars.get(name);
+      if (v !== undefined) return v;
+    }
+    return this.globals.vars.get(name);
   }
 
   lookup(name: string, node: SyntaxNode): Value {

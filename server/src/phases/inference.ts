@@ -26,6 +26,7 @@ import { KV_CITATION, forwardStepBytes, generateBatch, generateCacheTokens, kvCa
 import { readLocalConfig } from '../frameworks/transformers/hf-cache';
 import { lookupCheckpoint, type HfConfig } from '../frameworks/transformers/catalog';
 import type { Interpreter } from '../interp/interp';
+import { keywordSlot } from '../frameworks/args';
 import { type ModelRecord, visitTensors } from '../interp/memory';
 import type { SyntaxNode } from '../interp/parser';
 import { type Value, NONE, describe, num, unknown } from '../interp/values';
@@ -326,7 +327,7 @@ function generate(it: Interpreter, self: Value | undefined, args: Value[], kw0: 
     kind: 'generate', span: it.span(node), batch: inp.batch, promptTokens: inp.tokens, maxNewTokens, maxLength,
     numBeams: intArg(it, kw, 'num_beams', node, unknowns) ?? 1, numReturnSequences: intArg(it, kw, 'num_return_sequences', node, unknowns) ?? 1,
     cache, unknowns, maxNewTokensArg: mnt && mnt.type === 'integer' ? it.span(mnt) : undefined,
-    insertAt: argList ? argList.endIndex - 1 : node.endIndex, hasArgs: (argList?.namedChildren.length ?? 0) > 0,
+    ...keywordSlot(node),
   };
   if (rec) addUse(rec, use);
   const total = maxNewTokens !== undefined && inp.tokens !== null ? inp.tokens + maxNewTokens : maxNewTokens === undefined ? maxLength : undefined;

@@ -33,6 +33,7 @@ import { accumulationBytes, gradientBytes, lmHeadBytes, optimizerStateBytes, typ
 import type { CallArgs, Interpreter } from '../interp/interp';
 import { type ModelRecord, visitTensors } from '../interp/memory';
 import type { SyntaxNode } from '../interp/parser';
+import { keywordSlot } from '../frameworks/args';
 import { type TensorV, type Value, NONE, num, unknown } from '../interp/values';
 import { hfConfig, inferenceUses, inTrainingStep } from './inference';
 import { hfLoads } from '../frameworks/transformers/semantics';
@@ -44,9 +45,16 @@ export interface OptimizerUse {
   /** The callee text (`torch.optim.AdamW`) and its span, for fixes. */
   callee: string;
   calleeSpan: Span;
-  /** Offset before the closing parenthesis, and whether the call has arguments. */
+  /** Offset after the last argument, and whether the call has arguments (frameworks/args.ts keywordSlot). */
   insertAt: number;
   hasArgs: boolean;
+  /**
+   * How the program can already spell what the fixes need at the call:
+   * the names bound to jax.numpy and bitsandbytes there, and the end of the
+   * import statement that bound the callee's first name (a new import goes
+   * right after it).
+   */
+  names?: { jnp?: string; bnb?: string; calleeImportEnd?: number };
   opts: OptimizerOptions;
   /** Tensors the optimizer was given (torch: at construction; optax: at `init`). */
   params: TensorV[];
@@ -137,12 +145,20 @@ export function installTraining(it: Interpreter): void {
     return body && TRAIN_LOOP.test(body.text) ? 2 : undefined;
   });
 
+  const importEnd = (callee: SyntaxNode): number | undefined => {
+    let n: SyntaxNode | null = callee;
+    while (n && n.type !== 'identifier') n = n.namedChild(0);
+    const name = n?.text;
+    const imp = name ? [...it.imports].reverse().find((i) => i.local === name && i.span.start < callee.startIndex) : undefined;
+    return imp?.span.end;
+  };
   const calleeInfo = (node: SyntaxNode) => {
     const f = node.childForFieldName('function') ?? node;
     const args = node.childForFieldName('arguments');
     return {
       span: it.span(node), callee: f.text, calleeSpan: it.span(f),
-      insertAt: args ? args.endIndex - 1 : node.endIndex, hasArgs: (args?.namedChildren.length ?? 0) > 0,
+      ...keywordSlot(node),
+      names: { jnp: it.nameFor('jax.numpy'), bnb: it.nameFor('bitsandbytes'), calleeImportEnd: importEnd(f) },
     };
   };
   const optimizerValue = (use: OptimizerUse): Value => ({ t: 'extern', name: '__optimizer__', kw: new Map(), args: [{ t: 'int', v: prog.optimizers.indexOf(use) }] });

@@ -34,7 +34,7 @@
  */
 import { dtypeBytes } from '../../../shared/src/dtypes';
 import type { Rule } from './types';
-import { deviceLabel, fmt, importAlias } from './util';
+import { deviceLabel, fmt } from './util';
 
 export const fullPrecisionFromPretrained: Rule = {
   code: 'OOM201',
@@ -54,8 +54,10 @@ export const fullPrecisionFromPretrained: Rule = {
       if (v && Number(v.split('.')[0]) >= 5) continue;
       const bf16 = ctx.target.device.bf16;
       const want = load.checkpointDtype === 'bfloat16' && bf16 ? 'bfloat16' : 'float16';
-      const torch = importAlias(ctx.text, 'torch');
-      const value = torch ? `${torch}.${want}` : `"${want}"`;
+      // The dtype is spelled through the name the program bound torch to at
+      // the call (`import torch as th` → th.float16); transformers also
+      // accepts the dtype's name as a string when torch is not in reach.
+      const value = load.torchName ? `${load.torchName}.${want}` : `"${want}"`;
       const kw = v ? load.keyword : 'torch_dtype';
       const sizeNow = load.params !== null ? ` (${fmt(load.params * 4)})` : '';
       const sizeAfter = load.params !== null ? ` (${fmt(load.params * dtypeBytes(want))})` : '';

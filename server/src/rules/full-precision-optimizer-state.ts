@@ -59,7 +59,7 @@
 import { optimizerStateBytes } from '../../../shared/src/training';
 import { trainingInfo } from '../phases/training';
 import type { Rule } from './types';
-import { fmt, importAlias } from './util';
+import { fmt } from './util';
 
 export const fullPrecisionOptimizerState: Rule = {
   code: 'OOM401',
@@ -94,18 +94,19 @@ export const fullPrecisionOptimizerState: Rule = {
       const compute = opt.lib === 'optax' ? `float32 parameters cast to ${info.computeDtype} in the differentiated function` : `torch.autocast(${info.computeDtype})`;
       let fix;
       if (opt.lib === 'optax') {
-        const jnp = importAlias(ctx.text, 'jax.numpy');
+        // jax.numpy by the name it has at the call; optax also takes the dtype's name.
+        const jnp = opt.names?.jnp;
         const v = jnp ? `${jnp}.bfloat16` : '"bfloat16"';
         fix = { title: `Keep Adam's first moment in bfloat16 (mu_dtype=${v})`, applicability: 'unsafe' as const, edits: [{ start: opt.insertAt, end: opt.insertAt, newText: `${opt.hasArgs ? ', ' : ''}mu_dtype=${v}` }] };
       } else {
-        const bnb = importAlias(ctx.text, 'bitsandbytes');
+        const bnb = opt.names?.bnb;
         const name = opt.kind === 'torch.adam' ? 'Adam8bit' : 'AdamW8bit';
         const edits = [{ start: opt.calleeSpan.start, end: opt.calleeSpan.end, newText: `${bnb ?? 'bnb'}.optim.${name}` }];
         if (!bnb) {
-          // After the first `import torch` line (the optimizer's module is imported there).
-          const m = /^import torch[^\n]*\n/m.exec(ctx.text);
-          const at = m ? m.index + m[0].length : 0;
-          edits.unshift({ start: at, end: at, newText: 'import bitsandbytes as bnb\n' });
+          // Right after the import that made the optimizer's name, so it is in
+          // reach wherever the optimizer was; else at the top of the file.
+          const at = opt.names?.calleeImportEnd;
+          edits.unshift(at === undefined ? { start: 0, end: 0, newText: 'import bitsandbytes as bnb\n' } : { start: at, end: at, newText: '\nimport bitsandbytes as bnb' });
         }
         fix = { title: `Use bitsandbytes ${name} (8-bit moments)`, applicability: 'unsafe' as const, edits };
       }

@@ -26,8 +26,15 @@
  * ```
  *
  * ## Fix safety
- * Safe: the fix moves the assignment above the first JAX import, where it
- * takes effect as the code intended.
+ * Safe for a module-level statement: the fix moves it (with the comment
+ * lines directly above it) above the first JAX import, where it takes
+ * effect as the code intended, and brings the import that binds `os` (or
+ * its alias, `environ`, `putenv`) along when that import comes later.
+ * Unsafe for a statement inside a function or block: the fix moves it to
+ * module level above the first JAX import, so it runs when the module is
+ * imported rather than when the function is called (left in place with a
+ * `pass` when it was the block's only statement). A statement that reads
+ * anything but literals is not moved.
  *
  * ## References
  * - jax/_src/xla_bridge.py `backends()` → `_discover_and_register_pjrt_plugins()`; jax_plugins/cuda/__init__.py `initialize()`
@@ -62,28 +69,35 @@ export const jaxEnvAfterBackendStart: Rule = {
       if (!RELEVANT.test(e.name) || !e.afterBackend) continue;
       const fixes = [];
       const first = ctx.runtime.firstJaxImport;
-      const stmt = lineSpan(ctx.text, e.stmt);
-      if (first && first.start < e.stmt.start) {
-        const line = ctx.text.slice(stmt.start, stmt.end).replace(/^[ \t]+/, '');
-        // Only statements at module level can be moved without changing their meaning.
-        if (ctx.text.slice(stmt.start, e.stmt.start).trim() === '' && stmt.start === lineSpan(ctx.text, e.stmt).start && !/^[ \t]/.test(ctx.text.slice(stmt.start, stmt.end))) {
-          const osImported = /^\s*import\s+os\b/m.exec(ctx.text);
-          const needOs = !osImported || osImported.index > first.start;
+      if (first && first.start < e.stmt.start && e.literal && e.root) {
+        const statement = ctx.text.slice(e.stmt.start, e.stmt.end);
+        // The import that binds the name the statement reaches os through must run before it.
+        const imp = e.root.import;
+        const needImport = !imp || !imp.moduleLevel || imp.span.start > first.start;
+        const importText = needImport ? `${imp?.text ?? 'import os'}\n` : '';
+        const edits = [];
+        if (e.moduleLevel) {
+          const stmt = lineSpan(ctx.text, e.stmt);
           const block = attachedComments(ctx.text, stmt.start);
-          const moved = ctx.text.slice(block, stmt.start) + (line.endsWith('\n') ? line : line + '\n');
+          const moved = ctx.text.slice(block, stmt.start) + statement + '\n';
           // A block that stood between two blank lines leaves one blank line behind, not two.
           const blankBefore = block >= 2 && ctx.text.slice(block - 2, block) === '\n\n';
           const end = blankBefore && ctx.text[stmt.end] === '\n' ? stmt.end + 1 : stmt.end;
-          fixes.push({
-            title: `Move the ${e.name} setting above the first JAX import`,
-            applicability: 'safe' as const,
-            preferred: true,
-            edits: [
-              { start: first.start, end: first.start, newText: `${needOs ? 'import os\n' : ''}${moved}` },
-              { start: block, end, newText: '' },
-            ],
-          });
+          edits.push({ start: first.start, end: first.start, newText: `${importText}${moved}` }, { start: block, end, newText: '' });
+        } else {
+          // Only the statement's own lines go; a block left empty keeps a `pass`.
+          const stmt = lineSpan(ctx.text, e.stmt);
+          edits.push(
+            { start: first.start, end: first.start, newText: `${importText}${statement}\n` },
+            e.alone ? { start: e.stmt.start, end: e.stmt.end, newText: 'pass' } : { start: stmt.start, end: stmt.end, newText: '' },
+          );
         }
+        fixes.push({
+          title: `Move the ${e.name} setting above the first JAX import`,
+          applicability: e.moduleLevel ? 'safe' as const : 'unsafe' as const,
+          preferred: e.moduleLevel,
+          edits,
+        });
       }
       out.push({
         span: e.span,

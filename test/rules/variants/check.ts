@@ -14,6 +14,8 @@ export interface Variant {
   fires: boolean;
   /** A spelling the analysis does not follow yet, and why: run and reported, not yet required to hold. */
   gap?: string;
+  /** Text the fixed program must contain (a name the program can resolve at the fixed site). */
+  fixed?: string;
 }
 
 export interface Family {
@@ -42,6 +44,7 @@ export async function checkVariant(f: Family, v: Variant): Promise<string[]> {
   if (tree.rootNode.hasError) return [`the fixed code does not parse:\n${after}`];
   const r2 = await analyze(after, opts);
   const out: string[] = [];
+  if (v.fixed !== undefined && !after.includes(v.fixed)) out.push(`the fixed program lacks \`${v.fixed}\`:\n${after}`);
   if (r2.findings.some((x) => x.code === f.code)) out.push(`${f.code} still fires after the fix:\n${after}`);
   for (const m1 of r1.models) {
     const m2 = r2.models.find((x) => x.facts.name === m1.facts.name);

@@ -3,7 +3,8 @@
  * soon as the constructor runs, so `params` needs only the constructor
  * arguments. Shapes, fills and defaults mirror equinox/nn/_linear.py,
  * _embedding.py, _mlp.py, _conv.py, _normalisation.py, _attention.py,
- * _rnn.py, _batch_norm.py, _dropout.py (equinox v0.11.4). `dtype=None` means
+ * _rnn.py, _batch_norm.py, _dropout.py (equinox v0.11.4; every shape and dtype
+ * argument checked against v0.13.8 by test/catalog/signatures.test.ts). `dtype=None` means
  * `default_floating_dtype()`, which is float32 unless jax_enable_x64 is set.
  * Forward shapes are for unbatched inputs (Equinox layers are vmapped).
  */
@@ -254,11 +255,12 @@ export const EQUINOX_LAYERS: LayerEntry[] = [
   {
     // _attention.py MultiheadAttention.__init__: key/value sizes default to
     // query_size, qk/vo sizes to query_size // num_heads, output to query_size;
-    // four Linear projections, biases off unless asked for.
+    // four Linear projections, biases off unless asked for, all four built
+    // with the layer's `dtype` (v0.13.8 `dtype=None` → default_floating_dtype()).
     names: ['equinox.nn.MultiheadAttention', 'equinox.nn._attention.MultiheadAttention'], framework: 'equinox',
-    citation: `equinox/nn/_attention.py (${V}) MultiheadAttention.__init__: query/key/value/output_proj Linear, biases default False`,
-    signature: ['num_heads', 'query_size', 'key_size', 'value_size', 'output_size', 'qk_size', 'vo_size', 'use_query_bias', 'use_key_bias', 'use_value_bias', 'use_output_bias', 'dropout_p', 'inference'],
-    defaults: { key_size: null, value_size: null, output_size: null, qk_size: null, vo_size: null, use_query_bias: false, use_key_bias: false, use_value_bias: false, use_output_bias: false, dropout_p: 0, inference: false },
+    citation: `equinox/nn/_attention.py (${V}; dtype: v0.13.8) MultiheadAttention.__init__: query/key/value/output_proj Linear(dtype=dtype), biases default False`,
+    signature: ['num_heads', 'query_size', 'key_size', 'value_size', 'output_size', 'qk_size', 'vo_size', 'use_query_bias', 'use_key_bias', 'use_value_bias', 'use_output_bias', 'dropout_p', 'inference', 'dtype'],
+    defaults: { key_size: null, value_size: null, output_size: null, qk_size: null, vo_size: null, use_query_bias: false, use_key_bias: false, use_value_bias: false, use_output_bias: false, dropout_p: 0, inference: false, dtype: null },
     params: (a: Args) => {
       const h = int(a.num_heads, 'num_heads'); if (isUnknown(h)) return h;
       const q = int(a.query_size, 'query_size'); if (isUnknown(q)) return q;
@@ -270,11 +272,11 @@ export const EQUINOX_LAYERS: LayerEntry[] = [
       const vo = opt(a.vo_size, Math.floor(q / h), 'vo_size'); if (isUnknown(vo)) return vo;
       const out: ParamSpec[] = [];
       const add = (l: ParamSpec[] | UnknownValue) => { if (!isUnknown(l)) out.push(...l); };
-      // MultiheadAttention has no dtype argument: Linear's default float32.
-      add(linear(q, h * qk, a.use_query_bias === true, 'float32', 'query_proj.'));
-      add(linear(k, h * qk, a.use_key_bias === true, 'float32', 'key_proj.'));
-      add(linear(v, h * vo, a.use_value_bias === true, 'float32', 'value_proj.'));
-      add(linear(h * vo, o, a.use_output_bias === true, 'float32', 'output_proj.'));
+      const d = dt(a.dtype);
+      add(linear(q, h * qk, a.use_query_bias === true, d, 'query_proj.'));
+      add(linear(k, h * qk, a.use_key_bias === true, d, 'key_proj.'));
+      add(linear(v, h * vo, a.use_value_bias === true, d, 'value_proj.'));
+      add(linear(h * vo, o, a.use_output_bias === true, d, 'output_proj.'));
       return out;
     },
     output: (a: Args, x) => {

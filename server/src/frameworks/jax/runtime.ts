@@ -21,6 +21,17 @@ export interface EnvSet {
   stmt: Span;
   /** Set when the backend had already started (the setting is ignored). */
   afterBackend?: { span: Span; what: string };
+  /** Whether the statement sits directly in the module body (not in a function, `if` or loop). */
+  moduleLevel: boolean;
+  /**
+   * Whether the statement reads nothing but literals and the name it reaches
+   * os through, so it means the same wherever it runs.
+   */
+  literal: boolean;
+  /** The name the statement reaches os through (`os`, an alias, `environ`, `putenv`) and the import that bound it last. */
+  root?: { name: string; import?: { span: Span; moduleLevel: boolean; text: string } };
+  /** Whether the statement is the only one in its block (removing it needs a `pass`). */
+  alone: boolean;
 }
 
 export interface ConfigSet { name: string; value: Value; span: Span; afterBackend?: { span: Span; what: string } }
@@ -53,12 +64,43 @@ function statementOf(node: SyntaxNode): SyntaxNode {
   return n;
 }
 
+/** The first name a statement evaluates (`os` in `os.environ[...] = v`, `putenv` in `putenv(k, v)`). */
+function leftmostName(stmt: SyntaxNode): string | undefined {
+  let n: SyntaxNode | null = stmt;
+  while (n && n.type !== 'identifier') n = n.namedChild(0);
+  return n?.text;
+}
+
+/** Whether every name the statement reads is `root` (attribute names and keywords aside). */
+function readsOnly(stmt: SyntaxNode, root: string): boolean {
+  const walk = (n: SyntaxNode): boolean => {
+    if (n.type === 'identifier') {
+      const p = n.parent;
+      if (p?.type === 'attribute' && p.childForFieldName('attribute')?.id === n.id) return true;
+      if (p?.type === 'keyword_argument' && p.childForFieldName('name')?.id === n.id) return true;
+      return n.text === root;
+    }
+    return n.namedChildren.every((c) => !c || walk(c));
+  };
+  return walk(stmt);
+}
+
 export function installRuntime(it: Interpreter): void {
   const setEnv = (key: Value, value: Value, node: SyntaxNode) => {
     if (key.t !== 'str') return;
     const stmt = statementOf(node);
-    envSets(it).push({ name: key.v, value, span: it.span(node), stmt: it.span(stmt), afterBackend: backendStart(it) });
+    const rootName = leftmostName(stmt);
+    const imp = rootName ? [...it.imports].reverse().find((i) => i.local === rootName && i.span.start < stmt.startIndex) : undefined;
+    const siblings = stmt.parent?.namedChildren.filter((c) => c && c.type !== 'comment') ?? [];
+    envSets(it).push({
+      name: key.v, value, span: it.span(node), stmt: it.span(stmt), afterBackend: backendStart(it),
+      moduleLevel: stmt.parent?.type === 'module', literal: rootName !== undefined && readsOnly(stmt, rootName),
+      root: rootName ? { name: rootName, import: imp && { span: imp.span, moduleLevel: imp.moduleLevel, text: imp.text } } : undefined,
+      alone: stmt.parent?.type === 'block' && siblings.length === 1,
+    });
   };
+  // `from os import environ` binds the same mapping `os.environ` reaches.
+  it.externValues.set('os.environ', () => ({ t: 'environ' }));
   it.externs.set('os.environ.__setitem__', (_i, _s, c, node) => { setEnv(c.args[0], c.args[1], node); return NONE; });
   it.externs.set('os.environ.setdefault', (_i, _s, c, node) => {
     const prev = envSets(it).find((e) => c.args[0]?.t === 'str' && e.name === c.args[0].v);

@@ -13,16 +13,19 @@ import { balancedDeviceMap } from '../../../../shared/src/accelerate';
 import { dtypeBytes, parseDType } from '../../../../shared/src/dtypes';
 import { checkpointDir, readLocalConfig, readLocalWeights, SAFETENSORS_DTYPE_BYTES, type StoredTensor } from './hf-cache';
 import { defaultLoadDType, dtypeKeyword, KNOWN_MODEL_TYPES, lookupCheckpoint, moduleSizes, type HfConfig, type ModuleSize } from './catalog';
+import { keywordSlot } from '../args';
 import type { Interpreter } from '../../interp/interp';
 import type { SyntaxNode } from '../../interp/parser';
 import { type ClassV, type Value, describe, unknown } from '../../interp/values';
 
 export interface HfLoad {
   span: Span;
-  /** Offset just before the closing parenthesis of the call (to insert keywords). */
+  /** Offset after the call's last argument (to insert keywords; frameworks/args.ts keywordSlot). */
   insertAt: number;
   /** Whether the call already has arguments (a comma is needed before a new keyword). */
   hasArgs: boolean;
+  /** The local name of the `torch` module at the call, if the program imported it there. */
+  torchName?: string;
   checkpoint: string;
   className: string;
   /** The dtype keyword given in the call, if any, with its value text. */
@@ -71,7 +74,7 @@ function hfClass(it: Interpreter, name: string): ClassV {
 function fromPretrained(it: Interpreter, className: string, args: Value[], kw: Map<string, Value>, node: SyntaxNode): Value {
   const idV = args[0] ?? kw.get('pretrained_model_name_or_path');
   const argList = node.childForFieldName('arguments');
-  const closing = argList ? argList.endIndex - 1 : node.endIndex;
+  const slot = keywordSlot(node);
   if (idV?.t !== 'str') return unknown(`${className}.from_pretrained: the checkpoint name is not a literal`, it.span(node));
   const id = idV.v;
   const versions = (it.state.get('versions') as Record<string, string> | undefined) ?? {};
@@ -112,7 +115,7 @@ function fromPretrained(it: Interpreter, className: string, args: Value[], kw: M
   const rec = it.memory.current ? undefined : it.memory.begin({ name: id, framework: 'transformers', span: it.span(node), phase: 'load', jitted: false, gc: false });
   const inst = it.newInst(hfClass(it, className));
   const load: HfLoad = {
-    span: it.span(node), insertAt: closing, hasArgs: (argList?.namedChildren.length ?? 0) > 0, checkpoint: id, className,
+    span: it.span(node), ...slot, torchName: it.nameFor('torch'), checkpoint: id, className,
     dtypeArg, dtype, dtypeWhy: why, checkpointDtype, transformersVersion: tv, keyword: dtypeKeyword(tv), deviceMap, quantized: quant,
     params: null, modelName: id, config,
   };
