@@ -6,7 +6,7 @@
  * through `import os as _os`, `from os import environ` / `putenv`, os
  * imported after JAX, the setting inside main() (alone or with other
  * statements), with a comment above it, and the backend started by a key, an
- * array or a layer. Quiet: the same settings made before the first JAX
+ * array or a model (eqx.nn.MLP; a bare layer is not a model). Quiet: the same settings made before the first JAX
  * operation (even after `import jax`), and a setting JAX does not read; the
  * quiet programs build a layer so that they have an estimate to be quiet about.
  */
@@ -40,7 +40,7 @@ function program(o: O): string {
   if (o.start === 'layer') lines.push('import equinox as eqx');
   if (o.os === 'late') lines.push(osImport);
   lines.push('', '');
-  const start = { key: 'key = jax.random.PRNGKey(0)', array: 'x = jnp.zeros((1024, 1024))', layer: 'net = eqx.nn.Linear(64, 64, key=jax.random.PRNGKey(0))' }[o.start];
+  const start = { key: 'key = jax.random.PRNGKey(0)', array: 'x = jnp.zeros((1024, 1024))', layer: 'net = eqx.nn.MLP(64, 64, 64, 2, key=jax.random.PRNGKey(0))' }[o.start];
   const set = [...(o.comment ? ['# let other processes share the GPU'] : []), setting(o)];
   const body = o.before ? [...set, start] : [start, ...set];
   if (o.where === 'module') lines.push(...body);
