@@ -1,4 +1,4 @@
-// npm run fuzz [-- --seconds N --seed S]: drives the built language server
+// npm run fuzz [-- --seconds N --docs N --seed S]: drives the built language server
 // (dist/server.js) over stdio with real Python files (examples/, test
 // fixtures) and mutations of them — truncations, deletions, junk bytes, deep
 // nesting, huge files, absurd sizes, half-typed prefixes, bursts of ranged
@@ -8,15 +8,25 @@
 // InvalidParams asked for) and RSS growth; writes each failing document,
 // shrunk by line deletion, to test/fuzz/repro/ (replayed by repro.test.ts).
 // Exits 1 on a crash or an unanswered request.
+//
+// --docs N stops after N documents: the same inputs and requests on every
+// machine (what CI runs); --seconds bounds the run either way. RSS growth is
+// measured between two quiet points (all documents closed, the server idle
+// for a few seconds), after a warm-up, so it shows retained memory rather
+// than the size of whatever analysis happens to be running. A progress line
+// is printed every 30 s.
+import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, statSync, writeFileSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { analyze } from '../../server/src/analysis/analyze';
 import { LspClient, ROOT, type Opened } from '../lsp/harness';
 
 const arg = (name: string, dflt: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? process.argv[process.argv.indexOf(`--${name}`) + 1] ?? dflt) || dflt;
 const SECONDS = arg('seconds', 60);
 const SEED = arg('seed', 1);
+const DOCS = arg('docs', Infinity);
+/** Documents opened before the RSS baseline is taken. */
+const WARM_DOCS = Math.min(60, Math.floor(DOCS / 5));
 const REPRO = join(ROOT, 'test/fuzz/repro');
 
 let state = SEED >>> 0;
@@ -66,34 +76,58 @@ void (async () => {
   watch(c);
   await c.initialize();
   let current: Opened | undefined;
+  const open = new Set<string>();
   const rss = () => { try { return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${c.proc.pid}/status`, 'utf8'))![1]) / 1024; } catch { return NaN; } };
 
+  const latencies: number[] = [];
   const request = async (method: string, params: unknown, expectInvalid = false) => {
     requests++;
     const t = Date.now();
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<'late'>((r) => { timer = setTimeout(() => r('late'), 2000); });
+    const text = current?.text ?? '';
+    const answer = c.conn.sendRequest(method, params).then(() => 'ok' as const, (e: { code?: number; message?: string }) => e);
     try {
-      const r = await Promise.race([c.conn.sendRequest(method, params).then(() => 'ok' as const, (e: { code?: number; message?: string }) => e), late]);
-      if (r === 'late') problems.push({ kind: 'unanswered', what: `${method} not answered within 2 s`, text: current?.text ?? '' });
-      else if (r !== 'ok' && !(expectInvalid && r.code === -32602) && !crashed) problems.push({ kind: 'error', what: `${method}: error ${r.code} ${r.message}`, text: current?.text ?? '' });
+      const r = await Promise.race([answer, late]);
+      if (r === 'late') {
+        const p: Problem = { kind: 'unanswered', what: `${method} not answered within 2 s`, text };
+        problems.push(p);
+        // Say whether (and when) the answer came after all: a slow answer and a lost one have different causes.
+        void answer.then(() => { p.what += ` (answered after ${Date.now() - t} ms)`; });
+      } else {
+        latencies.push(Date.now() - t);
+        if (r !== 'ok' && !(expectInvalid && r.code === -32602) && !crashed) problems.push({ kind: 'error', what: `${method}: error ${r.code} ${r.message}`, text });
+      }
     } finally {
       clearTimeout(timer);
     }
-    void t;
   };
 
-  const deadline = Date.now() + SECONDS * 1000;
-  let rssStart = NaN;
-  const warmUntil = Date.now() + Math.min(20_000, SECONDS * 250);
-  while (Date.now() < deadline && !crashed) {
-    if (Number.isNaN(rssStart) && Date.now() > warmUntil) rssStart = rss();
-    if (process.env.FUZZ_DEBUG) console.error(`doc ${docsOpened} t=${Date.now() - deadline + SECONDS * 1000}`);
+  /** Closes every open document and waits until the server has been idle a while: a quiet point to read RSS at. */
+  const quietRss = async () => {
+    for (const uri of open) void c.conn.sendNotification('textDocument/didClose', { textDocument: { uri } });
+    open.clear();
+    current = undefined;
+    await request('textDocument/hover', { textDocument: { uri: 'file:///none.py' }, position: { line: 0, character: 0 } });
+    await new Promise((r) => setTimeout(r, 4000));
+    return rss();
+  };
+
+  const t0 = Date.now();
+  const deadline = t0 + SECONDS * 1000;
+  let rssStart = NaN, rssMax = 0, nextReport = t0 + 30_000;
+  const progress = () => `${((Date.now() - t0) / 1000).toFixed(0)} s: ${docsOpened} documents, ${edits} edits, ${requests} requests, ${problems.length} problems, RSS ${rss().toFixed(0)} MB`;
+  while (Date.now() < deadline && docsOpened < DOCS && !crashed) {
+    if (Number.isNaN(rssStart) && docsOpened >= WARM_DOCS) rssStart = await quietRss();
+    rssMax = Math.max(rssMax, rss() || 0);
+    if (Date.now() > nextReport) { console.log(`  ${progress()}`); nextReport += 30_000; }
+    if (process.env.FUZZ_DEBUG) console.error(`doc ${docsOpened} t=${Date.now() - t0}`);
     const base = pick(corpus);
     const [, mutate] = pick(mutations);
     const text = int(4) === 0 ? base : mutate(base);
-    if (current && int(3) > 0) void c.conn.sendNotification('textDocument/didClose', { textDocument: { uri: current.uri } });
+    if (current && int(3) > 0) { void c.conn.sendNotification('textDocument/didClose', { textDocument: { uri: current.uri } }); open.delete(current.uri); }
     current = c.open(join(dir, `f${docsOpened++ % 3}.py`), text);
+    open.add(current.uri);
     if (int(5) === 0) c.setSettings(pick([{ target: { device: pick(['t4', 'h100-80gb', '8xa100-80gb', 'nope', '', '0xh100', '999999999xh100']) } }, { units: 5 }, { diagnostics: { disabled: 'x', severity: [] } }, { target: null }, {}]));
     for (let i = 0, n = int(40); i < n; i++) {
       const r = int(10);
@@ -114,28 +148,31 @@ void (async () => {
     // Every document must get diagnostics for its last version within 15 s.
     try { await c.diagnostics(current, 15_000); } catch (e) { if (!crashed) problems.push({ kind: 'unanswered', what: `no diagnostics within 15 s: ${(e as Error).message.slice(0, 200)}`, text: current.text }); }
   }
-  const rssEnd = rss();
+  const rssEnd = crashed ? NaN : await quietRss();
   if (!crashed) await c.close();
+  latencies.sort((a, b) => a - b);
 
   const count = (k: Problem['kind']) => problems.filter((p) => p.kind === k).length;
-  console.log(`fuzz: seed ${SEED}, ${SECONDS} s, ${docsOpened} documents, ${edits} edits, ${requests} requests (${invalidAsked} deliberately malformed)`);
+  console.log(`fuzz: seed ${SEED}, ${((Date.now() - t0) / 1000).toFixed(0)} s, ${docsOpened} documents, ${edits} edits, ${requests} requests (${invalidAsked} deliberately malformed)`);
   console.log(`  crashes: ${count('crash')}, unanswered after 2 s: ${count('unanswered')}, error responses: ${count('error')}`);
-  console.log(`  server RSS: ${rssStart.toFixed(0)} MB after warm-up → ${rssEnd.toFixed(0)} MB at the end (${(rssEnd - rssStart).toFixed(0)} MB)`);
+  console.log(`  request latency: p50 ${latencies[Math.floor(latencies.length / 2)] ?? NaN} ms, p99 ${latencies[Math.floor(latencies.length * 0.99)] ?? NaN} ms, max ${latencies[latencies.length - 1] ?? NaN} ms`);
+  console.log(`  server RSS, all documents closed and idle: ${rssStart.toFixed(0)} MB after ${WARM_DOCS} documents → ${rssEnd.toFixed(0)} MB at the end (${(rssEnd - rssStart).toFixed(0)} MB); max ${rssMax.toFixed(0)} MB while running`);
   for (const p of problems.slice(0, 10)) console.log(`  ${p.kind}: ${p.what.slice(0, 300)}`);
-  // Shrink each crash/hang document (at most 2 minutes in all) by deleting lines while the analyzer still fails on it in-process.
+  // Shrink each crash/hang document (at most 2 minutes in all) by deleting lines while the analyzer still fails on it.
+  // The analyzer runs in a child process (the CLI) with a time limit, so an analyzer that never returns cannot stall the driver.
+  const probe = join(dir, 'probe.py');
   const fails = async (t: string) => {
-    const t0 = Date.now();
-    try {
-      const r = await analyze(t, { device: 'a100-80gb', versions: {} });
-      return Date.now() - t0 > 10_000 || r.unknowns.some((u) => /internal error/.test(u.reason));
-    } catch { return true; }
+    writeFileSync(probe, t);
+    const start = Date.now();
+    const r = spawnSync(process.execPath, [join(ROOT, 'bin/oomlens.js'), 'check', probe, '--device', 'a100-80gb', '--format', 'json'], { timeout: 30_000, encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
+    return Date.now() - start > 10_000 || r.error !== undefined || r.signal !== null || (r.status !== 0 && r.status !== 1) || /internal error/.test(r.stdout);
   };
   const written: string[] = [];
   const shrinkUntil = Date.now() + 120_000;
   for (const p of problems.filter((x) => x.kind !== 'error').slice(0, 5)) {
     if (Date.now() > shrinkUntil) break;
     let lines = p.text.split('\n');
-    if (!(await fails(lines.join('\n')))) { written.push(`(not reproduced in-process: ${p.what.slice(0, 80)})`); continue; }
+    if (!(await fails(lines.join('\n')))) { written.push(`(not reproduced by the CLI: ${p.what.slice(0, 80)})`); continue; }
     for (let chunk = Math.ceil(lines.length / 2); chunk >= 1; chunk = Math.floor(chunk / 2)) {
       for (let i = 0; i < lines.length;) {
         const cand = [...lines.slice(0, i), ...lines.slice(i + chunk)];
@@ -149,5 +186,6 @@ void (async () => {
     written.push(f);
   }
   for (const w of written) console.log(`  reproduction: ${w}`);
+  if (process.env.FUZZ_DEBUG) console.error(c.log.split('\n').filter((l) => /worker/.test(l)).join('\n'));
   process.exit(count('crash') + count('unanswered') > 0 ? 1 : 0);
 })();

@@ -11,7 +11,20 @@ import { Worker } from 'node:worker_threads';
 import { analyzeFile as analyze } from '../program/project';
 import type { AnalysisResult, AnalyzeOptions } from '../analysis/api';
 import { Cancelled } from '../interp/interp';
-import type { FromWorker, ToWorker, TreeEdit } from './workerProtocol';
+import type { FromWorker, ToWorker, TreeEdit, WorkerMemory } from './workerProtocol';
+
+/**
+ * The worker is replaced by a fresh one once idle when its memory went past
+ * these: tree-sitter's wasm memory only ever grows (a 2 MB file takes it to
+ * ~85 MB, 5 MB to ~200 MB) and V8 keeps heap pages after a big analysis, so
+ * without this the server's RSS keeps its high-water mark for good.
+ * Terminating the worker returns both to the system; the next run parses
+ * its document from scratch.
+ */
+const RECYCLE_EXTERNAL_BYTES = 96 * 2 ** 20;
+const RECYCLE_HEAP_BYTES = 256 * 2 ** 20;
+/** How long the worker must have been idle before it is replaced. */
+const RECYCLE_IDLE_MS = 1000;
 
 export type RunOutcome = { kind: 'result'; result: AnalysisResult } | { kind: 'cancelled' } | { kind: 'error'; message: string };
 
@@ -29,8 +42,15 @@ export class AnalysisWorker {
   private readonly queue = new Map<string, Job>();
   private nextId = 1;
   private readonly file = join(__dirname, 'worker.js');
-  /** RSS of the worker's process as last reported (the same process as the server: threads share it). */
-  lastRss = 0;
+  /** The worker's memory as last reported. */
+  lastMemory?: WorkerMemory;
+  /** Workers replaced because of their memory (for tests and logs). */
+  recycled = 0;
+  private recycleTimer?: ReturnType<typeof setTimeout>;
+  /** Paths of the open documents the worker has been given, by uri: a fresh worker gets their texts again. */
+  private readonly paths = new Map<string, string>();
+  /** The current text of an open document (set by the server). */
+  textOf: (uri: string) => string | undefined = () => undefined;
 
   constructor(private readonly log: (msg: string) => void) {}
 
@@ -50,6 +70,10 @@ export class AnalysisWorker {
     });
     w.unref();
     this.worker = w;
+    for (const [uri, path] of this.paths) {
+      const text = this.textOf(uri);
+      if (text !== undefined) w.postMessage({ kind: 'open', uri, path, text } satisfies ToWorker);
+    }
     return w;
   }
 
@@ -57,11 +81,17 @@ export class AnalysisWorker {
     this.ensure()?.postMessage(m);
   }
 
+  /** Starts the worker ahead of the first run (it loads the parser and warms up on its own). */
+  warm(): void {
+    this.ensure();
+  }
+
   edit(uri: string, edits: TreeEdit[]): void {
     if (this.worker) this.worker.postMessage({ kind: 'edit', uri, edits } satisfies ToWorker);
   }
 
   close(uri: string): void {
+    this.paths.delete(uri);
     const q = this.queue.get(uri);
     if (q) { this.queue.delete(uri); q.resolve({ kind: 'cancelled' }); }
     if (this.running?.uri === uri) Atomics.store(this.cancel, 0, this.running.id);
@@ -83,12 +113,14 @@ export class AnalysisWorker {
   private pump(): void {
     if (this.running) return;
     const next = this.queue.values().next();
-    if (next.done) return;
+    if (next.done) { this.maybeRecycle(); return; }
+    if (this.recycleTimer) { clearTimeout(this.recycleTimer); this.recycleTimer = undefined; }
     const job = next.value;
     this.queue.delete(job.uri);
     this.running = job;
     const w = this.ensure();
     if (!w) { void this.inProcess(job); return; }
+    if (job.opts.path) this.paths.set(job.uri, job.opts.path);
     w.postMessage({ kind: 'analyze', job: job.id, uri: job.uri, text: job.text(), opts: job.opts } satisfies ToWorker);
   }
 
@@ -102,8 +134,29 @@ export class AnalysisWorker {
     this.finish(job.id, out);
   }
 
+  /** Idle with memory over the limits: replace the worker once it has stayed idle a while. */
+  private maybeRecycle(): void {
+    const m = this.lastMemory;
+    if (!this.worker || !m || (m.external <= RECYCLE_EXTERNAL_BYTES && m.heapTotal <= RECYCLE_HEAP_BYTES) || this.recycleTimer) return;
+    this.recycleTimer = setTimeout(() => {
+      this.recycleTimer = undefined;
+      const w = this.worker;
+      if (!w || this.running || this.queue.size) return;
+      const mb = (n: number) => `${Math.round(n / 2 ** 20)} MB`;
+      this.log(`oomlens: analysis worker replaced to return its memory (heap ${mb(m.heapTotal)}, wasm and other external ${mb(m.external)})`);
+      this.worker = undefined;
+      this.lastMemory = undefined;
+      this.recycled++;
+      // A fresh worker at once, so the next run does not wait for one to start.
+      void w.terminate().then(() => this.ensure()).then(() => { if (process.env.OOMLENS_DEBUG_MEMORY) { const u = process.memoryUsage(); this.log(`oomlens: after replacing the worker: rss ${mb(u.rss)}, main heap ${mb(u.heapTotal)}, external ${mb(u.external)}`); } });
+    }, RECYCLE_IDLE_MS);
+    this.recycleTimer.unref();
+  }
+
   private onMessage(m: FromWorker): void {
-    if (m.kind === 'result') this.lastRss = m.rssBytes;
+    if (m.mem) this.lastMemory = m.mem;
+    if (m.mem && process.env.OOMLENS_DEBUG_MEMORY) (globalThis as { gc?: () => void }).gc?.();
+    if (m.mem && process.env.OOMLENS_DEBUG_MEMORY) this.log(`oomlens: worker memory: heap ${Math.round(m.mem.heapTotal / 2 ** 20)} MB, external ${Math.round(m.mem.external / 2 ** 20)} MB; process rss ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB, main heap ${Math.round(process.memoryUsage().heapUsed / 2 ** 20)}/${Math.round(process.memoryUsage().heapTotal / 2 ** 20)} MB, main external ${Math.round(process.memoryUsage().external / 2 ** 20)} MB`);
     if (m.job === -1) { this.log(`oomlens: analysis worker: ${m.kind === 'error' ? m.message : m.kind}`); return; }
     this.finish(m.job, m.kind === 'result' ? { kind: 'result', result: m.result } : m.kind === 'cancelled' ? { kind: 'cancelled' } : { kind: 'error', message: m.message });
   }
@@ -117,6 +170,7 @@ export class AnalysisWorker {
   }
 
   async dispose(): Promise<void> {
+    if (this.recycleTimer) clearTimeout(this.recycleTimer);
     const w = this.worker;
     this.worker = undefined;
     if (w) await w.terminate();

@@ -9,6 +9,13 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { AnalysisResult } from '../analysis/api';
 import type { Settings } from '../config/settings';
 
+/**
+ * How long a request waits for an analysis that is on its way (a document's
+ * first, or the current version's for fixAll) before answering without it:
+ * requests are answered within about a second even while a huge file is analysed.
+ */
+export const WAIT_FOR_ANALYSIS_MS = 1000;
+
 export interface DocState {
   doc: TextDocument;
   /** Analysis of `doc.version`, or of an earlier version while a new one is pending. */
@@ -56,9 +63,9 @@ export class DocumentStore {
   /**
    * The latest finished analysis, at once, with the text it was computed on (its spans are offsets
    * in that text): hovers and lenses answer from it while a newer one runs. Only before the first
-   * analysis of a document is one waited for.
+   * analysis of a document is one waited for, at most `timeoutMs`.
    */
-  async latest(s: DocState, timeoutMs = 10_000): Promise<{ result: AnalysisResult; doc: TextDocument } | undefined> {
+  async latest(s: DocState, timeoutMs = WAIT_FOR_ANALYSIS_MS): Promise<{ result: AnalysisResult; doc: TextDocument } | undefined> {
     if (!s.result) await this.current(s, timeoutMs);
     if (!s.result) return undefined;
     if (s.resultVersion === s.doc.version) return { result: s.result, doc: s.doc };
@@ -67,7 +74,7 @@ export class DocumentStore {
   }
 
   /** The analysis matching the document's current version, waiting for it if one is on the way. */
-  async current(s: DocState, timeoutMs = 10_000): Promise<AnalysisResult | undefined> {
+  async current(s: DocState, timeoutMs = WAIT_FOR_ANALYSIS_MS): Promise<AnalysisResult | undefined> {
     if (s.result && s.resultVersion === s.doc.version) return s.result;
     await new Promise<void>((resolve) => {
       const t = setTimeout(resolve, timeoutMs);

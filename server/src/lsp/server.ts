@@ -46,6 +46,7 @@ export class OomlensServer {
   readonly notebooks: Notebooks;
 
   constructor(readonly connection: Connection) {
+    this.analyses.textOf = (uri) => this.store.get(uri)?.doc.getText();
     this.notebooks = new Notebooks(this);
     registerInitialize(this);
     registerDocumentSync(this);

@@ -14,7 +14,7 @@ import { parsePython, type Tree } from '../interp/parser';
 import { analyzeFile } from '../program/project';
 import { setOverlay } from '../program/workspace';
 import { resolve } from 'node:path';
-import type { ToWorker, FromWorker } from './workerProtocol';
+import type { ToWorker, FromWorker, WorkerMemory } from './workerProtocol';
 
 const cancelFlag = new Int32Array(workerData.cancel as SharedArrayBuffer);
 const docs = new Map<string, { tree?: Tree; length: number }>();
@@ -22,6 +22,12 @@ const docs = new Map<string, { tree?: Tree; length: number }>();
 const openTexts = new Map<string, string>();
 const uriPaths = new Map<string, string>();
 setOverlay((p) => openTexts.get(p));
+
+function mem(): WorkerMemory {
+  if (process.env.OOMLENS_DEBUG_MEMORY) (globalThis as { gc?: () => void }).gc?.();
+  const m = process.memoryUsage();
+  return { heapTotal: m.heapTotal, external: m.external };
+}
 
 function post(m: FromWorker): void {
   parentPort!.postMessage(m);
@@ -51,6 +57,12 @@ async function handle(m: ToWorker): Promise<void> {
       }
       return;
     }
+    case 'open': {
+      const p = resolve(m.path);
+      openTexts.set(p, m.text);
+      uriPaths.set(m.uri, p);
+      return;
+    }
     case 'close': {
       docs.get(m.uri)?.tree?.delete();
       docs.delete(m.uri);
@@ -66,18 +78,24 @@ async function handle(m: ToWorker): Promise<void> {
         const opts = { ...m.opts, cancelled: () => Atomics.load(cancelFlag, 0) === m.job };
         // The file's own analysis from the incremental tree; then the workspace's (models built in files importing it).
         const result = await analyzeFile(m.text, opts, undefined, await analyzeTree(m.text, opts, tree));
-        post({ kind: 'result', job: m.job, result, rssBytes: process.memoryUsage().rss });
+        post({ kind: 'result', job: m.job, result, mem: mem() });
       } catch (e) {
-        if (e instanceof Cancelled) post({ kind: 'cancelled', job: m.job });
-        else post({ kind: 'error', job: m.job, message: (e as Error).stack ?? String(e) });
+        if (e instanceof Cancelled) post({ kind: 'cancelled', job: m.job, mem: mem() });
+        else post({ kind: 'error', job: m.job, message: (e as Error).stack ?? String(e), mem: mem() });
       }
       return;
     }
   }
 }
 
+// Warm up while the editor is still opening the first document: load the grammar and run a tiny analysis
+// (first-call compilation of the interpreter and the phases), queued ahead of any message.
+let chain: Promise<unknown> = (async () => {
+  const tree = await parsePython('import torch\nx = torch.zeros((2, 2))\n');
+  try { await analyzeTree(tree.rootNode.text, { device: 'a100-80gb', versions: {} }, tree); } finally { tree.delete(); }
+})().catch(() => undefined);
+
 // One message at a time, in order: edits must reach a tree before the analysis that reparses it.
-let chain = Promise.resolve();
 parentPort!.on('message', (m: ToWorker) => {
   chain = chain.then(() => handle(m)).catch((e: unknown) => post({ kind: 'error', job: -1, message: String(e) }));
 });

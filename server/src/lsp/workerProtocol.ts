@@ -10,9 +10,14 @@ export interface TreeEdit {
 export type ToWorker =
   | { kind: 'edit'; uri: string; edits: TreeEdit[] }
   | { kind: 'close'; uri: string }
+  /** An open document's text, for imports and programs (sent to a fresh worker for the documents analysed before). */
+  | { kind: 'open'; uri: string; path: string; text: string }
   | { kind: 'analyze'; job: number; uri: string; text: string; opts: Omit<AnalyzeOptions, 'cancelled'> };
 
+/** The worker's own memory after a run: its V8 heap and its external memory (tree-sitter's wasm memory, which never shrinks). */
+export interface WorkerMemory { heapTotal: number; external: number }
+
 export type FromWorker =
-  | { kind: 'result'; job: number; result: AnalysisResult; rssBytes: number }
-  | { kind: 'cancelled'; job: number }
-  | { kind: 'error'; job: number; message: string };
+  | { kind: 'result'; job: number; result: AnalysisResult; mem: WorkerMemory }
+  | { kind: 'cancelled'; job: number; mem?: WorkerMemory }
+  | { kind: 'error'; job: number; message: string; mem?: WorkerMemory };

@@ -24,7 +24,7 @@ export async function timelineAt(server: OomlensServer, p: ShowTimelineParams): 
   const none = { svg: null, title: null };
   const s = server.store.get(p.uri);
   if (!s) return none;
-  await server.store.current(s);
+  await server.store.current(s, 10_000); // a command the user asked for: worth waiting for the current analysis
   const hit = modelAt(s.result, s.doc.offsetAt(p.position)) ?? (s.result?.models[0] ? { report: s.result.models[0] } : undefined);
   if (!hit) return none;
   const units = s.settings?.units ?? DEFAULT_SETTINGS.units;
