@@ -136,3 +136,58 @@ test('NNX models: parameter and state counts equal the real flax (nnx.eval_shape
     assert.deepEqual([...new Set(m.facts.params.map((p) => p.dtype))].sort(), truth[name].param_dtypes, `${name}: param dtypes`);
   }
 });
+
+const MLP = `${HEAD}import optax
+
+class MLP(nnx.Module):
+    def __init__(self, *, rngs):
+        self.l1 = nnx.Linear(1024, 4096, rngs=rngs)
+        self.l2 = nnx.Linear(4096, 10, rngs=rngs)
+
+    def __call__(self, x):
+        return self.l2(nnx.relu(self.l1(x)))
+`;
+
+test('nnx.eval_shape builds nothing; nnx.split / state / merge keep the same buffers', async () => {
+  const abstract = await analyze(`${MLP}\nabstract = nnx.eval_shape(lambda: MLP(rngs=nnx.Rngs(0)))\n`, { device: 'a100-80gb', versions: {} });
+  assert.deepEqual(abstract.models.map((m) => m.facts.name), []);
+  const r = await analyze(`${MLP}
+model = MLP(rngs=nnx.Rngs(0))
+graphdef, params, rest = nnx.split(model, nnx.Param, ...)
+state = nnx.state(model, nnx.Param)
+model2 = nnx.merge(graphdef, params, rest)
+y = nnx.jit(lambda m, x: m(x))(model2, jnp.ones((8, 1024)))
+`, { device: 'a100-80gb', versions: {} });
+  assert.deepEqual(r.models.map((m) => m.facts.name), ['MLP']);
+  const m = r.models[0].facts;
+  // l1: 1024*4096 + 4096 = 4,198,400; l2: 4096*10 + 10 = 40,970.
+  assert.equal(m.paramCount, 4_198_400 + 40_970);
+  const init = m.phases.find((p) => p.phase === 'init')!;
+  const allocated = init.events.filter((e) => e.op === 'alloc').reduce((a, e) => a + (e.op === 'alloc' ? e.tensor.shape.reduce((x, y) => x * y, 1) : 0), 0);
+  assert.equal(allocated, 4_198_400 + 40_970, 'split/state/merge copy nothing');
+});
+
+test('nnx.Optimizer(model, optax.adamw(...), wrt=nnx.Param) gives a training phase with Adam state for the Params', async () => {
+  const r = await analyze(`${MLP}
+model = MLP(rngs=nnx.Rngs(0))
+optimizer = nnx.Optimizer(model, optax.adamw(1e-3), wrt=nnx.Param)
+
+@nnx.jit
+def train_step(model, optimizer, x, y):
+    def loss_fn(model):
+        return ((model(x) - y) ** 2).mean()
+    loss, grads = nnx.value_and_grad(loss_fn)(model)
+    optimizer.update(model, grads)
+    return loss
+
+for step in range(10):
+    loss = train_step(model, optimizer, jnp.ones((32, 1024)), jnp.ones((32, 10)))
+`, { device: 'a100-80gb', versions: {} });
+  const m = r.models.find((x) => x.facts.name === 'MLP')!.facts;
+  const train = m.phases.find((p) => p.phase === 'training');
+  assert.ok(train, `phases: ${m.phases.map((p) => p.phase).join(', ')}`);
+  const opt = train.events.filter((e) => e.op === 'alloc' && e.tensor.role === 'optimizer');
+  // adamw keeps mu and nu, each the Params' size in float32: 2 × 4,239,370 × 4 B, and an int32 step count (4 B).
+  const bytes = opt.reduce((a, e) => a + (e.op === 'alloc' ? e.tensor.shape.reduce((x, y) => x * y, 1) : 0), 0);
+  assert.equal(bytes, 2 * (4_198_400 + 40_970) * 4 + 4);
+});
