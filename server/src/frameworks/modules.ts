@@ -22,6 +22,7 @@ import { placementFor } from './jax/semantics';
 import { spellOrImport } from './jax/stack-sites';
 import { markBackendStart, configSets } from './jax/runtime';
 import { absorbTorchParts, torchBaseLayer } from './torch/semantics';
+import { absorbNnxParts, installNnx, setRole } from './nnx/semantics';
 
 const LAZY = new Set(['flax', 'haiku']);
 
@@ -70,7 +71,7 @@ function startModel(it: Interpreter, node: SyntaxNode, name: string, framework: 
 function finishModel(it: Interpreter, rec: ModelRecord | undefined, result: Value): void {
   if (!rec) return;
   rec.result = result;
-  it.memory.atJitExit(() => { it.memory.end(rec); absorbTorchParts(it, rec); });
+  it.memory.atJitExit(() => { it.memory.end(rec); absorbTorchParts(it, rec); absorbNnxParts(it, rec); });
 }
 
 const flaxSetupDone = new WeakSet<InstV>();
@@ -137,7 +138,7 @@ function randomInitCost(it: Interpreter, t: TensorV, node: SyntaxNode): void {
  * (and, for Haiku, the scaled product) is alive while the parameter is made.
  * Full-size arrays alive besides the parameter at that instant, for each
  * framework's default random initializer:
- * - flax: 1. Dense/Conv/Embed default to jax.nn.initializers.variance_scaling
+ * - flax (linen and nnx): 1. Dense/Conv/Embed (nnx Linear/Conv/Embed) default to jax.nn.initializers.variance_scaling
  *   (lecun_normal, or normal for Embed), which returns
  *   `random.truncated_normal(...) * stddev` / `random.normal(...) * jnp.sqrt(variance)`
  *   (jax/_src/nn/initializers.py, jax 0.10.2, variance_scaling.init).
@@ -149,7 +150,7 @@ function randomInitCost(it: Interpreter, t: TensorV, node: SyntaxNode): void {
  *   one jitted call (equinox/nn/_misc.py, equinox 0.13.8).
  * Under jit XLA fuses sample and scale: nothing extra.
  */
-const EAGER_INIT_COPIES: Partial<Record<LayerEntry['framework'], number>> = { flax: 1, haiku: 2, equinox: 0 };
+const EAGER_INIT_COPIES: Partial<Record<LayerEntry['framework'], number>> = { flax: 1, nnx: 1, haiku: 2, equinox: 0 };
 
 function eagerInitCost(it: Interpreter, entry: LayerEntry, t: TensorV, node: SyntaxNode): void {
   if (t.virtual || t.abstract) return;
@@ -220,7 +221,7 @@ export function installModules(it: Interpreter): void {
     if (LAZY.has(entry.framework)) return inst;
     const lib = entry.framework === 'torch' ? 'torch' : 'jax';
     if (lib === 'jax') markBackendStart(it, node, `creating ${cls.name} parameters`);
-    const rec = startModel(it, node, cls.name, entry.framework === 'torch' ? 'torch' : 'equinox');
+    const rec = startModel(it, node, cls.name, entry.framework === 'torch' ? 'torch' : entry.framework === 'nnx' ? 'flax' : 'equinox');
     if (lib === 'torch' && torchDtype(it) && args.dtype === undefined) args.dtype = { kind: 'dtype', dtype: torchDtype(it)! };
     const specs = entry.params(args);
     if (!Array.isArray(specs)) {
@@ -253,9 +254,9 @@ export function installModules(it: Interpreter): void {
       it.bindFields(inst, { args: c.args, kw }, node);
       return inst;
     }
-    if (cls.kind === 'equinox' || cls.kind === 'torch') {
-      if (cls.kind === 'equinox') markBackendStart(it, node, `constructing ${cls.name}`);
-      const rec = lazyCtx(it) ? undefined : startModel(it, node, cls.name, cls.kind, cls);
+    if (cls.kind === 'equinox' || cls.kind === 'torch' || cls.kind === 'nnx') {
+      if (cls.kind !== 'torch') markBackendStart(it, node, `constructing ${cls.name}`);
+      const rec = lazyCtx(it) ? undefined : startModel(it, node, cls.name, cls.kind === 'nnx' ? 'flax' : cls.kind, cls);
       const inst = it.instantiatePlain(cls, c, node);
       finishModel(it, rec, inst);
       return inst;
@@ -274,8 +275,11 @@ export function installModules(it: Interpreter): void {
     if (kind === 'equinox' && !isStaticField(it, inst.cls, name)) {
       visitTensors(value, (t) => { if (t.role === 'activation' || t.role === 'input') t.role = 'param'; });
     }
+    // An array assigned to an NNX Module attribute is state (flax/nnx/pytreelib.py `is_data`), trained only
+    // when wrapped in nnx.Param.
+    if (kind === 'nnx' && value.t === 'tensor' && (value.role === 'activation' || value.role === 'input') && it.memory.current) setRole(it, value, 'buffer');
     // A module attribute that could not be resolved may hide parameters: the count cannot be exact.
-    if ((kind === 'equinox' || kind === 'torch' || kind === 'haiku') && value.t === 'unknown' && it.memory.current && !value.reason.startsWith('__')) {
+    if ((kind === 'equinox' || kind === 'torch' || kind === 'haiku' || kind === 'nnx') && value.t === 'unknown' && it.memory.current && !value.reason.startsWith('__')) {
       it.note(`self.${name} could not be resolved (${value.reason})`, node);
     }
     return NONE;
@@ -429,7 +433,8 @@ export function installModules(it: Interpreter): void {
     if (t.t === 'tensor') t.role = 'buffer';
     return t;
   });
-  for (const n of ['haiku.Module.__init__', 'torch.nn.Module.__init__', 'flax.linen.Module.__init__', 'equinox.Module.__init__', 'object.__init__']) {
+  installNnx(it, { start: (node, name, cls) => startModel(it, node, name, 'flax', cls), finish: (rec, result) => finishModel(it, rec, result) });
+  for (const n of ['haiku.Module.__init__', 'torch.nn.Module.__init__', 'flax.linen.Module.__init__', 'flax.nnx.Module.__init__', 'equinox.Module.__init__', 'object.__init__']) {
     it.externs.set(n, () => NONE);
   }
   it.externs.set('haiku.next_rng_key', () => ({ t: 'key' }));

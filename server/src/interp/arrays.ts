@@ -162,6 +162,7 @@ function instAttr(it: Interpreter, obj: InstV, name: string, node: SyntaxNode): 
   if (kind === 'flax') return { t: 'extern', name: `flax.linen.Module.${name}`, self: obj };
   if (kind === 'haiku') return { t: 'extern', name: `haiku.Module.${name}`, self: obj };
   if (kind === 'equinox') return { t: 'extern', name: `equinox.Module.${name}`, self: obj };
+  if (kind === 'nnx') return { t: 'extern', name: `flax.nnx.Module.${name}`, self: obj };
   void node;
   return PASS;
 }
@@ -182,6 +183,8 @@ function tensorAttr(it: Interpreter, t: TensorV, name: string, node: SyntaxNode)
       return applyOp(it, `${t.lib === 'torch' ? 'torch.Tensor' : 'jax.Array'}.${name}`, { args: [t], kw: new Map() }, node);
     case 'device': return { t: 'str', v: t.placement.kind === 'host' ? 'cpu' : 'cuda' };
     case 'at': return unknown('x.at[...] updates are not modelled', it.span(node));
+    // An nnx.Variable is modelled as its array: `.value` / `.raw_value` is the array itself (flax/nnx/variablelib.py).
+    case 'value': case 'raw_value': if (t.lib === 'jax') return t; break;
     case 'requires_grad': return { t: 'bool', v: t.role === 'param' && t.note !== 'requires_grad=False: no gradient' };
   }
   return { t: 'extern', name: `${t.lib === 'torch' ? 'torch.Tensor' : 'jax.Array'}.${name}`, self: t };

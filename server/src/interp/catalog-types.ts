@@ -56,7 +56,7 @@ export interface ParamSpec {
   partition?: (string | null)[];
 }
 
-export type LayerFramework = 'equinox' | 'flax' | 'haiku' | 'torch';
+export type LayerFramework = 'equinox' | 'flax' | 'nnx' | 'haiku' | 'torch';
 
 export interface LayerEntry {
   /** Fully-qualified names this entry matches, e.g. ['equinox.nn.Linear', 'equinox.nn._linear.Linear']. */

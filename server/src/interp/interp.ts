@@ -1645,6 +1645,9 @@ export function canonical(name: string): string {
     .replace(/^torch\.nn\.modules\.[a-z_]+\./, 'torch.nn.')
     .replace(/^equinox\.nn\._[a-z_]+\./, 'equinox.nn.')
     .replace(/^haiku\._src\.[a-z_]+\./, 'haiku.')
+    // flax/nnx/__init__.py re-exports jax.nn's activations and initializers (`from .nn.activations import relu`).
+    .replace(/^flax\.nnx\.(?:nn\.activations\.)?(celu|elu|gelu|glu|hard_sigmoid|hard_silu|hard_swish|hard_tanh|leaky_relu|log_sigmoid|log_softmax|logsumexp|one_hot|relu|relu6|selu|sigmoid|silu|soft_sign|softmax|softplus|standardize|swish|tanh)$/, 'jax.nn.$1')
+    .replace(/^flax\.nnx\.nn\.(linear|normalization|attention|stochastic|activations)\.([A-Z]\w*)$/, 'flax.nnx.$2')
     .replace(/^jax\._src\.numpy\.[a-z_]+\./, 'jax.numpy.')
     .replace(/^tensorflow\.experimental\.numpy\./, 'numpy.');
 }
@@ -1685,6 +1688,7 @@ function raisesOnly(block: SyntaxNode | null): boolean {
 export function classKindOf(name: string): ClassV['kind'] | undefined {
   if (name === 'equinox.Module') return 'equinox';
   if (name === 'flax.linen.Module' || name === 'flax.nn.Module') return 'flax';
+  if (name === 'flax.nnx.Module' || name === 'flax.nnx.module.Module') return 'nnx';
   if (name === 'torch.nn.Module' || name === 'torch.nn.modules.module.Module') return 'torch';
   // Subclasses of torch.nn layers and containers (class MLPBlock(nn.Sequential)) are torch modules too.
   if (/^torch\.nn\.(modules\.\w+\.)?[A-Z]\w*$/.test(name) && !/\.(Parameter|Buffer|UninitializedParameter)$/.test(name)) return 'torch';

@@ -77,7 +77,7 @@ export interface FuncV {
   jitted?: boolean;
 }
 
-export type ClassKind = 'equinox' | 'flax' | 'torch' | 'haiku' | 'plain';
+export type ClassKind = 'equinox' | 'flax' | 'nnx' | 'torch' | 'haiku' | 'plain';
 
 export interface ClassV {
   t: 'class';

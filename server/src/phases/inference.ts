@@ -213,7 +213,8 @@ export function installInference(it: Interpreter): void {
     // One traced forward per call site: a loop calls the same forward at the same shapes, and tracing
     // (a liveness pass at every allocation) is far dearer than running it.
     const site = `${node.startIndex}:${node.endIndex}`;
-    if (rec && (rec.framework === 'torch' || rec.framework === 'equinox') && !it.memory.current && !traced.has(site)) {
+    const eager = rec && (rec.framework === 'torch' || rec.framework === 'equinox' || (self?.t === 'inst' && self.cls.kind === 'nnx'));
+    if (rec && eager && !it.memory.current && !traced.has(site)) {
       traced.add(site);
       // Trace the forward's allocations in a record of its own (not a model: taken out of `finished`).
       const x = c.args[0];

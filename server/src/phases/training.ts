@@ -236,6 +236,22 @@ export function installTraining(it: Interpreter): void {
     cls.ns.set('apply_gradients', { t: 'extern', name: '__train_state_apply__', kw: new Map(), self: st });
     return st;
   });
+  // flax NNX: Optimizer(model, tx, wrt=nnx.Param) keeps `opt_state = tx.init(nnx.state(model, wrt))`
+  // and a step counter (flax/nnx/training/optimizer.py Optimizer.__init__, flax 0.12.8); update(model, grads)
+  // changes the model's Params in place.
+  reg(['flax.nnx.Optimizer', 'flax.nnx.training.optimizer.Optimizer', 'flax.nnx.ModelAndOptimizer'], (_s, c) => {
+    const model = c.args[0] ?? c.kw.get('model') ?? NONE;
+    const use = useOf(c.args[1] ?? c.kw.get('tx'));
+    if (use) { use.params = tensorsIn(model).filter((t) => t.role === 'param'); use.bound = true; }
+    const cls = { t: 'class' as const, name: 'Optimizer', bases: [], ns: new Map<string, Value>(), kind: 'plain' as const, dataclass: false, fields: [] };
+    const opt = it.newInst(cls);
+    opt.attrs.set('model', model);
+    opt.attrs.set('tx', c.args[1] ?? c.kw.get('tx') ?? NONE);
+    opt.attrs.set('opt_state', { t: 'extern', name: '__opt_state__', kw: new Map() });
+    cls.ns.set('update', { t: 'extern', name: '__nnx_optimizer_update__', kw: new Map(), self: opt });
+    return opt;
+  });
+  it.externs.set('__nnx_optimizer_update__', () => NONE);
   it.externs.set('__train_state_apply__', (_i, self) => {
     const st = self?.t === 'extern' ? self.self : self;
     return st ?? NONE;

@@ -225,11 +225,37 @@ export function installJax(it: Interpreter): void {
     }
     return { t: 'mesh', axes };
   });
-  reg(['flax.linen.get_sharding', 'flax.linen.logical_to_mesh_sharding'], (_s, c) => {
-    const mesh = [c.args[0], c.args[1]].find((v) => v?.t === 'mesh');
-    return { t: 'sharding', mesh: mesh?.t === 'mesh' ? mesh.axes : undefined };
+  // Logical axis rules: ((logical, mesh_axis | None | (mesh_axes...)), ...) (flax/linen/spmd.py, flax 0.12.8,
+  // `_logical_to_mesh_axes`: the first rule naming a logical axis gives its mesh axes; None replicates it).
+  // They are folded into the sharding's mesh as extra names, so a parameter partitioned over logical
+  // names (with_logical_partitioning) is divided by the sizes of the mesh axes they stand for.
+  const withRules = (axes: Map<string, number | undefined>, rules: Value | undefined): Map<string, number | undefined> => {
+    const list = rules?.t === 'tuple' || rules?.t === 'list' ? rules.items : undefined;
+    if (!list) return axes;
+    const out = new Map(axes);
+    for (const r of list) {
+      if ((r.t !== 'tuple' && r.t !== 'list') || r.items[0]?.t !== 'str' || out.has(r.items[0].v)) continue;
+      const target = r.items[1];
+      const names = target?.t === 'str' ? [target.v] : target?.t === 'tuple' || target?.t === 'list' ? target.items.map((x) => (x.t === 'str' ? x.v : '')) : target?.t === 'none' ? [] : undefined;
+      if (!names) continue;
+      let size: number | undefined = 1;
+      for (const n of names) { const k = axes.get(n); size = k === undefined || size === undefined ? undefined : size * k; }
+      out.set(r.items[0].v, size);
+    }
+    return out;
+  };
+  reg(['flax.linen.set_logical_axis_rules', 'flax.linen.spmd.set_logical_axis_rules'], (_s, c) => { it.state.set('flaxLogicalRules', c.args[0] ?? c.kw.get('rules')); return NONE; });
+  reg(['flax.linen.get_sharding', 'flax.linen.logical_to_mesh_sharding', 'flax.linen.spmd.logical_to_mesh_sharding'], (_s, c, _node, fnv) => {
+    const mesh = [c.args[0], c.args[1], c.kw.get('mesh')].find((v) => v?.t === 'mesh');
+    if (mesh?.t !== 'mesh') return { t: 'sharding', mesh: undefined };
+    const rules = /logical_to_mesh_sharding$/.test(fnv.name) ? c.args[2] ?? c.kw.get('rules') ?? (it.state.get('flaxLogicalRules') as Value | undefined) : undefined;
+    return { t: 'sharding', mesh: withRules(mesh.axes, rules) };
   });
-  reg(['flax.linen.with_partitioning', 'flax.linen.spmd.with_partitioning'], (_s, c, node) => {
+  // with_logical_constraint(x, names) is a sharding constraint on an activation: the same array.
+  reg(['flax.linen.with_logical_constraint', 'flax.linen.spmd.with_logical_constraint'], (_s, c) => c.args[0] ?? NONE);
+  // with_logical_partitioning(fn, names) wraps the initializer like with_partitioning, with logical names
+  // (flax/linen/spmd.py with_logical_partitioning → LogicallyPartitioned): values unchanged.
+  reg(['flax.linen.with_partitioning', 'flax.linen.spmd.with_partitioning', 'flax.linen.with_logical_partitioning', 'flax.linen.spmd.with_logical_partitioning'], (_s, c, node) => {
     const f = c.args[0];
     const names = c.args[1] ?? c.kw.get('names');
     const list = names?.t === 'tuple' || names?.t === 'list' ? names.items.map((n) => (n.t === 'str' ? n.v : null)) : undefined;
