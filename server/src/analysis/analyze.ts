@@ -18,7 +18,7 @@ import type { AnalysisResult, AnalyzeOptions, Finding, ModelReport, Severity, Un
 import { installFrameworks } from '../frameworks/index';
 import { backendStart, configSets, envSets } from '../frameworks/jax/runtime';
 import { threefryPartitionable } from '../frameworks/modules';
-import { hfLoads } from '../frameworks/transformers/semantics';
+import { hfLoadOf, hfLoads } from '../frameworks/transformers/semantics';
 import { inferencePhases } from '../phases/inference';
 import { trainingPhases } from '../phases/training';
 import { moduleTensors } from '../frameworks/torch/semantics';
@@ -228,6 +228,9 @@ function toFacts(rec: ModelRecord, versions: Record<string, string>, it: Interpr
     if (count !== null) count += n;
   }
   if (unknowns.length) count = null;
+  // A quantised load stores packed bytes: the parameter count is what those bytes hold (frameworks/transformers/quantization.ts).
+  const qload = hfLoadOf(rec.result);
+  if (count !== null && qload?.quant && qload.params !== null) count = qload.params;
   if (count !== null && !Number.isSafeInteger(count)) { count = null; unknowns.push({ what: 'parameter count', reason: 'larger than 2^53' }); }
 
   const phases: PhaseTrace[] = [];

@@ -12,6 +12,7 @@ import { installHaiku } from './haiku/semantics';
 import { installSharding } from '../phases/sharding';
 import { installTransformers } from './transformers/semantics';
 import { installTrainer } from './transformers/trainer';
+import { installPeft } from './peft/semantics';
 import { installInference } from '../phases/inference';
 import { installTraining } from '../phases/training';
 
@@ -30,4 +31,5 @@ export function installFrameworks(it: Interpreter): void {
   installInference(it);
   installTraining(it);
   installTrainer(it);
+  installPeft(it);
 }

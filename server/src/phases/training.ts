@@ -36,7 +36,8 @@ import type { SyntaxNode } from '../interp/parser';
 import { keywordSlot } from '../frameworks/args';
 import { type TensorV, type Value, NONE, num, unknown } from '../interp/values';
 import { hfConfig, inferenceUses, inTrainingStep } from './inference';
-import { hfLoads } from '../frameworks/transformers/semantics';
+import { hfLoadOf, hfLoads } from '../frameworks/transformers/semantics';
+import { kbitPrepOf, peftOf } from '../frameworks/peft/semantics';
 
 export interface OptimizerUse {
   kind: OptimizerKind;
@@ -511,9 +512,18 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
     const t = prog.trainer;
     notes.push(`${t.kind}.train(): per-device batch ${t.batch ?? '?'} × sequence ${t.seq ?? '?'}${t.seq !== null ? ` (${t.seqFrom})` : ''}${t.accumulation ? `, gradient_accumulation_steps=${t.accumulation} (micro-steps reuse the same activations; .grad accumulates in place)` : ''}`);
   }
-  const weights = liveAtEnd(base);
+  // prepare_model_for_kbit_training casts every float16/bfloat16 parameter that is not a packed 4-bit weight to float32 (peft utils/other.py).
+  const kbit = kbitPrepOf(rec.result);
+  const weights = liveAtEnd(base).map((t) => (kbit && t.role === 'param' && (t.dtype === 'bfloat16' || t.dtype === 'float16') ? { ...t, dtype: 'float32' as DType, group: t.group?.replace(/\((bfloat16|float16)\)/, '(float32)') } : t));
+  if (kbit) notes.push('prepare_model_for_kbit_training: float16/bfloat16 parameters outside the quantised layers (embeddings, norms, lm_head) are cast to float32 (peft utils/other.py)');
   const ps: ParamShape[] = weights.filter((t) => t.role === 'param').map((t) => ({ shape: t.shape, dtype: t.dtype }));
-  const paramDtype: DType = ps[0]?.dtype ?? 'float32';
+  // PEFT: the base is frozen; only the adapters, modules_to_save copies and unfrozen biases train (frameworks/peft/semantics.ts).
+  const peft = peftOf(rec.result);
+  const hfLoad = hfLoadOf(rec.result);
+  const trainable: ParamShape[] | null = peft ? (peft.why ? null : peft.trainable.map((t) => ({ shape: [t.params], dtype: t.dtype }))) : ps;
+  if (peft?.why) unknowns.push({ what: 'trainable parameters', reason: `get_peft_model: ${peft.why}; gradients and optimizer state are not known`, span: peft.span });
+  if (!peft && hfLoad?.quant && prog.trainer) unknowns.push({ what: 'trainable parameters', reason: `${prog.trainer.kind} refuses to fine-tune a purely quantised model (${hfLoad.quant.how}) without adapters (transformers trainer.py: "You cannot perform fine-tuning on purely quantized models"); add get_peft_model`, span: prog.trainer.span });
+  const paramDtype: DType = (peft && !peft.why ? trainable?.[0]?.dtype : undefined) ?? ps.find((p) => p.dtype !== 'uint8')?.dtype ?? ps[0]?.dtype ?? 'float32';
   // JAX: parameters placed with jax.device_put(params, NamedSharding(mesh, spec)) before opt.init keep that
   // sharding, and so do their gradients (same sharding as the primal under jit) and optax's state
   // (tree_map(zeros_like, params) inherits each leaf's sharding): frameworks/sharding.ts sets the placement.
@@ -533,7 +543,15 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
     events.push({ op: 'alloc', tensor: { ...t, placement, group: t.role === 'param' ? `parameters (${t.dtype})` : t.group } });
   }
   const bytesOn = (b: number, s: number) => (shard && stage >= s && deviceCount > 1 ? b / over : b);
-  const paramBytes = gradientBytes(ps);
+  if (peft && !peft.why) {
+    for (const t of peft.trainable) {
+      events.push({ op: 'alloc', tensor: { id: nextId++, label: t.label, group: /lora_A/.test(t.label) ? `LoRA adapters (${t.dtype})` : `trainable copies and biases (${t.dtype})`, shape: [t.params], dtype: t.dtype, role: 'param', placement: sharded(3), span: peft.span,
+        note: /lora_A/.test(t.label) ? 'lora_A r × in + lora_B out × r' : 'trainable under PEFT', citation: 'peft tuners/lora/layer.py LoraLayer.update_layer; tuners_utils.py ModulesToSaveWrapper' } });
+    }
+    notes.push(`PEFT LoRA (${peft.how}): ${peft.targeted.length} layers adapted, ${peft.adapterParams.toLocaleString('en-US')} adapter parameters; the base model is frozen: gradients and optimizer state only for the ${trainable!.reduce((a, p) => a + p.shape[0], 0).toLocaleString('en-US')} trainable parameters`);
+  }
+  const weightBytes = gradientBytes(ps) + (peft && !peft.why ? gradientBytes(trainable!) : 0);
+  const paramBytes = trainable ? gradientBytes(trainable) : 0;
   const mk = (label: string, group: string, bytes: number, role: TensorFact['role'], placement: Placement, span: Span | undefined, note: string, citation: string, shape?: number[], dtype?: DType): number => {
     const id = nextId++;
     events.push({ op: 'alloc', tensor: { id, label, group, shape: shape ?? [bytes], dtype: dtype ?? 'uint8', role, placement, span, note, citation } });
@@ -544,13 +562,15 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
   let optBytes: number | null = 0;
   if (!opt && prog.trainerUnknowns.some((u) => u.what === 'optimizer state')) {
     optBytes = null;
-  } else if (opt) {
-    const st = optimizerStateBytes(opt.kind, ps, opt.opts);
+  } else if (opt && !trainable) {
+    optBytes = null;
+  } else if (opt && trainable) {
+    const st = optimizerStateBytes(opt.kind, trainable, opt.opts);
     const muNote = opt.lib === 'optax' && (opt.kind === 'optax.adam' || opt.kind === 'optax.adamw') ? `, mu ${opt.opts.muDtype ?? paramDtype}` : '';
     mk('optimizer state', `optimizer state: ${opt.callee} (${opt.kind.startsWith('bnb') ? 'uint8' : opt.kind === 'optax.adafactor' ? 'float32' : paramDtype}${muNote})`, st.bytes, 'optimizer', sharded(1), opt.span, st.formula, st.citation);
     optBytes = st.bytes;
     if (opt.accumulate !== undefined) {
-      const acc = accumulationBytes(ps);
+      const acc = accumulationBytes(trainable);
       mk('gradient accumulator', `MultiSteps accumulator (${paramDtype})`, acc.bytes, 'gradient', sharded(2), opt.span, `${acc.formula}${opt.accumulate ? `, every ${opt.accumulate} steps` : ''}`, acc.citation);
     }
     if (!opt.bound && opt.lib === 'optax') notes.push(`${opt.callee}: \`init\` was not seen with this model's parameters; state sized from the model`);
@@ -562,7 +582,7 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
   // 3. Gradients: the parameters' shapes and dtypes (jax.grad; torch .grad is zeros_like(param)).
   const bw = /\.backward\s*\(/.exec(it.text);
   const gradSpan = prog.backward[0] ?? prog.gradCalls[0]?.span ?? (bw ? { start: bw.index + 1, end: bw.index + bw[0].length } : rec.span);
-  mk('gradients', `gradients (${paramDtype})`, paramBytes, 'gradient', sharded(2), gradSpan,
+  if (trainable) mk('gradients', `gradients (${paramDtype})`, paramBytes, 'gradient', sharded(2), gradSpan,
     'one gradient per parameter, same shape and dtype', 'jax.grad returns the cotangent with the primal\'s shape and dtype (jax/_src/api.py); torch AccumulateGrad makes param.grad like the parameter (torch/csrc/autograd/functions/accumulate_grad.h)');
   notes.push('gradients are counted at full size next to every saved activation: an upper bound, since the backward frees each layer\'s activations as it fills its gradients');
 
@@ -630,6 +650,16 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
     }
     actBytes = act.total;
     activation = { bytes: act.total, fullRecompute: full.total, formula: act.formula, recompute, layers: arch.layers };
+    if (peft && !peft.why && recompute === 'none') {
+      // LoRA's own saved tensors per adapted layer: the r-wide x·Aᵀ that lora_B's weight gradient reads, and with
+      // lora_dropout > 0 the dropped-out input lora_A reads plus its mask (peft tuners/lora/layer.py Linear.forward:
+      // lora_B(lora_A(dropout(x)))); with p = 0 dropout is nn.Identity and lora_A reads x, already counted.
+      const bs = shape.batch * shape.seq;
+      const lora = peft.targeted.reduce((a, l) => a + bs * l.r * e + (peft.loraDropout > 0 ? bs * l.in * (e + 1) : 0), 0);
+      mk('activations LoRA', `activations saved for backward: LoRA adapters (${peft.targeted.length} layers)`, lora, 'activation', { kind: 'device', index: 0 }, peft.span,
+        `Σ over adapted layers b·s·r${peft.loraDropout > 0 ? ' + b·s·in (dropout output) + b·s·in mask bytes' : ''}`, 'peft tuners/lora/layer.py Linear.forward');
+      actBytes += lora;
+    }
     const ce = /cross_entropy|log_softmax|nll_loss|CrossEntropyLoss/.test(it.text) || rec.framework === 'transformers';
     if (arch.vocab && ce) {
       // Logits in the compute dtype; log-probs in float32 under autocast (log_softmax is on autocast's fp32 list).
@@ -652,7 +682,7 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
 
   INFO.set(rec, {
     program: prog, optimizer: opt, paramDtype, computeDtype,
-    parts: { params: bytesOn(paramBytes, 3), grads: bytesOn(paramBytes, 2), optimizer: optBytes === null ? null : bytesOn(optBytes, 1), activations: actBytes, logits: logitBytes },
+    parts: { params: bytesOn(weightBytes, 3), grads: bytesOn(paramBytes, 2), optimizer: optBytes === null ? null : bytesOn(optBytes, 1), activations: actBytes, logits: logitBytes },
     activation, hfLoadSpan: load?.span,
   });
   return [{ phase: 'training', events, span: opt?.span ?? prog.backward[0] ?? prog.gradCalls[0]?.span ?? rec.span, notes: [...new Set(notes)], unknowns }];

@@ -35,6 +35,8 @@ export interface ModuleSize {
   params: number;
   /** A dtype the load keeps whatever dtype is asked for (integer tensors of a quantized checkpoint, as stored). */
   keepDtype?: string;
+  /** A quantised entry: `params` is its byte count (uint8) and it holds this many parameters. */
+  holds?: number;
 }
 
 // ---------------------------------------------------------------------------

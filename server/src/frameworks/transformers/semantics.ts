@@ -16,7 +16,9 @@ import { defaultLoadDType, dtypeKeyword, KNOWN_MODEL_TYPES, lookupCheckpoint, mo
 import { keywordSlot } from '../args';
 import type { Interpreter } from '../../interp/interp';
 import type { SyntaxNode } from '../../interp/parser';
-import { type ClassV, type Value, describe, unknown } from '../../interp/values';
+import { type ClassV, type InstV, type Value, describe, unknown } from '../../interp/values';
+import { linearLayout, type ModelLayout } from './linears';
+import { describeQuant, isQuantized, quantFromCall, quantFromConfig, quantizedWeightBytes, type QuantSpec } from './quantization';
 
 export interface HfLoad {
   span: Span;
@@ -47,6 +49,16 @@ export interface HfLoad {
   sizedFrom?: string;
   /** The model record this load created. */
   modelName: string;
+  /** Quantised loading (bitsandbytes 4/8-bit, GPTQ, AWQ) when sized. */
+  quant?: QuantSpec;
+  /** Linear layers by name (what PEFT targets and quantisation converts), or why they are not known. */
+  layout?: ModelLayout | { why: string };
+}
+
+const LOAD_OF = new WeakMap<object, HfLoad>();
+/** The from_pretrained call that made a model instance. */
+export function hfLoadOf(v: Value | undefined): HfLoad | undefined {
+  return v && typeof v === 'object' ? LOAD_OF.get(v) : undefined;
 }
 
 export function hfLoads(it: Interpreter): HfLoad[] {
@@ -108,7 +120,15 @@ function fromPretrained(it: Interpreter, className: string, args: Value[], kw: M
     else if (d === 'auto') { dtype = checkpointDtype; why = `no dtype given: transformers==${tv} loads the checkpoint's dtype`; }
     else { dtype = 'float32'; why = 'no dtype given and transformers is not pinned: float32 before 5.0, the checkpoint dtype from 5.0; assuming float32'; }
   }
-  const quant = kw.get('load_in_8bit')?.t === 'bool' ? '8bit' : kw.get('load_in_4bit')?.t === 'bool' ? '4bit' : kw.get('quantization_config') ? 'quantization_config' : undefined;
+  // Quantisation asked for by the call, else a pre-quantised checkpoint's config.json (sized from its
+  // safetensors headers when they are present: those already hold the packed tensors).
+  const qCall = quantFromCall(kw);
+  const qSpec = qCall ?? (weights && 'tensors' in weights && weights.tensors ? undefined : quantFromConfig(config as Record<string, unknown> | undefined));
+  const quant = qSpec ? ('why' in qSpec ? 'quantization_config' : qSpec.method) : undefined;
+  if (qSpec && !('why' in qSpec) && !dtypeArg && qSpec.method.startsWith('bnb') && defaultLoadDType(tv) === 'float32') {
+    // transformers 4.x quantizers: "torch_dtype is None → float16" (quantizers/quantizer_bnb_4bit.py update_torch_dtype, v4.45).
+    dtype = 'float16'; why = `no dtype given: transformers==${tv ?? '4.x'} loads the unquantised modules of a bitsandbytes model in float16 (quantizer_bnb_4bit.py update_torch_dtype)`;
+  }
   const dm = kw.get('device_map');
   const deviceMap = dm?.t === 'str' ? dm.v : dm?.t === 'int' ? `cuda:${dm.v}` : dm ? 'custom' : undefined;
 
@@ -120,9 +140,19 @@ function fromPretrained(it: Interpreter, className: string, args: Value[], kw: M
     params: null, modelName: id, config,
   };
   hfLoads(it).push(load);
+  LOAD_OF.set(inst, load);
+  if (config) load.layout = linearLayout(config, className);
   // Sizes: the local checkpoint's safetensors headers (exact), else config.json arithmetic per model_type.
   const stored = weights && 'tensors' in weights && weights.tensors ? weights.tensors : undefined;
-  const sizes: ModuleSize[] = stored ? groupTensors(stored) : config ? moduleSizes(config, className) : [];
+  let sizes: ModuleSize[] = stored ? groupTensors(stored) : config ? moduleSizes(config, className) : [];
+  let quantWhy: string | undefined;
+  if (qSpec && 'why' in qSpec) quantWhy = qSpec.why;
+  else if (qSpec && sizes.length) {
+    const layout = load.layout;
+    if (!layout || 'why' in layout) quantWhy = `${qSpec.how}: ${layout?.why ?? 'the architecture is not known'}, so which layers are quantised is not known`;
+    else if (stored) quantWhy = `${qSpec.how}: quantising a checkpoint sized from its safetensors headers is not modelled`;
+    else { sizes = quantizeSizes(sizes, layout, qSpec); load.quant = qSpec; }
+  }
   load.sizedFrom = stored ? `${weights && 'source' in weights ? weights.source : 'safetensors headers'} in ${dir}` : local && 'config' in local ? `${local.path} (model_type ${config?.model_type})` : entry ? entry.source : undefined;
   if (weights && 'unknown' in weights) it.note(`checkpoint files of "${id}": ${weights.unknown}`, node);
   if (!config && !stored) {
@@ -135,8 +165,8 @@ function fromPretrained(it: Interpreter, className: string, args: Value[], kw: M
       : `checkpoint "${id}": model_type "${mt}" has no parameter formula in oomlens${config?.auto_map ? ' (custom code, trust_remote_code)' : ''} and no local safetensors weights: its size is unknown`, node);
   } else if (!dtype && !stored) {
     it.note(`the dtype the weights load in is not known (${why})`, node);
-  } else if (quant) {
-    it.note(`quantized loading (${quant}) is not estimated yet`, node);
+  } else if (quantWhy) {
+    it.note(`quantised loading: ${quantWhy}; its size is unknown`, node);
   } else {
     const count = it.state.get('deviceCount') as number | undefined ?? 1;
     const loadDtype: DType = dtype ?? storedFloatDtype(stored!) ?? 'float32';
@@ -155,10 +185,10 @@ function fromPretrained(it: Interpreter, className: string, args: Value[], kw: M
     }
     let total = 0;
     const tensors = sizes.map((s, i) => {
-      total += s.params;
+      total += s.holds ?? s.params;
       const dt = dtypeOf(s);
-      const group = s.name.replace(/\.\d+$/, '') + ` (${dt})`;
-      const citation = stored ? `${load.sizedFrom}: dtype and shape of every tensor from the safetensors headers` : `transformers modeling code for model_type "${config?.model_type}" (see frameworks/transformers/catalog.ts, families.ts)`;
+      const group = s.holds !== undefined && load.quant ? `${s.name.replace(/\.\d+$/, '')} quantised (${load.quant.method})` : s.name.replace(/\.\d+$/, '') + ` (${dt})`;
+      const citation = s.holds !== undefined && load.quant ? `${describeQuant(load.quant)} (frameworks/transformers/quantization.ts)` : stored ? `${load.sizedFrom}: dtype and shape of every tensor from the safetensors headers` : `transformers modeling code for model_type "${config?.model_type}" (see frameworks/transformers/catalog.ts, families.ts)`;
       const t = it.memory.alloc({ shape: [s.params], dtype: dt, role: 'param', name: s.name, span: it.span(node), placement: places[i], lib: 'torch', citation });
       t.group = group;
       const last = rec?.events[rec.events.length - 1];
@@ -174,6 +204,33 @@ function fromPretrained(it: Interpreter, className: string, args: Value[], kw: M
     it.memory.end(rec);
   }
   return inst;
+}
+
+/**
+ * Quantised sizes: each converted Linear weight leaves its module's parameters and comes back
+ * as the bytes of its quantised form (a uint8 entry that holds in × out parameters); biases,
+ * norms, embeddings and unconverted layers stay in the load dtype.
+ */
+function quantizeSizes(sizes: ModuleSize[], layout: ModelLayout, spec: QuantSpec): ModuleSize[] {
+  const out = sizes.map((s) => ({ ...s }));
+  const qBytes = new Map<string, { bytes: number; holds: number }>();
+  for (const l of layout.linears) {
+    if (!isQuantized(l, spec, layout.outputLayer)) continue;
+    const m = out.find((s) => l.name === s.name || l.name.startsWith(`${s.name}.`));
+    if (!m) continue;
+    m.params -= l.in * l.out;
+    const e = qBytes.get(m.name) ?? { bytes: 0, holds: 0 };
+    e.bytes += quantizedWeightBytes(l, spec);
+    e.holds += l.in * l.out;
+    qBytes.set(m.name, e);
+  }
+  const res: ModuleSize[] = [];
+  for (const s of out) {
+    if (s.params > 0) res.push(s);
+    const q = qBytes.get(s.name);
+    if (q) res.push({ name: s.name, params: q.bytes, keepDtype: 'uint8', holds: q.holds });
+  }
+  return res;
 }
 
 /**

@@ -1,0 +1,217 @@
+/**
+ * PEFT LoRA: `get_peft_model(model, LoraConfig(...))` freezes the base model
+ * and adds, to every targeted Linear layer, `lora_A` (r × in) and `lora_B`
+ * (out × r) (peft tuners/lora/layer.py `LoraLayer.update_layer`; `lora_B` gets
+ * a bias with `lora_bias=True`, DoRA a magnitude vector of `out` with
+ * `use_dora=True`). Only the adapters, the `modules_to_save` copies
+ * (tuners_utils.py ModulesToSaveWrapper: a deep copy of the module that
+ * trains) and the biases `bias="all"` / `"lora_only"` unfreeze are trainable,
+ * so only they get gradients and optimizer state.
+ *
+ * Matching (peft tuners/tuners_utils.py `check_target_module_exists`, peft 0.13–0.21):
+ * a string `target_modules` is a regex that must `re.fullmatch` the module
+ * name; a list matches a name equal to an entry or ending in `.entry`;
+ * `"all-linear"` takes the last name component of every Linear / Conv1D
+ * except the output layer (`_maybe_include_all_linear_layers`); None takes
+ * peft's default for the model_type (utils/constants.py
+ * TRANSFORMERS_MODELS_TO_LORA_TARGET_MODULES_MAPPING). `exclude_modules`
+ * removes matches the same way. `rank_pattern` entries apply to names
+ * matching `(.*\.)?(pattern)$` (utils/other.py `get_pattern_key`).
+ *
+ * Dtypes: `get_peft_model(autocast_adapter_dtype=True)` (the default) casts
+ * float16/bfloat16 adapters to float32 (tuners_utils.py `cast_adapter_dtype`),
+ * and adapters on a quantised layer stay float32 (`_move_adapter_to_device_of_base_layer`
+ * moves them to the base weight's dtype only when it is floating): adapters are
+ * float32 unless autocast is off on a float16/bfloat16 base.
+ *
+ * `prepare_model_for_kbit_training(model, use_gradient_checkpointing=True)`
+ * (peft utils/other.py): casts every float16/bfloat16 parameter that is not a
+ * packed 4-bit weight to float32 and, for a quantised model, enables gradient
+ * checkpointing.
+ *
+ * The layout comes from the model: the Linear layers of a from_pretrained
+ * model by config.json (frameworks/transformers/linears.ts), those of a torch
+ * model built in the file from its module tree. Counts are checked against
+ * peft's `get_nb_trainable_parameters()` on the same model: test/analysis/peft.test.ts.
+ */
+import type { DType, Span } from '../../../../shared/src/facts';
+import type { CallArgs, Interpreter } from '../../interp/interp';
+import type { SyntaxNode } from '../../interp/parser';
+import { type InstV, type Value, NONE, num } from '../../interp/values';
+import { hfLoadOf } from '../transformers/semantics';
+import type { LinearModule, ModelLayout } from '../transformers/linears';
+import { trainingProgram } from '../../phases/training';
+
+/** peft's default LoRA targets per model_type (utils/constants.py TRANSFORMERS_MODELS_TO_LORA_TARGET_MODULES_MAPPING, peft 0.21). */
+const DEFAULT_TARGETS: Record<string, string[]> = {
+  llama: ['q_proj', 'v_proj'], mistral: ['q_proj', 'v_proj'], qwen2: ['q_proj', 'v_proj'], qwen3: ['q_proj', 'v_proj'],
+  gemma: ['q_proj', 'v_proj'], gemma2: ['q_proj', 'v_proj'], gemma3_text: ['q_proj', 'v_proj'], gpt2: ['c_attn'],
+};
+
+export interface PeftInfo {
+  span: Span;
+  /** What was targeted, for messages. */
+  how: string;
+  /** Trainable tensors: adapters, modules_to_save copies, unfrozen biases. */
+  trainable: { label: string; params: number; dtype: DType }[];
+  adapterParams: number;
+  /** The targeted layers with their ranks (LoRA activations). */
+  targeted: (LinearModule & { r: number })[];
+  loraDropout: number;
+  why?: string;
+}
+
+export interface KbitPrep { span: Span; checkpointing: boolean }
+
+const PEFT = new WeakMap<object, PeftInfo>();
+const KBIT = new WeakMap<object, KbitPrep>();
+export const peftOf = (v: Value | undefined): PeftInfo | undefined => (v && typeof v === 'object' ? PEFT.get(v) : undefined);
+export const kbitPrepOf = (v: Value | undefined): KbitPrep | undefined => (v && typeof v === 'object' ? KBIT.get(v) : undefined);
+
+const kw = (v: Value | undefined): Map<string, Value> => (v?.t === 'extern' && v.kw ? v.kw : new Map());
+const strs = (v: Value | undefined): string[] | undefined => (v?.t === 'list' || v?.t === 'tuple' ? v.items.flatMap((x) => (x.t === 'str' ? [x.v] : [])) : undefined);
+
+/** A torch model's Linear layers, embeddings and biases from its module tree (names as named_modules gives them). */
+function torchLayout(root: Value): { layout: ModelLayout; dtypes: Map<string, DType>; biases: number; subtree: Map<string, number> } {
+  const linears: LinearModule[] = [];
+  const others: { name: string; params: number }[] = [];
+  const dtypes = new Map<string, DType>();
+  const subtree = new Map<string, number>();
+  let biases = 0;
+  const seen = new Set<object>();
+  const walk = (v: Value, path: string): number => {
+    if (v.t !== 'inst' || seen.has(v)) return 0;
+    seen.add(v);
+    let total = 0;
+    const w = v.attrs.get('weight');
+    const b = v.attrs.get('bias');
+    if (v.cls.name === 'Linear' && w?.t === 'tensor' && w.shape.length === 2 && typeof w.shape[0] === 'number' && typeof w.shape[1] === 'number') {
+      linears.push({ name: path, in: w.shape[1], out: w.shape[0], bias: b?.t === 'tensor' });
+      dtypes.set(path, w.dtype);
+    }
+    for (const [k, a] of v.attrs) {
+      if (a.t === 'tensor' && a.role === 'param') {
+        const n = a.shape.reduce<number>((x, d) => x * (typeof d === 'number' ? d : NaN), 1);
+        total += n;
+        if (k === 'bias') biases += n;
+      } else if (a.t === 'inst') total += walk(a, path ? `${path}.${k}` : k);
+      else if (a.t === 'list' || a.t === 'tuple') a.items.forEach((x, i) => { total += walk(x, path ? `${path}.${k}.${i}` : `${k}.${i}`); });
+    }
+    (v.items ?? []).forEach((x, i) => { total += walk(x, path ? `${path}.${i}` : String(i)); });
+    if (/Embedding/.test(v.cls.name)) others.push({ name: path, params: total });
+    subtree.set(path, total);
+    return total;
+  };
+  walk(root, '');
+  return { layout: { linears, others }, dtypes, biases, subtree };
+}
+
+const endsWith = (name: string, t: string) => name === t || name.endsWith(`.${t}`);
+
+export function installPeft(it: Interpreter): void {
+  it.externs.set('peft.LoraConfig', (_i, _s, c) => ({ t: 'extern', name: 'peft.LoraConfig', kw: new Map(c.kw) }));
+  it.externs.set('peft.prepare_model_for_kbit_training', (_i, _s, c: CallArgs, node: SyntaxNode) => {
+    const model = c.args[0] ?? c.kw.get('model') ?? NONE;
+    const g = c.kw.get('use_gradient_checkpointing') ?? c.args[1];
+    const on = !(g?.t === 'bool' && !g.v);
+    const load = hfLoadOf(model);
+    const kbit = !!load?.quant;
+    if (model.t === 'inst') KBIT.set(model, { span: it.span(node), checkpointing: on && kbit });
+    if (on && kbit) trainingProgram(it).checkpointing.push({ span: it.span(node), how: 'prepare_model_for_kbit_training(use_gradient_checkpointing=True)' });
+    return model;
+  });
+  it.externs.set('peft.get_peft_model', (_i, _s, c: CallArgs, node: SyntaxNode) => {
+    const model = c.args[0] ?? c.kw.get('model') ?? NONE;
+    const cfg = c.args[1] ?? c.kw.get('peft_config');
+    if (model.t === 'inst') PEFT.set(model, loraInfo(it, model, cfg, c.kw.get('autocast_adapter_dtype'), it.span(node)));
+    return model;
+  });
+}
+
+function loraInfo(it: Interpreter, model: InstV, cfgV: Value | undefined, autocastV: Value | undefined, span: Span): PeftInfo {
+  const info: PeftInfo = { span, how: 'get_peft_model', trainable: [], adapterParams: 0, targeted: [], loraDropout: 0 };
+  if (cfgV?.t !== 'extern' || cfgV.name !== 'peft.LoraConfig') { info.why = 'the PEFT config is not a literal LoraConfig (other PEFT methods are not modelled)'; return info; }
+  const k = kw(cfgV);
+  const r = k.has('r') ? num(k.get('r')!) : 8; // LoraConfig.r default 8 (peft tuners/lora/config.py)
+  if (r === undefined) { info.why = 'LoraConfig(r=...) is not a literal'; return info; }
+  info.loraDropout = num(k.get('lora_dropout') ?? NONE) ?? 0;
+  const load = hfLoadOf(model);
+  let layout: ModelLayout | undefined;
+  let baseDtype: (name: string) => DType | undefined;
+  let biasAll = 0;
+  let subtree: Map<string, number> | undefined;
+  if (load) {
+    if (!load.layout || 'why' in load.layout) { info.why = `the Linear layers of "${load.checkpoint}" are not known (${load.layout?.why ?? 'no config.json'})`; return info; }
+    layout = load.layout;
+    baseDtype = () => load.dtype;
+    biasAll = layout.linears.reduce((a, l) => a + (l.bias ? l.out : 0), 0) + (layout.otherBiases ?? 0);
+  } else {
+    const t = torchLayout(model);
+    layout = t.layout;
+    baseDtype = (n) => t.dtypes.get(n);
+    biasAll = t.biases;
+    subtree = t.subtree;
+  }
+  // target_modules → the matched Linear layers.
+  const tm = k.get('target_modules');
+  let match: (name: string) => boolean;
+  const mt = load?.config?.model_type;
+  if (tm?.t === 'str' && tm.v === 'all-linear') {
+    const out = layout.outputLayer?.split('.').pop();
+    const names = new Set(layout.linears.map((l) => l.name.split('.').pop()!).filter((x) => x !== out));
+    match = (n) => [...names].some((t) => endsWith(n, t));
+    info.how = 'target_modules="all-linear"';
+  } else if (tm?.t === 'str') {
+    let re: RegExp;
+    try { re = new RegExp(`^(?:${tm.v})$`); } catch { info.why = `target_modules regex "${tm.v}" is not understood`; return info; }
+    match = (n) => re.test(n);
+    info.how = `target_modules=r"${tm.v}"`;
+  } else if (strs(tm)) {
+    const list = strs(tm)!;
+    match = (n) => list.some((t) => endsWith(n, t));
+    info.how = `target_modules=[${list.join(', ')}]`;
+  } else if (!tm || tm.t === 'none') {
+    const d = mt ? DEFAULT_TARGETS[mt] : undefined;
+    if (!d) { info.why = `LoraConfig has no target_modules and peft has no default for ${mt ? `model_type "${mt}"` : 'a model built in code'}`; return info; }
+    match = (n) => d.some((t) => endsWith(n, t));
+    info.how = `peft's default target_modules for ${mt}: [${d.join(', ')}]`;
+  } else { info.why = 'target_modules is not a literal'; return info; }
+  const ex = k.get('exclude_modules');
+  const exList = strs(ex);
+  const excluded = (n: string) => (ex?.t === 'str' ? new RegExp(`^(?:${ex.v})$`).test(n) : exList ? exList.some((t) => endsWith(n, t)) : false);
+  // rank_pattern: {pattern: rank}, the first key matching (.*\.)?(pattern)$.
+  const rp = k.get('rank_pattern');
+  const ranks: [RegExp, number][] = rp?.t === 'dict' ? rp.keys.flatMap((kk, i) => (kk.t === 'str' && num(rp.vals[i]) !== undefined ? [[new RegExp(`^(.*\\.)?(${kk.v})$`), num(rp.vals[i])!] as [RegExp, number]] : [])) : [];
+  const loraBias = k.get('lora_bias')?.t === 'bool' && (k.get('lora_bias') as { v: boolean }).v;
+  const dora = k.get('use_dora')?.t === 'bool' && (k.get('use_dora') as { v: boolean }).v;
+  const autocast = !(autocastV?.t === 'bool' && !autocastV.v);
+  for (const l of layout.linears) {
+    if (!match(l.name) || excluded(l.name)) continue;
+    const rr = ranks.find(([re]) => re.test(l.name))?.[1] ?? r;
+    const n = rr * l.in + l.out * rr + (loraBias ? l.out : 0) + (dora ? l.out : 0);
+    const bd = baseDtype(l.name);
+    const dt: DType = !autocast && (bd === 'bfloat16' || bd === 'float16') ? bd : 'float32';
+    info.trainable.push({ label: `${l.name}.lora_A/B`, params: n, dtype: dt });
+    info.adapterParams += n;
+    info.targeted.push({ ...l, r: rr });
+  }
+  if (!info.targeted.length) { info.why = `${info.how} matches no Linear layer of the model (peft raises "Target modules ... not found")`; return info; }
+  // bias="all" / "lora_only": those biases train too (peft tuners/lora/model.py _mark_only_adapters_as_trainable).
+  const bias = k.get('bias');
+  const bdt = baseDtype(layout.linears[0]?.name ?? '') ?? 'float32';
+  if (bias?.t === 'str' && bias.v === 'all' && biasAll) info.trainable.push({ label: 'biases (bias="all")', params: biasAll, dtype: bdt });
+  if (bias?.t === 'str' && bias.v === 'lora_only') {
+    const n = info.targeted.reduce((a, l) => a + (l.bias ? l.out : 0), 0);
+    if (n) info.trainable.push({ label: 'targeted biases (bias="lora_only")', params: n, dtype: bdt });
+  }
+  // modules_to_save: a trainable copy of each module whose name ends with an entry.
+  for (const m of strs(k.get('modules_to_save')) ?? []) {
+    const lin = layout.linears.filter((l) => endsWith(l.name, m));
+    const oth = layout.others.filter((o) => endsWith(o.name, m));
+    let n = lin.reduce((a, l) => a + l.in * l.out + (l.bias ? l.out : 0), 0) + oth.reduce((a, o) => a + o.params, 0);
+    if (subtree) n = [...subtree].filter(([name]) => endsWith(name, m)).reduce((a, [, p]) => a + p, 0);
+    if (!n) continue;
+    info.trainable.push({ label: `${m} (modules_to_save copy)`, params: n, dtype: bdt });
+  }
+  return info;
+}

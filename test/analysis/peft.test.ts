@@ -1,0 +1,105 @@
+// PEFT LoRA and bitsandbytes loading against the real libraries: the same tiny
+// model is built by transformers, wrapped by peft (get_nb_trainable_parameters)
+// and quantised by bitsandbytes on the CPU (test/python/peft_truth.py); oomlens
+// reads only the config.json and the script.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { analyze } from '../../server/src/analysis/analyze';
+import { runPythonJson } from '../python/venv';
+
+const LLAMA = { model_type: 'llama', vocab_size: 1000, hidden_size: 64, num_hidden_layers: 2, num_attention_heads: 4, num_key_value_heads: 2, intermediate_size: 96 };
+const QWEN2 = { model_type: 'qwen2', vocab_size: 1000, hidden_size: 64, num_hidden_layers: 2, num_attention_heads: 4, num_key_value_heads: 2, intermediate_size: 96 };
+const GPT2 = { model_type: 'gpt2', vocab_size: 1000, n_embd: 64, n_layer: 2, n_head: 4, n_positions: 128 };
+
+interface Case { config: Record<string, unknown>; lora?: Record<string, unknown>; quant?: Record<string, unknown>; dtype?: string; kbit?: boolean }
+const CASES: Case[] = [
+  { config: LLAMA, lora: { r: 8, target_modules: ['q_proj', 'v_proj'] }, dtype: 'bfloat16' },
+  { config: LLAMA, lora: { r: 4, target_modules: 'all-linear', modules_to_save: ['lm_head'] }, dtype: 'bfloat16' },
+  { config: LLAMA, lora: { r: 16, target_modules: '.*\\.(q_proj|down_proj)', use_dora: true }, dtype: 'float32' },
+  { config: LLAMA, lora: { r: 8, target_modules: ['q_proj', 'k_proj', 'v_proj', 'o_proj'], rank_pattern: { o_proj: 2 }, exclude_modules: ['layers.0.self_attn.k_proj'] }, dtype: 'bfloat16' },
+  { config: QWEN2, lora: { r: 8, target_modules: ['q_proj', 'v_proj'], bias: 'lora_only' }, dtype: 'bfloat16' },
+  { config: QWEN2, lora: { r: 8, target_modules: ['k_proj'], bias: 'all', modules_to_save: ['embed_tokens'] }, dtype: 'bfloat16' },
+  { config: GPT2, lora: { r: 8, target_modules: ['c_attn'], fan_in_fan_out: true, bias: 'all' }, dtype: 'float32' },
+  { config: LLAMA, lora: { r: 4, target_modules: 'all-linear' }, quant: { load_in_4bit: true, bnb_4bit_quant_type: 'nf4', bnb_4bit_use_double_quant: true, bnb_4bit_compute_dtype: 'bfloat16' }, dtype: 'bfloat16' },
+  { config: LLAMA, quant: { load_in_4bit: true, bnb_4bit_quant_type: 'fp4' }, dtype: 'float16' },
+  { config: LLAMA, quant: { load_in_8bit: true }, dtype: 'bfloat16' },
+  { config: { ...LLAMA, hidden_size: 96, intermediate_size: 200 }, quant: { load_in_4bit: true, bnb_4bit_use_double_quant: true }, dtype: 'bfloat16' },
+];
+
+/** JSON → a Python literal. */
+function py(v: unknown): string {
+  if (v === true) return 'True';
+  if (v === false) return 'False';
+  if (v === null) return 'None';
+  if (typeof v === 'string') return JSON.stringify(v).replace(/^"/, 'r"').replace(/\\\\/g, '\\');
+  if (Array.isArray(v)) return `[${v.map(py).join(', ')}]`;
+  if (typeof v === 'object') return `{${Object.entries(v as object).map(([k, x]) => `${JSON.stringify(k)}: ${py(x)}`).join(', ')}}`;
+  return String(v);
+}
+const kwargs = (o: Record<string, unknown>) => Object.entries(o).map(([k, v]) => `${k}=${k === 'bnb_4bit_compute_dtype' ? `torch.${v}` : py(v)}`).join(', ');
+const BYTES: Record<string, number> = { float32: 4, bfloat16: 2, float16: 2 };
+
+async function oomlens(c: Case) {
+  const root = mkdtempSync(join(tmpdir(), 'oomlens-peft-'));
+  try {
+    mkdirSync(join(root, 'ckpt'));
+    writeFileSync(join(root, 'ckpt', 'config.json'), JSON.stringify(c.config));
+    const q = c.quant ? `, quantization_config=BitsAndBytesConfig(${kwargs(c.quant)})` : '';
+    const text = `import torch
+from transformers import AutoModelForCausalLM, BitsAndBytesConfig, Trainer, TrainingArguments
+from peft import LoraConfig, get_peft_model, prepare_model_for_kbit_training
+model = AutoModelForCausalLM.from_pretrained("./ckpt", torch_dtype=torch.${c.dtype}${q})
+${c.kbit ? 'model = prepare_model_for_kbit_training(model)\n' : ''}${c.lora ? `model = get_peft_model(model, LoraConfig(${kwargs(c.lora)}))\n` : ''}Trainer(model=model, args=TrainingArguments(output_dir="o", per_device_train_batch_size=1, max_length=16)).train()
+`;
+    const r = await analyze(text, { path: join(root, 't.py'), device: 'a100-40gb', versions: { transformers: '4.45.0' } });
+    return r.models[0];
+  } finally { rmSync(root, { recursive: true, force: true }); }
+}
+
+test('LoRA trainable parameters and bitsandbytes weight bytes equal peft / bitsandbytes on the same model', async () => {
+  const truth = runPythonJson<{ trainable?: number; adapter_dtypes?: string[]; weight_bytes: number; params: number }[]>('peft_truth.py', CASES);
+  const bad: string[] = [];
+  for (let i = 0; i < CASES.length; i++) {
+    const c = CASES[i];
+    const t = truth[i];
+    const m = await oomlens(c);
+    const tag = `${c.config.model_type} ${JSON.stringify(c.lora ?? {})} ${JSON.stringify(c.quant ?? {})}`;
+    const tr = m.estimate.phases.find((p) => p.phase === 'training');
+    if (c.lora) {
+      let n = 0;
+      const dtypes = new Set<string>();
+      for (const b of tr?.breakdown ?? []) {
+        const mm = /^(LoRA adapters|trainable copies and biases) \((\w+)\)/.exec(b.label);
+        if (mm) { n += b.bytes / BYTES[mm[2]]; dtypes.add(mm[2]); }
+      }
+      if (n !== t.trainable) bad.push(`${tag}: oomlens ${n} trainable, peft ${t.trainable}`);
+      if ([...dtypes].sort().join() !== (t.adapter_dtypes ?? []).join()) bad.push(`${tag}: trainable dtypes ${[...dtypes]} vs ${t.adapter_dtypes}`);
+    }
+    if (c.quant) {
+      const load = m.estimate.phases.find((p) => p.phase === 'load')!;
+      if (load.peakBytes !== t.weight_bytes) bad.push(`${tag}: load ${load.peakBytes} B, bitsandbytes ${t.weight_bytes} B`);
+      if (m.facts.paramCount !== t.params && !c.quant.load_in_4bit) bad.push(`${tag}: ${m.facts.paramCount} parameters, transformers ${t.params}`);
+    }
+  }
+  assert.deepEqual(bad, []);
+});
+
+test('a LoRA model trains only its adapters: gradients and AdamW state are those of the adapters alone', async () => {
+  const m = await oomlens({ config: LLAMA, lora: { r: 8, target_modules: ['q_proj', 'v_proj'] }, dtype: 'bfloat16' });
+  const tr = m.estimate.phases.find((p) => p.phase === 'training')!;
+  const part = (re: RegExp) => tr.breakdown.filter((b) => re.test(b.label)).reduce((a, b) => a + b.bytes, 0);
+  const adapters = 2 * (8 * 64 + 64 * 8 + 8 * 64 + 32 * 8) * 4; // 2 layers × (q: 64→64, v: 64→32 with 2 KV heads of 16), float32
+  assert.equal(part(/^LoRA adapters/), adapters);
+  assert.equal(part(/^gradients/), adapters);
+  assert.equal(part(/^optimizer state/), 2 * adapters);
+});
+
+test('a LoRA config that matches nothing leaves the trainable state unknown, never zero', async () => {
+  const m = await oomlens({ config: LLAMA, lora: { r: 8, target_modules: ['query_key_value'] }, dtype: 'bfloat16' });
+  const tr = m.estimate.phases.find((p) => p.phase === 'training')!;
+  assert.notEqual(tr.fits, true);
+  assert.ok(tr.unknowns.some((u) => /matches no Linear layer/.test(u.reason)), JSON.stringify(tr.unknowns));
+});
