@@ -647,7 +647,7 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
         const n = shape.batch * shape.seq * arch.vocab;
         const lp = autocastOn ? 4 : e;
         const ceGrad = n * (2 * lp + (lp !== e ? e : 0));
-        events.push({ op: 'transient', label: 'activations: cross-entropy backward (gradients of the log-probs and logits)', bytesPerDevice: ceGrad, role: 'activation', span: shape.span,
+        events.push({ op: 'transient', label: 'activations: cross-entropy backward (loss gradients, vocabulary-sized)', bytesPerDevice: ceGrad, role: 'activation', span: shape.span,
           formula: `b·s·V·(2·${lp} B${lp !== e ? ` + ${e} B cast back` : ''}) = ${n}·${2 * lp + (lp !== e ? e : 0)} B`,
           citation: 'tools/autograd/derivatives.yaml nll_loss_forward, _log_softmax (_log_softmax_backward_data), _to_copy' });
       }
