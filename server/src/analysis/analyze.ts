@@ -6,7 +6,7 @@
  * throws on user input: problems become `unknowns` with a reason.
  */
 import { dirname } from 'node:path';
-import type { ModelFacts, PhaseTrace, TensorFact, Unknown } from '../../../shared/src/facts';
+import type { MemoryEvent, ModelFacts, PhaseTrace, TensorFact, Unknown } from '../../../shared/src/facts';
 import { estimate } from '../../../shared/src/estimate';
 import { parseDeviceSpec } from '../../../shared/src/devices';
 import type { DeviceSpec } from '../../../shared/src/types';
@@ -21,7 +21,7 @@ import { threefryPartitionable } from '../frameworks/modules';
 import { hfLoadOf, hfLoads } from '../frameworks/transformers/semantics';
 import { inferencePhases } from '../phases/inference';
 import { trainingPhases } from '../phases/training';
-import { moduleTensors } from '../frameworks/torch/semantics';
+import { moduleTensors, type TorchStateDict } from '../frameworks/torch/semantics';
 import { BudgetExceeded, Cancelled, Interpreter } from '../interp/interp';
 import type { ModelRecord } from '../interp/memory';
 import { parsePython, type Tree } from '../interp/parser';
@@ -236,9 +236,34 @@ function toFacts(rec: ModelRecord, versions: Record<string, string>, it: Interpr
   const phases: PhaseTrace[] = [];
   if (rec.framework === 'torch') {
     // Modules are built on the host; the accelerator holds them once moved (`.to("cuda")`).
-    const events = [...params, ...buffers].filter((t) => t.shape.every((d) => typeof d === 'number')).map((t) => ({
-      op: 'alloc' as const, tensor: { ...fact(t), placement: t.placement.kind === 'host' ? { kind: 'device' as const, index: 0 } : t.placement },
-    }));
+    const placed = (t: TensorV) => ({ ...fact(t), placement: t.placement.kind === 'host' ? { kind: 'device' as const, index: 0 } : t.placement });
+    const sized = [...params, ...buffers].filter((t) => t.shape.every((d) => typeof d === 'number'));
+    // `.half()` / `.to(torch.bfloat16)` after construction: the module exists in the dtype it was built in, and
+    // Module._apply replaces one tensor at a time (the new one made before the old one is freed), so the phase
+    // holds the built model plus the first converted tensor (torch/nn/modules/module.py `_apply`).
+    const rid = rec.result?.t === 'inst' ? rec.result.id : undefined;
+    const castOnDevice = rid !== undefined && (it.state.has(`castFrom:${rid}:onDevice`) || !it.state.has(`moved:${rid}`));
+    const castFrom = rid !== undefined && castOnDevice ? it.state.get(`castFrom:${rid}`) as Map<number, TensorFact['dtype']> | undefined : undefined;
+    const events: MemoryEvent[] = [];
+    if (castFrom?.size) {
+      const built = new Map<number, number>();
+      let nid = 3_000_000_000;
+      for (const t of sized) {
+        const from = castFrom.get(t.id);
+        if (!from) { events.push({ op: 'alloc', tensor: placed(t) }); continue; }
+        const id = nid++;
+        built.set(t.id, id);
+        events.push({ op: 'alloc', tensor: { ...placed(t), id, dtype: from, group: `${t.group?.replace(/\(.*\)$/, '').trim() ?? t.label} (${from}, before the cast)`,
+          note: `built in ${from}, then cast to ${t.dtype} in place`, citation: 'torch/nn/modules/module.py Module._apply (one tensor converted at a time)' } });
+      }
+      for (const t of sized) {
+        const old = built.get(t.id);
+        if (old === undefined) continue;
+        events.push({ op: 'alloc', tensor: placed(t) });
+        events.push({ op: 'free', id: old });
+      }
+    } else for (const t of sized) events.push({ op: 'alloc', tensor: placed(t) });
+    events.push(...stateDictEvents(rec, it));
     const moved = it.state.has(`moved:${rec.result?.t === 'inst' ? rec.result.id : ''}`);
     phases.push({
       phase: 'load', events, span: rec.span, notes: moved ? [] : ['the module is built on the host; this phase assumes it is moved to the accelerator'],
@@ -255,6 +280,43 @@ function toFacts(rec: ModelRecord, versions: Record<string, string>, it: Interpr
     params: params.map(fact), buffers: buffers.map(fact), paramCount: count, phases, unknowns,
     runtime: runtimeFacts(rec, versions, it),
   };
+}
+
+/**
+ * `model.load_state_dict(torch.load(path, map_location=...))`: the checkpoint is a second copy of the module's
+ * state dict (shapes and dtypes as the module had them at the call), alive next to the module while the
+ * program keeps a reference to it (here: a module-level name at the end of the file). It occupies the
+ * accelerator when map_location names one, when it is left out (torch restores each tensor to the device it
+ * was saved from), and when the module itself is never moved off the host (then both share the memory the
+ * load phase stands for); `map_location="cpu"` with a module moved to an accelerator keeps it on the host.
+ * Sources: torch/serialization.py `load` (map_location); torch/nn/modules/module.py `_load_from_state_dict`.
+ */
+function stateDictEvents(rec: ModelRecord, it: Interpreter): MemoryEvent[] {
+  const uses = (it.state.get('torchStateDicts') as TorchStateDict[] | undefined)?.filter((u) => u.module === rec.result) ?? [];
+  const out: MemoryEvent[] = [];
+  let nid = 3_500_000_000;
+  const rid = rec.result?.t === 'inst' ? rec.result.id : undefined;
+  const moved = rid !== undefined ? it.state.get(`moved:${rid}`) : undefined;
+  for (const u of uses) {
+    const ml = u.checkpoint.t === 'extern' ? u.checkpoint.args?.[0] : undefined;
+    const loc = ml?.t === 'str' ? ml.v : ml?.t === 'extern' && ml.name === '__device__' && ml.args?.[0]?.t === 'str' ? ml.args[0].v : ml?.t === 'none' || ml === undefined ? undefined : '?';
+    if (loc === 'cpu' && moved !== undefined && moved !== 'cpu') continue;
+    const held = [...it.globals.vars.values()].some((v) => v === u.checkpoint);
+    const ids: number[] = [];
+    for (const t of u.tensors) {
+      if (!t.shape.every((d) => typeof d === 'number')) continue;
+      const id = nid++;
+      ids.push(id);
+      out.push({ op: 'alloc', tensor: {
+        id, label: `state dict: ${t.label}`, group: `state dict: torch.load (${t.dtype})`, shape: t.shape as number[], dtype: t.dtype, role: 'input',
+        placement: { kind: 'device', index: 0 }, span: u.span,
+        note: `the loaded checkpoint, a copy of the module's state dict${loc ? ` (map_location=${loc})` : ''}${held ? ', still referenced by the program' : ', freed after load_state_dict'}`,
+        citation: 'torch/serialization.py load (map_location); torch/nn/modules/module.py _load_from_state_dict (param.copy_)',
+      } });
+    }
+    if (!held) for (const id of ids) out.push({ op: 'free', id });
+  }
+  return out;
 }
 
 function runtimeFacts(rec: ModelRecord, versions: Record<string, string>, it: Interpreter): ModelFacts['runtime'] {

@@ -508,7 +508,11 @@ export function callLayer(it: Interpreter, inst: InstV, entry: LayerEntry, c: Ca
   const out = entry.output(args, input);
   if ('kind' in out && out.kind === 'unknown') return unknown(out.reason, it.span(node));
   const o = out as ArrayValue;
-  return it.memory.alloc({ shape: o.shape, dtype: o.dtype, role: 'activation', name: `${inst.cls.name} output`, span: it.span(node), from: x?.t === 'tensor' ? [x] : undefined, lib: entry.framework === 'torch' ? 'torch' : 'jax' });
+  // A torch module cast after construction (`.half()`) computes in its weight's current dtype: an embedding
+  // lookup returns rows of the weight (torch/nn/functional.py embedding), whatever dtype the constructor named.
+  const w = entry.framework === 'torch' && /Embedding/.test(inst.cls.name) ? inst.attrs.get('weight') : undefined;
+  const dtype = w?.t === 'tensor' ? w.dtype : o.dtype;
+  return it.memory.alloc({ shape: o.shape, dtype, role: 'activation', name: `${inst.cls.name} output`, span: it.span(node), from: x?.t === 'tensor' ? [x] : undefined, lib: entry.framework === 'torch' ? 'torch' : 'jax' });
 }
 
 export { linearize, int, visitTensors };

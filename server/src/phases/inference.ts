@@ -467,6 +467,17 @@ export function inferencePhases(rec: ModelRecord, it: Interpreter, phases: Phase
         if (ev.op === 'alloc') live.add(ev.tensor.id);
         else if (ev.op === 'free') live.delete(ev.id);
       }
+      // A loss on the returned logits: F.cross_entropy is nll_loss(log_softmax(input)) (aten/src/ATen/native/LossNLL.cpp
+      // `cross_entropy_loss`), whose log_softmax result is a second tensor like the logits while both exist.
+      const outName = assignedName(it, u.span);
+      if (outName && new RegExp(`(?:cross_entropy|criterion|loss_fn|loss_func|log_softmax)\\s*\\(\\s*${outName}\\b`).test(it.text)) {
+        let biggest: TensorFact | undefined;
+        for (const ev of u.trace.events) if (ev.op === 'alloc' && live.has(ev.tensor.id) && ev.tensor.role === 'activation' && (!biggest || shapeSize(ev.tensor) > shapeSize(biggest))) biggest = ev.tensor;
+        if (biggest) {
+          events.push({ op: 'transient', label: `activations: log_softmax of ${outName} (cross-entropy)`, bytesPerDevice: shapeSize(biggest) * dtypeBytes(biggest.dtype), role: 'activation', span: u.span,
+            formula: `like the forward's output [${biggest.shape.join(', ')}] (${biggest.dtype})`, citation: 'aten/src/ATen/native/LossNLL.cpp cross_entropy_loss (log_softmax then nll_loss)' });
+        }
+      }
       for (const id of live) events.push({ op: 'free', id });
       unknowns.push(...u.trace.unknowns);
       if (u.trace.jitted) unknowns.push({ what: 'forward activations', reason: `the forward at line ${line} runs under jit: XLA's temporaries inside it are not modelled, only its outputs`, span: u.span });
@@ -574,6 +585,15 @@ export function inferencePhases(rec: ModelRecord, it: Interpreter, phases: Phase
   }
   if (eager) notes.push(askedEager ? 'attn_implementation="eager": attention scores are materialised' : `eager attention (SDPA is the default from transformers 4.36 with torch>=2.1.1; here ${tv ? `transformers==${tv}` : ''}${oldTorch ? ` torch==${versions.torch}` : ''}): attention scores are materialised`);
   return [{ phase: 'inference', events, span: uses[0].span, notes: [...new Set(notes)], unknowns }];
+}
+
+const shapeSize = (t: TensorFact) => t.shape.reduce((a, d) => a * d, 1);
+
+/** The name a call's result is assigned to (`logits = model(x)`), if it is a plain name. */
+function assignedName(it: Interpreter, span: Span): string | undefined {
+  const line = it.text.lastIndexOf('\n', span.start) + 1;
+  const m = /^\s*([A-Za-z_]\w*)\s*(?:,[^=]*)?=\s*$/.exec(it.text.slice(line, span.start));
+  return m?.[1];
 }
 
 /** Calls of a module-level name bound to the model (`model(x)`, `model.forward(x)`) found in the source. */

@@ -582,9 +582,24 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
   // 3. Gradients: the parameters' shapes and dtypes (jax.grad; torch .grad is zeros_like(param)).
   const bw = /\.backward\s*\(/.exec(it.text);
   const gradSpan = prog.backward[0] ?? prog.gradCalls[0]?.span ?? (bw ? { start: bw.index + 1, end: bw.index + bw[0].length } : rec.span);
-  if (trainable) mk('gradients', `gradients (${paramDtype})`, paramBytes, 'gradient', sharded(2), gradSpan,
-    'one gradient per parameter, same shape and dtype', 'jax.grad returns the cotangent with the primal\'s shape and dtype (jax/_src/api.py); torch AccumulateGrad makes param.grad like the parameter (torch/csrc/autograd/functions/accumulate_grad.h)');
+  const torchLike = rec.framework === 'torch' || rec.framework === 'transformers';
+  // torch: `.grad` exists before the forward only when the step keeps it: `zero_grad(set_to_none=False)` zeroes it in
+  // place (torch/optim/optimizer.py `zero_grad`; set_to_none defaults to True since torch 2.0), micro-steps of
+  // gradient accumulation add into it, and without any zero_grad it stays from the previous step. Otherwise
+  // AccumulateGrad creates it during the backward, after the loss's backward has run.
+  const accumRe = /\bloss\s*(?:=\s*loss\s*\/|\/=)\s*([\w.]+)|([\w.]*(?:accum|accumulation)[\w.]*)/i;
+  const gradsKept = !torchLike ? true
+    : /zero_grad\s*\(\s*(?:set_to_none\s*=\s*)?False/.test(it.text)
+      || (!prog.trainer && !/zero_grad\s*\(/.test(it.text))
+      || (prog.trainer ? (prog.trainer.accumulation ?? 1) > 1 : accumRe.test(it.text));
+  const allocGrads = () => {
+    if (!trainable) return;
+    mk('gradients', `gradients (${paramDtype})`, paramBytes, 'gradient', sharded(2), gradSpan,
+      'one gradient per parameter, same shape and dtype', 'jax.grad returns the cotangent with the primal\'s shape and dtype (jax/_src/api.py); torch AccumulateGrad makes param.grad like the parameter (torch/csrc/autograd/functions/accumulate_grad.h)');
+  };
+  if (gradsKept) allocGrads();
   notes.push('gradients are counted at full size next to every saved activation: an upper bound, since the backward frees each layer\'s activations as it fills its gradients');
+  if (torchLike && !gradsKept) notes.push('zero_grad(set_to_none=True): no gradient exists until the backward, so the start of the backward (the loss\'s gradients) and its end (all gradients) are two candidate peaks');
 
   // 4. Activations kept for the backward.
   // Autocast applies to the forwards run inside it; a model run outside any autocast computes in its parameters' dtype.
@@ -671,14 +686,28 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
       if (!jaxLike) mk('logits', `logits [${shape.batch}, ${shape.seq}, ${arch.vocab}] (${ld})`, head.logits, 'activation', { kind: 'device', index: 0 }, shape.span, head.formula, head.citation, [shape.batch, shape.seq, arch.vocab], ld);
       mk('log-probs', `cross-entropy log-probs saved for backward (${autocastOn ? 'float32' : ld})`, head.logProbs, 'activation', { kind: 'device', index: 0 }, shape.span, head.formula, head.citation, [shape.batch, shape.seq, arch.vocab], autocastOn ? 'float32' : ld);
       logitBytes = (jaxLike ? 0 : head.logits) + head.logProbs;
+      if (!jaxLike) {
+        // The backward starts with the loss: nll_loss's backward writes a gradient like the log-probs, and
+        // _log_softmax_backward_data one like its input (derivatives.yaml `nll_loss_forward`, `_log_softmax`),
+        // both alive while the logits and saved log-probs still are; under autocast the float32 gradient is
+        // cast back to the logits' dtype (derivatives.yaml `_to_copy: _to_copy_backward(grad, self.options())`).
+        const n = shape.batch * shape.seq * arch.vocab;
+        const lp = autocastOn ? 4 : e;
+        const ceGrad = n * (2 * lp + (lp !== e ? e : 0));
+        events.push({ op: 'transient', label: 'activations: cross-entropy backward (loss gradients, vocabulary-sized)', bytesPerDevice: ceGrad, role: 'activation', span: shape.span,
+          formula: `b·s·V·(2·${lp} B${lp !== e ? ` + ${e} B cast back` : ''}) = ${n}·${2 * lp + (lp !== e ? e : 0)} B`,
+          citation: 'tools/autograd/derivatives.yaml nll_loss_forward, _log_softmax (_log_softmax_backward_data), _to_copy' });
+      }
     } else if (arch.vocab) notes.push('no cross-entropy loss found in the file: the [batch, sequence, vocabulary] logits are not counted');
   }
 
   // torch gradient accumulation: the loss divided by the number of micro-steps before backward().
   if (rec.framework === 'torch' || rec.framework === 'transformers') {
-    const acc = /\bloss\s*(?:=\s*loss\s*\/|\/=)\s*([\w.]+)|([\w.]*(?:accum|accumulation)[\w.]*)/i.exec(it.text);
+    const acc = accumRe.exec(it.text);
     if (acc && prog.backward.length + (/\.backward\s*\(/.test(it.text) ? 1 : 0) > 0) notes.push(`gradient accumulation (${(acc[1] ?? acc[2]).trim()} micro-steps): activations are sized for the micro-batch the forward sees; .grad accumulates in place, so no extra buffer`);
   }
+
+  if (!gradsKept) allocGrads();
 
   INFO.set(rec, {
     program: prog, optimizer: opt, paramDtype, computeDtype,

@@ -159,6 +159,19 @@ function convOutput(a: Args, input: ArrayValue, n: number, transposed: boolean):
   return { kind: 'array', shape: [...lead, cout, ...out], dtype: input.dtype };
 }
 
+/** Pooling output size (torch/nn/modules/pooling.py; the formula of the MaxPool2d docs, ceil_mode=False). */
+function poolOutput(a: Args, input: ArrayValue, n: number): ArrayValue | UnknownValue {
+  const k = ntuple(a.kernel_size, n);
+  const s = a.stride === null || a.stride === undefined ? k : ntuple(a.stride, n);
+  const pad = ntuple(a.padding ?? 0, n);
+  const d = ntuple(a.dilation ?? 1, n);
+  if (!k || !s || !pad || !d || a.ceil_mode === true) return unk('pooling arguments not known');
+  if (input.shape.length < n + 1) return unk(`expected a ${n + 1}-d or ${n + 2}-d input`);
+  const lead = input.shape.slice(0, input.shape.length - n);
+  const out: Dim[] = input.shape.slice(-n).map((h, i) => (typeof h === 'number' ? Math.floor((h + 2 * pad[i] - d[i] * (k[i] - 1) - 1) / s[i] + 1) : h));
+  return { kind: 'array', shape: [...lead, ...out], dtype: input.dtype };
+}
+
 // ---------------------------------------------------------------------------
 // Batch / instance norm: torch/nn/modules/batchnorm.py _NormBase.__init__:
 //   affine: weight (num_features) ones, bias (num_features) zeros
@@ -556,14 +569,29 @@ export const TORCH_LAYERS: LayerEntry[] = [
     params: fullTransformer,
   },
   // Modules without parameters: listed so the interpreter knows they cost nothing.
+  // Elementwise: the output has the input's shape and dtype (torch/nn/modules/activation.py forward).
   ...['ReLU', 'ReLU6', 'LeakyReLU', 'ELU', 'SELU', 'CELU', 'GELU', 'SiLU', 'Mish', 'Sigmoid', 'Tanh', 'Softplus', 'Softsign',
-    'Hardtanh', 'Hardswish', 'Hardsigmoid', 'LogSigmoid', 'Softmax', 'LogSoftmax', 'Softmin', 'GLU', 'Threshold', 'Tanhshrink',
-    'Softshrink', 'Hardshrink'].map((n) => none(n, 'activation')),
+    'Hardtanh', 'Hardswish', 'Hardsigmoid', 'LogSigmoid', 'Softmax', 'LogSoftmax', 'Softmin', 'Threshold', 'Tanhshrink',
+    'Softshrink', 'Hardshrink'].map((n) => ({ ...none(n, 'activation'), output: (_a: Args, input: ArrayValue) => input })),
+  none('GLU', 'activation'),
   // _DropoutNd.__init__(self, p: float = 0.5, inplace: bool = False) (torch/nn/modules/dropout.py): p decides whether masks are kept in training.
-  ...['Dropout', 'Dropout1d', 'Dropout2d', 'Dropout3d', 'AlphaDropout'].map((n) => ({ ...none(n, 'dropout', ['p', 'inplace']), defaults: { p: 0.5, inplace: false } })),
-  ...['MaxPool1d', 'MaxPool2d', 'MaxPool3d', 'AvgPool1d', 'AvgPool2d', 'AvgPool3d', 'AdaptiveAvgPool1d', 'AdaptiveAvgPool2d',
-    'AdaptiveAvgPool3d', 'AdaptiveMaxPool1d', 'AdaptiveMaxPool2d', 'AdaptiveMaxPool3d', 'LPPool1d', 'LPPool2d'].map((n) => none(n, 'pooling')),
-  none('Identity', 'linear'), none('Flatten', 'flatten'), none('Unflatten', 'flatten'),
+  ...['Dropout', 'Dropout1d', 'Dropout2d', 'Dropout3d', 'AlphaDropout'].map((n) => ({ ...none(n, 'dropout', ['p', 'inplace']), defaults: { p: 0.5, inplace: false }, output: (_a: Args, input: ArrayValue) => input })),
+  // _MaxPoolNd / _AvgPoolNd (torch/nn/modules/pooling.py): out = floor((h + 2p − d·(k − 1) − 1) / s + 1), stride defaults to kernel_size.
+  ...([['MaxPool1d', 1], ['MaxPool2d', 2], ['MaxPool3d', 3], ['AvgPool1d', 1], ['AvgPool2d', 2], ['AvgPool3d', 3]] as const).map(([n, d]) => ({
+    ...none(n, 'pooling', ['kernel_size', 'stride', 'padding', n.startsWith('Max') ? 'dilation' : 'ceil_mode']),
+    defaults: { stride: null, padding: 0, dilation: 1, ceil_mode: false },
+    output: (a: Args, input: ArrayValue) => poolOutput(a, input, d),
+  })),
+  ...([['AdaptiveAvgPool1d', 1], ['AdaptiveAvgPool2d', 2], ['AdaptiveAvgPool3d', 3], ['AdaptiveMaxPool1d', 1], ['AdaptiveMaxPool2d', 2], ['AdaptiveMaxPool3d', 3]] as const).map(([n, d]) => ({
+    ...none(n, 'pooling', ['output_size']),
+    output: (a: Args, input: ArrayValue): ArrayValue | UnknownValue => {
+      const o = ntuple(a.output_size, d);
+      if (!o || input.shape.length < d + 1) return unk('output_size not known');
+      return { kind: 'array', shape: [...input.shape.slice(0, input.shape.length - d), ...o], dtype: input.dtype };
+    },
+  })),
+  ...['LPPool1d', 'LPPool2d'].map((n) => none(n, 'pooling')),
+  { ...none('Identity', 'linear'), output: (_a: Args, input: ArrayValue) => input }, none('Flatten', 'flatten'), none('Unflatten', 'flatten'),
   none('LocalResponseNorm', 'normalization'), none('Upsample', 'upsampling'), none('PixelShuffle', 'pixelshuffle'),
   none('ZeroPad2d', 'padding'), none('ConstantPad1d', 'padding'), none('ConstantPad2d', 'padding'), none('ReflectionPad2d', 'padding'),
 ];

@@ -5,7 +5,7 @@
  * (`with torch.device("meta")`). Modules are built on the host by default;
  * their accelerator cost is the load phase, when they are moved.
  */
-import type { DType } from '../../../../shared/src/facts';
+import type { DType, Span } from '../../../../shared/src/facts';
 import type { CallArgs, Interpreter } from '../../interp/interp';
 import { linearize } from '../../interp/interp';
 import type { LayerEntry } from '../../interp/catalog-types';
@@ -227,6 +227,9 @@ const NN_INIT = [
   'uniform_', 'normal_', 'trunc_normal_', 'constant_', 'ones_', 'zeros_', 'eye_', 'dirac_', 'xavier_uniform_',
   'xavier_normal_', 'kaiming_uniform_', 'kaiming_normal_', 'orthogonal_', 'sparse_',
 ];
+
+/** A `model.load_state_dict(torch.load(...))`: the checkpoint's tensors as the module's state dict at that call. */
+export interface TorchStateDict { module: Value; checkpoint: Value; span: Span; tensors: TensorV[] }
 
 export function installTorch(it: Interpreter): void {
   const reg = (names: string[], fn: (self: Value | undefined, c: CallArgs, node: SyntaxNode) => Value) => {
@@ -507,12 +510,48 @@ export function installTorch(it: Interpreter): void {
     return it.note(`${self.cls.name}.${method}() is not modelled: it may change the module's parameters`, node);
   }]);
 
+  // torch.load: a checkpoint whose tensors are known only once a module loads it. `load_state_dict` copies each
+  // entry into the module's tensors (torch/nn/modules/module.py `_load_from_state_dict`: `param.copy_(input_param)`),
+  // so the checkpoint has the module's state-dict shapes and dtypes, and it is held next to the module for as long
+  // as the program keeps a reference to it. Where it lives: map_location (torch/serialization.py `load`).
+  reg(['torch.load', 'torch.serialization.load'], (_s, c, node) => ({
+    t: 'extern', name: '__torch_checkpoint__', kw: new Map(), args: [c.kw.get('map_location') ?? c.args[1] ?? NONE, str(`${it.span(node).start}`)],
+  }));
+  reg(['torch.nn.Module.load_state_dict'], (self, c, node) => {
+    const sd = c.args[0] ?? c.kw.get('state_dict');
+    if (self?.t === 'inst' && sd?.t === 'extern' && sd.name === '__torch_checkpoint__') {
+      const { params, buffers } = moduleTensors(self);
+      const uses = (it.state.get('torchStateDicts') as TorchStateDict[] | undefined) ?? [];
+      uses.push({ module: self, checkpoint: sd, span: it.span(node), tensors: [...params, ...buffers].map((t) => ({ ...t, shape: [...t.shape] })) });
+      it.state.set('torchStateDicts', uses);
+    }
+    return NONE;
+  });
+
   // Moving and casting: Module.to / .cuda / .half act in place and return the module.
   const cast = (self: Value | undefined, dtype: DType | undefined, device: string | undefined): Value => {
     if (!self) return NONE;
+    // A cast of a module that already sits where it runs (built there, or moved before the cast) makes each
+    // new tensor while the old one still exists: Module._apply converts one parameter at a time and frees
+    // the old storage when `param.data` is replaced (torch/nn/modules/module.py `_apply`). Remember the dtype
+    // each tensor was built in, for the load phase; `.to(device, dtype)` in one call converts on the way.
+    const key = `castFrom:${self.t === 'inst' ? self.id : 'hf'}`;
+    const where = it.state.get(`moved:${self.t === 'inst' ? self.id : 'hf'}`);
+    const before = it.state.get(key) as Map<number, DType> | undefined;
+    const orig = before ?? new Map<number, DType>();
+    // On the accelerator already (moved, or built under a default device), or never moved at all (the load phase
+    // then stands for the module where it was built); a module cast on the host and moved afterwards arrives cast.
+    const dflt = it.state.get('torchDevice');
+    const onDevice = where !== undefined ? where !== 'cpu' : typeof dflt === 'string' && dflt !== 'cpu' && dflt !== 'meta';
+    if (onDevice) it.state.set(`${key}:onDevice`, true);
+    const inPlace = !device;
     visitTensors(self, (t) => {
-      if (dtype && FLOAT.has(t.dtype) && (t.role === 'param' || t.role === 'buffer')) t.dtype = dtype;
+      if (dtype && FLOAT.has(t.dtype) && (t.role === 'param' || t.role === 'buffer')) {
+        if (inPlace && t.dtype !== dtype && !orig.has(t.id)) orig.set(t.id, t.dtype);
+        t.dtype = dtype;
+      }
     });
+    if (orig.size && !before && self.t === 'inst') it.state.set(key, orig);
     if (device) it.state.set(`moved:${self.t === 'inst' ? self.id : 'hf'}`, device);
     return self;
   };
