@@ -19,7 +19,7 @@
  * model = AutoModelForCausalLM.from_pretrained("gpt2", torch_dtype=torch.float32)
  * optimizer = torch.optim.AdamW(model.parameters(), lr=3e-4)
  * for step in range(1000):
- *     x = torch.randint(0, 50257, (48, 1024))
+ *     x = torch.randint(0, 50257, (32, 1024))
  *     loss = model(input_ids=x, labels=x).loss
  *     loss.backward()
  *     optimizer.step()
@@ -34,7 +34,7 @@
  * model.gradient_checkpointing_enable()
  * optimizer = torch.optim.AdamW(model.parameters(), lr=3e-4)
  * for step in range(1000):
- *     x = torch.randint(0, 50257, (48, 1024))
+ *     x = torch.randint(0, 50257, (32, 1024))
  *     loss = model(input_ids=x, labels=x).loss
  *     loss.backward()
  *     optimizer.step()

@@ -8,7 +8,7 @@ model.to("cuda")
 optimizer = torch.optim.AdamW(model.parameters(), lr=3e-4)
 
 for step in range(1000):
-    batch = torch.randint(0, 50257, (48, 1024), device="cuda")
+    batch = torch.randint(0, 50257, (32, 1024), device="cuda")
     out = model(input_ids=batch, labels=batch)
     out.loss.backward()
     optimizer.step()
