@@ -19,6 +19,8 @@ const common = {
   sourcemap: !production,
   minify: production,
   logLevel: 'warning',
+  // Prefer a package's ESM build: jsonc-parser's `main` is a UMD file whose dynamic requires esbuild cannot follow.
+  mainFields: ['module', 'main'],
   // web-tree-sitter's ESM build calls createRequire(import.meta.url), which a
   // CommonJS bundle leaves undefined; give it the bundle's own file URL.
   define: { 'import.meta.url': 'importMetaUrl' },

@@ -50,6 +50,8 @@ export class OomlensClient {
           vscode.workspace.createFileSystemWatcher('**/pyproject.toml'),
           vscode.workspace.createFileSystemWatcher('**/*.py'),
           vscode.workspace.createFileSystemWatcher('**/*.{json,yaml,yml,toml}'),
+          // Launch commands (server/src/program/launch.ts): shell scripts and Markdown code blocks.
+          vscode.workspace.createFileSystemWatcher('**/*.{sh,bash,md}'),
         ],
       },
     };

@@ -13,7 +13,7 @@ const root = join(__dirname, '..', '..');
 const cli = join(root, 'dist', 'cli.js');
 const projects = join(root, 'test', 'fixtures', 'projects');
 
-interface Model { name: string; params: number | null; origin?: string; line: number }
+interface Model { name: string; params: number | null; origin?: string; run?: string; line: number }
 interface Report { files: { path: string; models: Model[]; unbuilt: { name: string; reason: string }[]; unknowns: { reason: string }[] }[] }
 
 function check(dir: string, file: string): Report['files'][0] {
@@ -26,6 +26,8 @@ interface Case {
   dir: string;
   /** Files to check: the program(s) and the definition file, with the origin expected on the definition. */
   files: { file: string; origin?: RegExp }[];
+  /** The launch command whose arguments the files are analysed with (program/launch.ts). */
+  run?: RegExp;
   /** The same construction with the real framework (binds `model` or `params`). */
   code: string;
   path?: string[];
@@ -73,6 +75,29 @@ const CASES: Case[] = [
     files: [{ file: 'llama/model.py', origin: /^declared in pyproject\.toml:7$/ }],
     code: 'from llama.model import ModelArgs, Transformer\nmodel = Transformer(ModelArgs(dim=4096, n_layers=32, n_heads=32, vocab_size=32000))',
   },
+  // The command lines the workspace runs its script with: a shell script (torchrun, variables with defaults,
+  // continuation lines, an abbreviated option, a positional), a README code block (fire, --noflag),
+  // .vscode/launch.json (HfArgumentParser + an arguments JSON file), absl + config_flags overrides.
+  {
+    dir: 'launch_torchrun', modules: ['model'], run: /^args from scripts\/train\.sh:7, torchrun ×4$/,
+    files: [{ file: 'train.py' }, { file: 'model.py', origin: /^as built in train\.py:\d+$/ }],
+    code: 'from model import Net\nmodel = Net(50304, 768, 12, int(768 * 2.5))',
+  },
+  {
+    dir: 'launch_fire_readme', modules: ['model'], run: /^args from README\.md:7$/,
+    files: [{ file: 'finetune.py' }, { file: 'model.py', origin: /^as built in finetune\.py:\d+$/ }],
+    code: 'from model import Classifier\nmodel = Classifier(784, 2048, 6, 10, bias=False)',
+  },
+  {
+    dir: 'launch_hf_json', modules: ['run'], run: /^args from \.vscode\/launch\.json:\d+$/,
+    files: [{ file: 'run.py' }],
+    code: 'from run import Tagger, ModelArguments\nmodel = Tagger(ModelArguments(hidden_size=1024, num_layers=4, vocab_size=32000))',
+  },
+  {
+    dir: 'launch_absl', modules: ['main'], run: /^args from scripts\/imagenet\.sh:1$/,
+    files: [{ file: 'main.py' }],
+    code: 'from main import ConvNet\nmodel = ConvNet(256, 8, 1000)',
+  },
 ];
 
 const truths = runPythonJson<{ params: number | null; error?: string }[]>('build_count.py', CASES.map((c) => ({ dir: join(projects, c.dir), path: c.path ?? [''], code: c.code, modules: c.modules })));
@@ -87,6 +112,8 @@ for (const [i, c] of CASES.entries()) {
       assert.ok(m, `${c.dir}/${f.file}: no model with ${truth.params} params in ${JSON.stringify(rep.models.map((x) => [x.name, x.params, x.origin]))}; unbuilt ${JSON.stringify(rep.unbuilt)}; unknowns ${JSON.stringify(rep.unknowns)}`);
       if (f.origin) assert.match(m.origin ?? '', f.origin);
       else assert.equal(m.origin, undefined, 'the program builds it itself');
+      if (c.run) assert.match(m.run ?? '', c.run);
+      else assert.equal(m.run, undefined, 'no launch command runs it');
     }
   });
 }

@@ -31,6 +31,7 @@ import { buildFromDefaults } from '../program/defaults';
 import { runDeclarations } from '../program/declarations';
 import { readProjectConfig } from '../config/pyproject';
 import { findRoot, workspaceFor } from '../program/workspace';
+import { launchCommandsFor, type LaunchCommand } from '../program/launch';
 import type { TensorV } from '../interp/values';
 import { resolve } from 'node:path';
 import { hasModelEvidence, isBareLayer } from './evidence';
@@ -75,11 +76,12 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
     unknowns.push({ what: 'file', reason: 'file contains NUL bytes: it looks binary, not Python source' });
     return done();
   }
-  const spec = parseDeviceSpec(opts.device);
-  if ('error' in spec) {
-    unknowns.push({ what: 'device', reason: `${spec.error} Known devices: ${spec.known.join(', ')}` });
+  const parsed = parseDeviceSpec(opts.device);
+  if ('error' in parsed) {
+    unknowns.push({ what: 'device', reason: `${parsed.error} Known devices: ${parsed.known.join(', ')}` });
     return done();
   }
+  let spec: DeviceSpec = parsed;
 
   if (!tree) {
     unknowns.push({ what: 'file', reason: 'no syntax tree' });
@@ -90,6 +92,7 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
   }
   const versions = opts.versions ?? (opts.path ? readPinnedVersions(opts.path).versions : {});
   const it = new Interpreter(text, tree, buildCatalogues(), opts.stepBudget ?? DEFAULT_STEPS);
+  let run: string | undefined;
   it.deadline = Date.now() + (opts.timeBudgetMs ?? DEFAULT_TIME_MS);
   it.heapCapBytes = (opts.heapBudgetMb ?? DEFAULT_HEAP_MB) * 2 ** 20;
   if (opts.cancelled) it.cancelled = opts.cancelled;
@@ -103,6 +106,19 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
     const ws = workspaceFor(opts.workspaceRoot ?? findRoot(opts.path));
     it.path = resolve(opts.path);
     it.loader = moduleLoader(ws, it.path);
+    // The command line the workspace runs this file with, and the launcher's process count (program/launch.ts).
+    let launch: LaunchCommand | undefined;
+    try { launch = opts.launch === undefined ? launchCommandsFor(ws, it.path)[0] : opts.launch ?? undefined; } catch (e) { opts.onInternalError?.('launch commands', e); }
+    if (launch) {
+      it.state.set('argv', launch.argv);
+      // One device per launched process: `torchrun --nproc_per_node 4` with a device of one card is 4 of them.
+      if (launch.world && launch.world > 1 && spec.count === 1) {
+        spec = { ...spec, count: launch.world };
+        it.state.set('deviceCount', launch.world);
+      }
+      dependencies.push(launch.file);
+      run = `args from ${launch.source}${launch.world && launch.world > 1 ? `, ${launch.launcher} ×${launch.world}` : ''}`;
+    }
   }
   try {
     it.run();
@@ -162,7 +178,7 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
       continue;
     }
     const origin = origins.get(rec);
-    models.push({ report: { facts, estimate: estimate(facts, spec), ...(origin ? { origin } : {}) }, record: rec });
+    models.push({ report: { facts, estimate: estimate(facts, spec), ...(origin ? { origin } : {}), ...(run && !declared.has(rec) ? { run } : {}) }, record: rec });
   }
 
   const lineStarts = computeLineStarts(text);

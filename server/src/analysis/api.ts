@@ -3,6 +3,7 @@
  * rule findings with their fixes. The LSP handlers and the CLI consume only
  * this; offsets are UTF-16 offsets into the analysed text.
  */
+import type { LaunchCommand } from '../program/launch';
 import type { ModelFacts, Span, Unknown } from '../../../shared/src/facts';
 import type { Estimate } from '../../../shared/src/types';
 
@@ -43,6 +44,11 @@ export interface ModelReport {
    * "declared in pyproject.toml (llama-2-7b)". Absent for the file's own constructions.
    */
   origin?: string;
+  /**
+   * The launch command whose arguments the program was analysed with:
+   * "args from scripts/train.sh:12 (torchrun, 8 processes)". Absent for a run with no arguments.
+   */
+  run?: string;
 }
 
 /** A model class of the file that got no number, and why (what is missing). */
@@ -86,6 +92,11 @@ export interface AnalyzeOptions {
   heapBudgetMb?: number;
   /** Polled while interpreting: true ends the run by throwing `Cancelled` (the caller drops it). */
   cancelled?: () => boolean;
+  /**
+   * The command line the file is run with (program/launch.ts). Undefined: the first command in the
+   * workspace that runs the file, if any; null: a run with no arguments.
+   */
+  launch?: LaunchCommand | null;
   /** Told of every internal error the analysis survived (a bug in oomlens), with the error and its stack. */
   onInternalError?: (where: string, error: unknown) => void;
 }

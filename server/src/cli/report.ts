@@ -210,6 +210,7 @@ export function modelJson(idx: LineIndex, m: ModelReport): JsonModel {
     framework: m.facts.framework,
     line: idx.spanLine(anchorSpan(m)),
     ...(m.origin ? { origin: m.origin } : {}),
+    ...(m.run ? { run: m.run } : {}),
     ...cellOf(idx, anchorSpan(m).file ? -1 : anchorSpan(m).start),
     params: m.facts.paramCount,
     paramBytes: e.paramBytes,

@@ -129,7 +129,7 @@ export function modelText(m: ModelReport, idx: LineIndex, units: Units): string[
   const bytes = e.paramBytes === null || e.paramBytes === 0 ? ''
     : dtypes.length === 1 ? ` = ${formatBytes(e.paramBytes, units)} ${dtypes[0][0]}`
     : ` = ${formatBytes(e.paramBytes, units)} (${dtypes.map(([d, b]) => `${d} ${formatBytes(b, units)}`).join(', ')})`;
-  out.push(...wrap(`  ${m.facts.name} · ${m.facts.framework} · ${idx.label(anchorSpan(m))}${m.origin ? ` (${m.origin})` : ''} · ${params}${bytes}`, '    '));
+  out.push(...wrap(`  ${m.facts.name} · ${m.facts.framework} · ${idx.label(anchorSpan(m))}${m.origin || m.run ? ` (${[m.origin, m.run].filter(Boolean).join('; ')})` : ''} · ${params}${bytes}`, '    '));
   if (e.bufferBytes > 0) out.push(`    buffers ${formatBytes(e.bufferBytes, units)}`);
   out.push(...wrap(`    budget ${formatBytes(e.budget.bytes, units)} per device on ${displayName(e.target)}: ${inUnits(e.budget.explanation, units)}`, '      '));
   const advice = adviseModel(m.facts, e);

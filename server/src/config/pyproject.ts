@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { parse } from 'smol-toml';
 import type { Units } from '../../../shared/src/types';
 import { type Declaration, readDeclarations } from '../program/declarations';
+import { checkRuns } from '../program/launch';
 import type { RuleSeverity } from './settings';
 
 export interface ProjectConfig {
@@ -67,6 +68,8 @@ export function parseProjectConfig(text: string, path = 'pyproject.toml'): Proje
     return { path, problems: [`${path}: [tool.oomlens] must be a table`] };
   }
   const t = tool as Record<string, unknown>;
+  const runHeaders = text.split('\n').flatMap((l, i) => (/^\s*\[\[\s*tool\.oomlens\.runs\s*\]\]/.test(l) ? [i + 1] : []));
+  problems.push(...checkRuns(t, (i) => `${path}:${runHeaders[i] ?? 0}`));
   const out: ProjectConfig = { path, problems, ...(decl.declarations.length ? { declarations: decl.declarations } : {}) };
   if (t.device !== undefined) {
     if (typeof t.device === 'string') out.device = t.device;

@@ -706,6 +706,7 @@ export class Interpreter {
             const f = a.childForFieldName('left')!.text;
             const ann = a.childForFieldName('type')!.text;
             if (!/ClassVar/.test(ann) && !cls.fields.includes(f)) cls.fields.push(f);
+            (cls.fieldTypes ??= new Map()).set(f, ann);
           }
         }
         this.exec(s);

@@ -89,6 +89,8 @@ export interface ClassV {
   dataclass: boolean;
   /** Annotated fields in declaration order (dataclasses, NamedTuple, eqx/flax modules). */
   fields: string[];
+  /** The annotation text of each field (`int`, `Optional[str]`), where written. */
+  fieldTypes?: Map<string, string>;
   /** For catalogue layers: the entry this synthetic class stands for. */
   entry?: LayerEntry;
 }

@@ -23,8 +23,13 @@ import type { SyntaxNode } from '../interp/parser';
 import { parse as parseYaml } from 'yaml';
 import { type ClassV, type InstV, type Value, NONE, describe, str, unknown } from '../interp/values';
 import { fromData } from './configfiles';
+import type { ArgWord } from './launch';
+import { byAnnotation, literal, splitOptions, stringToBool } from './argv';
 
-interface ArgSpec { dest: string; flag: string; value: Value }
+interface ArgSpec {
+  dest: string; flag: string; value: Value;
+  flags: string[]; positional: boolean; action?: string; nargs?: Value; constV?: Value; typeV?: Value; node: SyntaxNode;
+}
 interface ParserState { args: ArgSpec[]; defaults: Map<string, Value> }
 
 const parsers = new WeakMap<object, ParserState>();
@@ -48,6 +53,13 @@ function convert(it: Interpreter, v: Value, type: Value | undefined, node: Synta
 export function installEntryPoints(it: Interpreter): void {
   const reg = (name: string, fn: (self: Value | undefined, c: CallArgs, node: SyntaxNode) => Value) =>
     it.externs.set(name, (_i, self, c, node) => fn(self, c, node));
+
+  // ------------------------------------------------------------- sys.argv
+  // The script's path and its arguments; a run with no arguments has only the path.
+  it.externValues.set('sys.argv', (_i, node) => ({
+    t: 'list',
+    items: [str(it.path ?? 'main.py'), ...(commandLine(it) ?? []).map((w) => (w === null ? unknown('a command-line word whose value the launch command does not give', it.span(node)) : str(w)))],
+  }));
 
   // ------------------------------------------------------------- argparse
   const newParser = (): Value => {
@@ -81,24 +93,30 @@ export function installEntryPoints(it: Interpreter): void {
     } else if (!flags[0].startsWith('-') && c.kw.get('nargs') === undefined) {
       value = unknown(`positional command-line argument \`${flags[0]}\` has no default: declare the run in [[tool.oomlens.models]]`, it.span(node));
     } else value = NONE;
-    st.args.push({ dest, flag: long ?? flags[0], value });
+    st.args.push({ dest, flag: long ?? flags[0], value, flags, positional: !flags[0].startsWith('-'), action: act, nargs: c.kw.get('nargs'), constV: c.kw.get('const'), typeV: c.kw.get('type'), node });
     return NONE;
   });
   for (const m of ['add_argument_group', 'add_mutually_exclusive_group']) method(m, (_st, self) => self);
   method('set_defaults', (st, _self, c) => { for (const [k, v] of c.kw) st.defaults.set(k, v); return NONE; });
-  const parse = (st: ParserState): InstV => {
+  const parse = (st: ParserState, c: CallArgs, node: SyntaxNode): InstV => {
     const ns = it.newInst(namespaceClass('Namespace'));
     for (const a of st.args) ns.attrs.set(a.dest, a.value);
     for (const [k, v] of st.defaults) ns.attrs.set(k, v);
+    // parse_args(args): a literal list is the command line; None (or nothing) is sys.argv[1:].
+    const given = kwOr(c, 'args', 0);
+    const words = given && given.t !== 'none' ? wordsOf(given) : commandLine(it);
+    if (words === 'unknown') { for (const a of st.args) ns.attrs.set(a.dest, unknown(`parse_args() of a list oomlens cannot read: \`${a.flag}\` is not known`, it.span(node))); return ns; }
+    if (words) argparseWords(it, st, words, ns, node);
     return ns;
   };
-  method('parse_args', (st) => parse(st));
-  method('parse_known_args', (st) => ({ t: 'tuple', items: [parse(st), { t: 'list', items: [] }] }));
+  method('parse_args', (st, _self, c, node) => parse(st, c, node));
+  method('parse_known_args', (st, _self, c, node) => ({ t: 'tuple', items: [parse(st, c, node), { t: 'list', items: [] }] }));
   method('add_subparsers', (_st, _self, _c, node) => unknown('argparse sub-commands are not followed', it.span(node)));
   chainGetattr(it, (self, name) => (self.t === 'extern' && parsers.has(self) ? { t: 'extern', name: `argparse.ArgumentParser.${name}`, self } : undefined));
 
   // ---------------------------------------------------------- absl.flags
   const flagValues = new Map<string, Value>();
+  const flagKinds = new Map<string, string>();
   const flagsObj: Value = { t: 'dict', keys: [], vals: [], attrs: true };
   it.externValues.set('absl.flags.FLAGS', () => flagsObj);
   for (const kind of ['integer', 'float', 'string', 'bool', 'boolean', 'enum', 'list', 'multi_string', 'multi_integer', 'enum_class']) {
@@ -107,6 +125,7 @@ export function installEntryPoints(it: Interpreter): void {
       const dflt = kwOr(c, 'default', 1) ?? NONE;
       if (name?.t !== 'str') return unknown('flag name not known', it.span(node));
       flagValues.set(name.v, dflt);
+      flagKinds.set(name.v, kind);
       if (flagsObj.t === 'dict') { flagsObj.keys.push(str(name.v)); flagsObj.vals.push(dflt); }
       return NONE;
     });
@@ -115,20 +134,69 @@ export function installEntryPoints(it: Interpreter): void {
   // names a Python file whose get_config() is the flag's value; DEFINE_config_dict's default is the value.
   const setFlag = (name: string, v: Value) => {
     flagValues.set(name, v);
-    if (flagsObj.t === 'dict') { flagsObj.keys.push(str(name)); flagsObj.vals.push(v); }
+    if (flagsObj.t !== 'dict') return;
+    const at = flagsObj.keys.findIndex((k) => k.t === 'str' && k.v === name);
+    if (at >= 0) flagsObj.vals[at] = v; else { flagsObj.keys.push(str(name)); flagsObj.vals.push(v); }
   };
   reg('ml_collections.config_flags.DEFINE_config_file', (_s, c, node) => {
     const name = kwOr(c, 'name', 0);
     const dflt = kwOr(c, 'default', 1);
     if (name?.t !== 'str') return NONE;
-    if (dflt?.t !== 'str') { setFlag(name.v, unknown(`--${name.v} names the config file and has no default: declare the run in [[tool.oomlens.models]]`, it.span(node))); return NONE; }
-    const [file, arg] = dflt.v.split(':');
+    flagKinds.set(name.v, 'config_file');
+    if (dflt?.t !== 'str') { setFlag(name.v, unknown(`--${name.v} names the config file and has no default: give the command in [[tool.oomlens.runs]]`, it.span(node))); return NONE; }
+    setFlag(name.v, configFile(dflt.v, node));
+    return NONE;
+  });
+  const configFile = (spec: string, node: SyntaxNode): Value => {
+    const [file, arg] = spec.split(':');
     const abs = it.loader?.locate(file);
     const mod = abs ? it.importFile(abs, node) : undefined;
     const getConfig = mod?.env?.vars.get('get_config');
-    setFlag(name.v, getConfig ? it.call(getConfig, { args: arg ? [str(arg)] : [], kw: new Map() }, node) : unknown(`config file ${file} could not be read`, it.span(node)));
-    return NONE;
-  });
+    return getConfig ? it.call(getConfig, { args: arg ? [str(arg)] : [], kw: new Map() }, node) : unknown(`config file ${file} could not be read`, it.span(node));
+  };
+  // The command line over the defaults, as absl parses it when app.run starts (absl/flags/_flagvalues.py).
+  const applyAbslWords = (node: SyntaxNode) => {
+    const words = commandLine(it);
+    if (!words?.length) return;
+    const byKind = (kind: string | undefined, w: string): Value => {
+      if (kind === 'integer') return byAnnotation(w, 'int');
+      if (kind === 'float') return byAnnotation(w, 'float');
+      if (kind === 'bool' || kind === 'boolean') return byAnnotation(w, 'bool');
+      if (kind === 'list') return { t: 'list', items: w.split(',').map((x) => str(x.trim())) };
+      return str(w);
+    };
+    for (let i = 0; i < words.length; i++) {
+      const w = words[i];
+      if (w === null || !w.startsWith('-')) continue;
+      const body = w.replace(/^--?/, '');
+      const eq = body.indexOf('=');
+      let name = eq >= 0 ? body.slice(0, eq) : body;
+      let value: ArgWord | undefined = eq >= 0 ? body.slice(eq + 1) : undefined;
+      const root = name.split('.')[0];
+      const kind = flagKinds.get(root);
+      if (!kind && name.startsWith('no') && ['bool', 'boolean'].includes(flagKinds.get(name.slice(2)) ?? '')) { setFlag(name.slice(2), { t: 'bool', v: false }); continue; }
+      if (!kind) continue;
+      if (value === undefined && (kind === 'bool' || kind === 'boolean') && !name.includes('.')) { setFlag(name, { t: 'bool', v: true }); continue; }
+      if (value === undefined) value = words[++i] ?? null;
+      if (value === null) { setFlag(root, unknown(`--${name} is given a value oomlens cannot read from the command`, it.span(node))); continue; }
+      if (name.includes('.')) {
+        // ml_collections override `--config.model.depth=24`: the field keeps its type (config_flags.py).
+        let target = flagValues.get(root);
+        const path = name.split('.').slice(1);
+        for (const k of path.slice(0, -1)) target = target?.t === 'dict' ? target.vals[target.keys.findIndex((x) => x.t === 'str' && x.v === k)] : undefined;
+        if (target?.t === 'dict') {
+          const last = path[path.length - 1];
+          const at = target.keys.findIndex((x) => x.t === 'str' && x.v === last);
+          const old = at >= 0 ? target.vals[at] : undefined;
+          const v = old && ['int', 'float', 'bool', 'str'].includes(old.t) ? byAnnotation(value, old.t) : literal(value);
+          if (at >= 0) target.vals[at] = v; else { target.keys.push(str(last)); target.vals.push(v); }
+        }
+        continue;
+      }
+      name = root;
+      setFlag(name, kind === 'config_file' ? configFile(value, node) : byKind(kind, value));
+    }
+  };
   reg('ml_collections.config_flags.DEFINE_config_dict', (_s, c) => {
     const name = kwOr(c, 'name', 0);
     if (name?.t === 'str') setFlag(name.v, kwOr(c, 'config', 1) ?? NONE);
@@ -136,11 +204,11 @@ export function installEntryPoints(it: Interpreter): void {
   });
   reg('absl.flags.mark_flags_as_required', () => NONE);
   reg('absl.flags.mark_flag_as_required', () => NONE);
-  reg('absl.app.run', (_s, c, node) => callWithDefaults(it, c.args[0], node, [{ t: 'list', items: [str('main')] }]));
+  reg('absl.app.run', (_s, c, node) => { applyAbslWords(node); return callWithDefaults(it, c.args[0], node, [{ t: 'list', items: [str('main')] }]); });
 
   // ------------------------------------------- fire, typer, jsonargparse, click
   for (const n of ['fire.Fire', 'typer.run', 'jsonargparse.CLI', 'jsonargparse.auto_cli']) {
-    reg(n, (_s, c, node) => (c.args[0] ? callWithDefaults(it, c.args[0], node) : unknown(`${n}() without a target is not followed`, it.span(node))));
+    reg(n, (_s, c, node) => (c.args[0] ? callWithDefaults(it, c.args[0], node, [], commandLine(it)) : unknown(`${n}() without a target is not followed`, it.span(node))));
   }
   // `@click.option("--bs", default=8)` binds the default as a keyword; `@click.command()` keeps the function.
   const apply = (it.state.get('applyDecorators') as Set<string> | undefined) ?? new Set<string>();
@@ -189,13 +257,64 @@ export function installEntryPoints(it: Interpreter): void {
     const items = types ? (types.t === 'tuple' || types.t === 'list' ? types.items : [types]) : [];
     return { t: 'extern', name: 'transformers.HfArgumentParser#', args: items };
   });
-  const hfParse = (self: Value | undefined, node: SyntaxNode): Value => {
+  // Each value goes to the dataclass that has the field (transformers/hf_argparser.py); a field of a library
+  // class (TrainingArguments) that oomlens models without its field list goes to the first such class.
+  const hfBuild = (self: Value | undefined, node: SyntaxNode, values: Map<string, Value>): Value => {
     const items = self?.t === 'extern' ? self.args ?? [] : [];
-    return { t: 'tuple', items: items.map((cls) => it.call(cls, { args: [], kw: new Map() }, node)) };
+    const kws = items.map(() => new Map<string, Value>());
+    const lib = items.findIndex((c) => c.t !== 'class');
+    for (const [name, v] of values) {
+      const own = items.findIndex((c) => c.t === 'class' && c.fields.includes(name));
+      const at = own >= 0 ? own : lib;
+      if (at < 0) { it.note(`--${name} is a field of none of the parser's dataclasses (HfArgumentParser would stop); it is ignored`, node); continue; }
+      kws[at].set(name, v);
+    }
+    return { t: 'tuple', items: items.map((cls, i) => it.call(cls, { args: [], kw: kws[i] }, node)) };
   };
-  for (const m of ['parse_args_into_dataclasses', 'parse_json_file', 'parse_yaml_file', 'parse_dict']) {
-    reg(`transformers.HfArgumentParser#.${m}`, (self, _c, node) => hfParse(self, node));
-  }
+  const hfWords = (self: Value | undefined, words: ArgWord[], node: SyntaxNode): Value => {
+    const items = self?.t === 'extern' ? self.args ?? [] : [];
+    const classes = items.filter((c): c is ClassV => c.t === 'class');
+    const fieldType = (name: string) => classes.find((c) => c.fields.includes(name))?.fieldTypes?.get(name);
+    const fieldDefault = (name: string) => classes.find((c) => c.fields.includes(name))?.ns.get(name);
+    const isBool = (name: string) => /^(Optional\[)?bool\]?$/.test((fieldType(name) ?? '').replace(/\s/g, '')) || fieldDefault(name)?.t === 'bool';
+    const norm = (n: string) => n.replace(/-/g, '_');
+    const { options, positional } = splitOptions(words, (n) => isBool(norm(n)) || !classes.some((c) => c.fields.includes(norm(n))));
+    if (positional.length) it.note(`HfArgumentParser: positional words on the command line are not fields; ignored`, node);
+    const values = new Map<string, Value>();
+    for (const o of options) {
+      let name = norm(o.name);
+      let v: Value;
+      if (o.value === null) v = unknown(`--${o.name} is given a value oomlens cannot read from the command`, it.span(node));
+      else if (o.value === undefined) {
+        if (name.startsWith('no_') && isBool(name.slice(3))) { name = name.slice(3); v = { t: 'bool', v: false }; } else v = { t: 'bool', v: true };
+      } else if (classes.some((c) => c.fields.includes(name))) v = byAnnotation(o.value, fieldType(name), fieldDefault(name));
+      else { const b = /^(true|false)$/i.test(o.value) ? stringToBool(o.value) : undefined; v = b !== undefined ? { t: 'bool', v: b } : literal(o.value); }
+      values.set(name, v);
+    }
+    return hfBuild(self, node, values);
+  };
+  const hfFromData = (self: Value | undefined, data: Value, node: SyntaxNode): Value => {
+    if (data.t !== 'dict') return unknown('HfArgumentParser: the arguments file could not be read', it.span(node));
+    const values = new Map<string, Value>();
+    data.keys.forEach((k, i) => { if (k.t === 'str') values.set(k.v, data.vals[i]); });
+    return hfBuild(self, node, values);
+  };
+  const readArgsFile = (pathV: Value | undefined, yaml: boolean, node: SyntaxNode): Value => {
+    if (pathV?.t !== 'str') return unknown('HfArgumentParser: the arguments file is not named by a known path', it.span(node));
+    const abs = it.loader?.locate(pathV.v) ?? pathV.v;
+    const text = it.loader?.readText(abs);
+    if (text === undefined) return unknown(`HfArgumentParser: ${pathV.v} is not a readable workspace file`, it.span(node));
+    try { return fromData(yaml ? parseYaml(text, { maxAliasCount: 100 }) : JSON.parse(text), false); } catch (e) { return unknown(`${pathV.v}: ${(e as Error).message.split('\n')[0]}`, it.span(node)); }
+  };
+  reg('transformers.HfArgumentParser#.parse_args_into_dataclasses', (self, c, node) => {
+    const given = kwOr(c, 'args', 0);
+    const words = given && given.t !== 'none' ? wordsOf(given) : commandLine(it);
+    if (words === 'unknown') return unknown('parse_args_into_dataclasses() of a list oomlens cannot read', it.span(node));
+    return words?.length ? hfWords(self, words, node) : hfBuild(self, node, new Map());
+  });
+  reg('transformers.HfArgumentParser#.parse_json_file', (self, c, node) => hfFromData(self, readArgsFile(kwOr(c, 'json_file', 0), false, node), node));
+  reg('transformers.HfArgumentParser#.parse_yaml_file', (self, c, node) => hfFromData(self, readArgsFile(kwOr(c, 'yaml_file', 0), true, node), node));
+  reg('transformers.HfArgumentParser#.parse_dict', (self, c, node) => hfFromData(self, kwOr(c, 'args', 0) ?? NONE, node));
   chainGetattr(it, (self, name) => (self.t === 'extern' && self.name === 'transformers.HfArgumentParser#' ? { t: 'extern', name: `transformers.HfArgumentParser#.${name}`, self } : undefined));
 }
 
@@ -231,12 +350,44 @@ function hydraConfig(it: Interpreter, dirV: Value | undefined, nameV: Value | un
   return out;
 }
 
-/** Calls an entry function (or builds a class) the way a CLI wrapper does with no command-line arguments. */
-function callWithDefaults(it: Interpreter, target: Value | undefined, node: SyntaxNode, args: Value[] = []): Value {
+/**
+ * Calls an entry function (or builds a class) the way a CLI wrapper does: with its defaults, and with the
+ * command line's words when the program is analysed with a launch command (fire's rules, argv.ts).
+ */
+function callWithDefaults(it: Interpreter, target: Value | undefined, node: SyntaxNode, args: Value[] = [], words?: ArgWord[]): Value {
   if (!target) return NONE;
   if (target.t === 'func') {
-    const params = target.node.childForFieldName('parameters')?.namedChildren ?? [];
+    const params = (target.node.childForFieldName('parameters')?.namedChildren ?? []).filter((p): p is SyntaxNode => !!p);
+    const named = params.map((p) => (p.type === 'identifier' ? p.text : (p.childForFieldName('name') ?? p.namedChildren[0])?.text ?? '')).filter((x) => x && x !== 'self');
     const positional = params.filter((p) => p?.type === 'identifier' || p?.type === 'typed_parameter').length;
+    if (words?.length) {
+      const kw = new Map<string, Value>();
+      const defaults = new Map<string, Value>();
+      const ann = new Map<string, string>();
+      for (const p of params) {
+        const nm = (p.childForFieldName('name') ?? p.namedChildren[0])?.text;
+        const ty = p.childForFieldName('type')?.text;
+        if (nm && ty) ann.set(nm, ty);
+        const dv = p.childForFieldName('value');
+        if (nm && dv && /^(True|False)$/.test(dv.text)) defaults.set(nm, { t: 'bool', v: dv.text === 'True' });
+      }
+      const norm = (n: string) => n.replace(/-/g, '_');
+      const isFlag = (n: string) => defaults.get(norm(n))?.t === 'bool' || ann.get(norm(n)) === 'bool';
+      const { options, positional: pw } = splitOptions(words, isFlag);
+      const pos: Value[] = [];
+      pw.forEach((w, i) => { if (i < named.length) pos.push(w === null ? unknown(`argument ${named[i]} is not known from the command`, it.span(node)) : literal(w)); });
+      for (const o of options) {
+        let name = norm(o.name);
+        let v: Value;
+        if (o.value === undefined) {
+          if (!named.includes(name) && name.startsWith('no') && named.includes(name.slice(2))) { name = name.slice(2); v = { t: 'bool', v: false }; }
+          else v = { t: 'bool', v: true };
+        } else v = o.value === null ? unknown(`--${o.name} is given a value oomlens cannot read from the command`, it.span(node)) : ann.has(name) ? byAnnotation(o.value, ann.get(name)) : literal(o.value);
+        if (!named.includes(name)) { it.note(`the command line's --${o.name} is not a parameter of ${target.name}; it is ignored`, node); continue; }
+        kw.set(name, v);
+      }
+      return it.call(target, { args: pos.length ? pos : args.slice(0, positional), kw }, node);
+    }
     return it.call(target, { args: args.slice(0, positional), kw: new Map() }, node);
   }
   if (target.t === 'class') return it.call(target, { args: [], kw: new Map() }, node);
@@ -254,4 +405,102 @@ function chainGetattr(it: Interpreter, rule: (self: Value, name: string) => Valu
     }
     return prev ? prev(i, self, c, node, fnv) : unknown('__pass__');
   });
+}
+
+/** The command line the program is analysed with (sys.argv[1:]), or undefined for a run with no arguments. */
+export function commandLine(it: Interpreter): ArgWord[] | undefined {
+  return it.state.get('argv') as ArgWord[] | undefined;
+}
+
+/** A literal list of strings as command-line words; 'unknown' when it is not one. */
+function wordsOf(v: Value): ArgWord[] | 'unknown' {
+  if (v.t !== 'list' && v.t !== 'tuple') return 'unknown';
+  return v.items.map((x) => (x.t === 'str' ? x.v : x.t === 'int' || x.t === 'float' ? String(x.v) : null));
+}
+
+/** An argparse value word converted by `type` (a builtin, or a user function called on the word). */
+function convertWord(it: Interpreter, w: ArgWord, a: ArgSpec, node: SyntaxNode): Value {
+  if (w === null) return unknown(`\`${a.flag}\` is given a value oomlens cannot read from the command`, it.span(node));
+  const t = a.typeV;
+  if (!t) return str(w);
+  if (t.t === 'extern') {
+    if (t.name === 'builtins.int') return /^[+-]?\d+$/.test(w.trim()) ? { t: 'int', v: Number(w) } : unknown(`int(${JSON.stringify(w)}) fails: argparse would stop`, it.span(node));
+    if (t.name === 'builtins.float') return Number.isFinite(Number(w)) && w.trim() ? { t: 'float', v: Number(w) } : unknown(`float(${JSON.stringify(w)}) fails: argparse would stop`, it.span(node));
+    if (t.name === 'builtins.str') return str(w);
+    if (t.name === 'builtins.bool') return { t: 'bool', v: w.length > 0 };
+  }
+  return it.call(t, { args: [str(w)], kw: new Map() }, node);
+}
+
+/** argparse's `_parse_known_args` over the recorded actions (see the header of argv.ts). */
+function argparseWords(it: Interpreter, st: ParserState, words: ArgWord[], ns: InstV, node: SyntaxNode): void {
+  const optionals = st.args.filter((a) => !a.positional);
+  const positionals = st.args.filter((a) => a.positional);
+  const find = (name: string): ArgSpec | undefined => {
+    const exact = optionals.find((a) => a.flags.includes(name));
+    if (exact) return exact;
+    if (!name.startsWith('--')) return undefined;
+    const pre = optionals.filter((a) => a.flags.some((f) => f.startsWith('--') && f.startsWith(name)));
+    return pre.length === 1 ? pre[0] : undefined;
+  };
+  const nargsOf = (a: ArgSpec): '?' | '*' | '+' | number => {
+    const n = a.nargs;
+    if (n?.t === 'str' && (n.v === '?' || n.v === '*' || n.v === '+')) return n.v;
+    if (n?.t === 'int') return n.v;
+    return 1;
+  };
+  const isOption = (w: ArgWord) => w !== null && w.startsWith('-') && w.length > 1 && !/^-\d/.test(w);
+  const take = (a: ArgSpec, vals: ArgWord[]): void => {
+    const conv = vals.map((w) => convertWord(it, w, a, a.node));
+    const n = nargsOf(a);
+    let v: Value = n === 1 || (n === '?' && conv.length === 1) ? conv[0] : n === '?' ? a.constV ?? NONE : { t: 'list', items: conv };
+    if (a.action === 'append') {
+      const prev = ns.attrs.get(a.dest);
+      v = { t: 'list', items: [...(prev?.t === 'list' ? prev.items : []), v] };
+    }
+    ns.attrs.set(a.dest, v);
+  };
+  let pos = 0;
+  const positionalWords: ArgWord[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i];
+    if (w === '--') { positionalWords.push(...words.slice(i + 1)); break; }
+    if (!isOption(w)) { positionalWords.push(w); continue; }
+    let name = w!;
+    let attached: string | undefined;
+    const eq = name.indexOf('=');
+    if (name.startsWith('--') && eq > 0) { attached = name.slice(eq + 1); name = name.slice(0, eq); }
+    let a = find(name);
+    if (!a && !name.startsWith('--') && name.length > 2) { a = find(name.slice(0, 2)); if (a) attached = name.slice(2); }
+    if (!a) {
+      it.note(`the command line's \`${name}\` is not an option of this parser (argparse would stop with an error); it is ignored`, node);
+      continue;
+    }
+    switch (a.action) {
+      case 'store_true': ns.attrs.set(a.dest, { t: 'bool', v: true }); continue;
+      case 'store_false': ns.attrs.set(a.dest, { t: 'bool', v: false }); continue;
+      case 'store_const': ns.attrs.set(a.dest, a.constV ?? NONE); continue;
+      case 'count': { const p = ns.attrs.get(a.dest); ns.attrs.set(a.dest, { t: 'int', v: (p?.t === 'int' ? p.v : 0) + 1 }); continue; }
+      case 'help': case 'version': continue;
+    }
+    if (a.action && !['store', 'append', 'extend'].includes(a.action)) {
+      ns.attrs.set(a.dest, unknown(`\`${a.flag}\` uses a custom argparse action`, it.span(a.node)));
+      continue;
+    }
+    if (attached !== undefined) { take(a, [attached]); continue; }
+    const n = nargsOf(a);
+    const vals: ArgWord[] = [];
+    const max = typeof n === 'number' ? n : n === '?' ? 1 : Infinity;
+    while (vals.length < max && i + 1 < words.length && !isOption(words[i + 1])) vals.push(words[++i]);
+    if (typeof n === 'number' && vals.length < n) { ns.attrs.set(a.dest, unknown(`\`${a.flag}\` needs ${n} value(s) on the command line`, it.span(a.node))); continue; }
+    take(a, vals);
+  }
+  for (const a of positionals) {
+    const n = nargsOf(a);
+    if (n === '*' || n === '+') { take(a, positionalWords.slice(pos)); pos = positionalWords.length; continue; }
+    const k = typeof n === 'number' ? n : 1;
+    if (pos + k > positionalWords.length) { if (n !== '?') break; continue; }
+    take(a, positionalWords.slice(pos, pos + k));
+    pos += k;
+  }
 }

@@ -98,7 +98,7 @@ async function analyzeProgram(ws: Workspace, prog: string, opts: AnalyzeOptions)
   if (hit && hit.device === opts.device && [...hit.deps].every(([p, h]) => (ws.readText(p) !== undefined ? hashText(ws.readText(p)!) : '') === h)) return hit.result;
   const text = ws.readText(prog);
   if (text === undefined) return undefined;
-  const result = await analyze(text, { ...opts, path: prog, workspaceRoot: ws.root });
+  const result = await analyze(text, { ...opts, path: prog, workspaceRoot: ws.root, launch: undefined });
   const deps = new Map<string, string>([[prog, hashText(text)]]);
   for (const d of result.dependencies ?? []) { const t = ws.readText(d); deps.set(d, t === undefined ? '' : hashText(t)); }
   programCache.set(prog, { deps, result, device: opts.device });

@@ -149,6 +149,13 @@ export class Workspace {
   pythonFiles(limit = 2000): string[] {
     // The listing is reused for a few seconds: it is asked for on every analysis that looks for programs.
     if (this.files && Date.now() - this.files.at < 5_000) return this.files.list;
+    const list = this.listFiles((n) => n.endsWith('.py'), limit);
+    this.files = { at: Date.now(), list };
+    return list;
+  }
+
+  /** Files under the root whose name passes `want`, skipping the same folders as `pythonFiles`, at most `limit`. */
+  listFiles(want: (name: string) => boolean, limit: number): string[] {
     const out: string[] = [];
     const walk = (d: string, depth: number) => {
       if (out.length >= limit || depth > 12) return;
@@ -158,12 +165,11 @@ export class Workspace {
         if (out.length >= limit) return;
         if (n.startsWith('.') || SKIP_DIRS.has(n)) continue;
         const p = join(d, n);
-        if (n.endsWith('.py')) { if (isFile(p)) out.push(p); }
+        if (want(n)) { if (isFile(p)) out.push(p); }
         else if (isDir(p) && !existsSync(join(p, 'pyvenv.cfg'))) walk(p, depth + 1);
       }
     };
     walk(this.root, 0);
-    this.files = { at: Date.now(), list: out };
     return out;
   }
 

@@ -20,7 +20,7 @@ export function registerCodeLens(server: OomlensServer): void {
     const lenses: CodeLens[] = [];
     for (const m of latest.result.models) {
       const range = toRange(latest.doc, anchorSpan(m));
-      lenses.push({ range, command: { title: lensTitle(m.estimate, s.settings.units) + (m.origin ? ` · ${m.origin}` : ''), tooltip: 'Show memory timeline', command: 'oomlens.showTimeline', arguments: [s.doc.uri, range.start] } });
+      lenses.push({ range, command: { title: lensTitle(m.estimate, s.settings.units) + (m.origin ? ` · ${m.origin}` : '') + (m.run ? ` · ${m.run}` : ''), tooltip: 'Show memory timeline', command: 'oomlens.showTimeline', arguments: [s.doc.uri, range.start] } });
     }
     // Classes that got no number say so on the class, and clicking offers the declaration template.
     for (const u of latest.result.unbuilt) {

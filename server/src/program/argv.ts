@@ -1,0 +1,85 @@
+/**
+ * Command-line words (from a launch command, program/launch.ts) given to the
+ * program's argument readers, each following its library's own rules:
+ *
+ * - argparse (cpython Lib/argparse.py `_parse_known_args`): `--opt value`,
+ *   `--opt=value`, `-o value`, `-ovalue`; a unique prefix of a long option
+ *   (`allow_abbrev`); `nargs` None / '?' / '*' / '+' / N; actions
+ *   store_true/false/const, append, count; the value converted by `type`
+ *   (a user function such as `str2bool` is called on the word); positionals
+ *   in order.
+ * - HfArgumentParser (transformers/hf_argparser.py): every dataclass field is
+ *   `--field` (and `--field-with-dashes`); a bool field alone means True, with
+ *   a word `true/false/yes/no/1/0` (`string_to_bool`); `--no_field` for a bool
+ *   defaulting to True; the value's type from the field's annotation.
+ * - fire (fire/core.py, parser.py): positional words fill the parameters in
+ *   order; `--name value` / `--name=value`; a bare `--flag` is True and
+ *   `--noflag` False; each value is read as a Python literal when it is one,
+ *   else kept as a string (`parser.DefaultParseValue`).
+ * - absl.flags (absl/flags/_flagvalues.py): `--name=value` / `--name value`,
+ *   `--name` / `--noname` for booleans, the value parsed by the flag's kind;
+ *   ml_collections `--config=file.py` and `--config.a.b=value` overrides.
+ * - hydra (hydra/core/override_parser): `key.sub=value` and `group=option`.
+ * A word whose value is not known (an unset shell variable) makes the value
+ * it fills unknown; it is never guessed.
+ */
+import type { ArgWord } from './launch';
+import { type Value, NONE, str, unknown } from '../interp/values';
+
+/** A Python literal as fire (and absl's config overrides) read one: numbers, True/False/None, quoted strings, else the word. */
+export function literal(word: string): Value {
+  const w = word.trim();
+  if (/^[+-]?\d+$/.test(w)) return { t: 'int', v: Number(w) };
+  if (/^[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?$/.test(w)) return { t: 'float', v: Number(w) };
+  if (w === 'True') return { t: 'bool', v: true };
+  if (w === 'False') return { t: 'bool', v: false };
+  if (w === 'None') return NONE;
+  const q = /^(['"])(.*)\1$/s.exec(w);
+  if (q) return str(q[2]);
+  return str(word);
+}
+
+/** transformers `string_to_bool`. */
+export function stringToBool(w: string): boolean | undefined {
+  const l = w.toLowerCase();
+  if (['yes', 'true', 't', 'y', '1'].includes(l)) return true;
+  if (['no', 'false', 'f', 'n', '0'].includes(l)) return false;
+  return undefined;
+}
+
+/** A word converted by a type named in an annotation (`int`, `Optional[float]`, `bool`, `str`, `List[int]`). */
+export function byAnnotation(word: string, ann: string | undefined, dflt?: Value): Value {
+  const a = (ann ?? '').replace(/\s/g, '');
+  const inner = /^(?:Optional|typing\.Optional)\[(.+)\]$/.exec(a)?.[1] ?? /^(.+)\|None$/.exec(a)?.[1] ?? a;
+  const kind = inner || (dflt ? { int: 'int', float: 'float', bool: 'bool', str: 'str' }[dflt.t as string] ?? '' : '');
+  if (kind === 'int') return /^[+-]?\d+$/.test(word) ? { t: 'int', v: Number(word) } : unknown(`\`${word}\` is not an int`);
+  if (kind === 'float') return Number.isFinite(Number(word)) && word.trim() !== '' ? { t: 'float', v: Number(word) } : unknown(`\`${word}\` is not a float`);
+  if (kind === 'bool') { const b = stringToBool(word); return b === undefined ? unknown(`\`${word}\` is not a bool`) : { t: 'bool', v: b }; }
+  if (kind === 'str') return str(word);
+  return literal(word);
+}
+
+export interface OptionWord { name: string; value?: ArgWord; index: number }
+
+/**
+ * Splits words into `--name[=value]` options and positional words, the way
+ * fire and HfArgumentParser do: a word after an option that does not start
+ * with `-` is that option's value unless `isFlag(name)` says it takes none.
+ */
+export function splitOptions(argv: ArgWord[], isFlag: (name: string) => boolean): { options: OptionWord[]; positional: ArgWord[] } {
+  const options: OptionWord[] = [];
+  const positional: ArgWord[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const w = argv[i];
+    if (w !== null && w.startsWith('--') && w.length > 2) {
+      const eq = w.indexOf('=');
+      if (eq > 0) { options.push({ name: w.slice(2, eq), value: w.slice(eq + 1), index: i }); continue; }
+      const name = w.slice(2);
+      const next = argv[i + 1];
+      const takesNext = next !== undefined && (next === null || !next.startsWith('--')) && !(isFlag(name) && (next === null || stringToBool(next) === undefined));
+      if (takesNext) { options.push({ name, value: next, index: i }); i++; }
+      else options.push({ name, index: i });
+    } else positional.push(w);
+  }
+  return { options, positional };
+}

@@ -1,0 +1,380 @@
+/**
+ * How the workspace runs a script: the command lines written in its shell
+ * scripts, its README's code blocks, `.vscode/launch.json` and
+ * `[[tool.oomlens.runs]]`, so that a train script whose values come from the
+ * command line (`--model_name_or_path`, `--per_device_train_batch_size 8`)
+ * is analysed with the values its authors run it with, and a launcher's
+ * process count (`torchrun --nproc_per_node 8`) is the world size.
+ *
+ * Nothing is run. Shell text is split into words by `shell-quote` (POSIX
+ * quoting); `VAR=value` / `export VAR=value` lines earlier in the same file
+ * expand `$VAR`, `${VAR}` and `${VAR:-default}` (bash(1) "Parameter
+ * Expansion"); a word that needs a value oomlens does not have (a script
+ * argument `$1`, an unset variable, a command substitution) is an unknown
+ * argument, never a guess.
+ *
+ * Launchers and where their process count comes from:
+ * - `python [-u …] script.py`, `python -m pkg.module`: one process.
+ * - `torchrun` / `python -m torch.distributed.run|launch`: `--nproc_per_node`
+ *   (`--nproc-per-node`) × `--nnodes` (torch/distributed/run.py).
+ * - `accelerate launch`: `--num_processes` (× `--num_machines` is already
+ *   folded into num_processes by accelerate: commands/launch.py counts all
+ *   machines' processes), else the `num_processes` of its `--config_file`.
+ * - `deepspeed`: `--num_gpus` × `--num_nodes`, or the GPUs listed by
+ *   `--include host:0,1,2` (deepspeed/launcher/runner.py).
+ * - `mpirun`/`mpiexec -np N`, `srun --ntasks N` (`-n N`).
+ * Sources are read in this order and the first command naming the script is
+ * the one analysed: pyproject runs, launch.json, shell scripts, Markdown.
+ */
+import { dirname, extname, isAbsolute, join, resolve } from 'node:path';
+import { parse as shParse } from 'shell-quote';
+import { parseTree, findNodeAtLocation, type Node as JsonNode } from 'jsonc-parser';
+import { parse as parseToml } from 'smol-toml';
+import { parse as parseYaml } from 'yaml';
+import { hashText, isInside, type Workspace } from './workspace';
+
+/** One word of a command line; null where its value is not known without running the shell. */
+export type ArgWord = string | null;
+
+export interface LaunchCommand {
+  /** Workspace-relative file and 1-based line of the command ("scripts/train.sh:12"). */
+  source: string;
+  /** Absolute path of the file holding the command. */
+  file: string;
+  /** Absolute path of the Python file the command runs. */
+  script: string;
+  /** The script's arguments (sys.argv[1:]). */
+  argv: ArgWord[];
+  /** Processes the launcher starts (one per device), when it says. */
+  world?: number;
+  launcher: 'python' | 'torchrun' | 'accelerate' | 'deepspeed' | 'mpirun' | 'srun' | 'launch.json';
+}
+
+const UNSET = '\u0001';
+const MAX_FILES = 400;
+const MAX_BYTES = 256_000;
+
+interface Word { text: ArgWord }
+
+/** Expands `$X` through `vars`; a value that is not known marks the word. */
+function expander(vars: Map<string, string>) {
+  return (key: string): string => {
+    const m = /^([A-Za-z_]\w*|\d+|[@*#?$!])(?::?[-=](.*))?$/s.exec(key);
+    if (!m) return UNSET;
+    const v = vars.get(m[1]);
+    if (v !== undefined && v !== '') return v;
+    return m[2] !== undefined ? m[2] : UNSET;
+  };
+}
+
+/** Splits one logical shell line into commands of words (operators end a command). */
+function splitCommands(line: string, vars: Map<string, string>): Word[][] {
+  let toks: ReturnType<typeof shParse>;
+  try { toks = shParse(line.replace(/\$\(([^)]*)\)|`[^`]*`/g, UNSET), expander(vars)); } catch { return []; }
+  const out: Word[][] = [];
+  let cur: Word[] = [];
+  let redirect = false;
+  for (const t of toks) {
+    if (typeof t === 'string') {
+      if (redirect) { redirect = false; continue; }
+      cur.push({ text: t.includes(UNSET) ? null : t });
+    } else if ('comment' in t) break;
+    else if ('op' in t) {
+      if (t.op === 'glob') { cur.push({ text: (t as { pattern: string }).pattern }); continue; }
+      if (/^[<>]|^\d?>/.test(t.op)) { redirect = true; continue; }
+      if (cur.length) out.push(cur);
+      cur = [];
+    }
+  }
+  if (cur.length) out.push(cur);
+  return out;
+}
+
+const num = (w: ArgWord | undefined): number | undefined => (w && /^\d+$/.test(w) ? Number(w) : undefined);
+
+/** `--name value` or `--name=value` among launcher words, for any of `names`. */
+function opt(words: ArgWord[], names: string[]): ArgWord | undefined {
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i];
+    if (w === null) continue;
+    for (const n of names) {
+      if (w === n) return words[i + 1] ?? null;
+      if (w.startsWith(`${n}=`)) return w.slice(n.length + 1);
+    }
+  }
+  return undefined;
+}
+
+interface Ctx { ws: Workspace; file: string; cwd: string[]; env: Map<string, string> }
+
+/** Reads one command's words: its launcher, the script it runs and the script's arguments. */
+function readCommand(words: Word[], ctx: Ctx): Omit<LaunchCommand, 'source' | 'file'> | undefined {
+  const w = words.map((x) => x.text);
+  let i = 0;
+  const env = new Map(ctx.env);
+  // Environment assignments and wrappers before the command.
+  for (;;) {
+    const t = w[i];
+    if (t === undefined) return undefined;
+    if (t !== null && /^[A-Za-z_]\w*=/.test(t)) { const k = t.slice(0, t.indexOf('=')); env.set(k, t.slice(k.length + 1)); i++; continue; }
+    if (t !== null && ['nohup', 'exec', 'time', 'env', 'sudo', 'command', '$'].includes(t)) { i++; continue; }
+    break;
+  }
+  let launcher: LaunchCommand['launcher'] = 'python';
+  let world: number | undefined;
+  const head = w[i];
+  if (head === null || head === undefined) return undefined;
+  const base = head.split('/').pop()!;
+  const visible = env.get('CUDA_VISIBLE_DEVICES');
+  const visibleCount = visible && /^\d+(,\d+)*$/.test(visible) ? visible.split(',').length : undefined;
+  let rest = w.slice(i + 1);
+  if (base === 'mpirun' || base === 'mpiexec' || base === 'srun') {
+    // Their own options run up to the program word.
+    const k = rest.findIndex((x) => x !== null && /(^|\/)(python[\d.]*|torchrun|accelerate|deepspeed)$/.test(x));
+    if (k < 0) return undefined;
+    const own = rest.slice(0, k);
+    world = num(opt(own, ['-np', '-n', '--ntasks']) ?? undefined);
+    const inner = readCommand(rest.slice(k).map((text) => ({ text })), { ...ctx, env });
+    // mpirun/srun start the processes: their count wins over the inner command's one process.
+    return inner && { ...inner, launcher: inner.launcher === 'python' ? (base === 'srun' ? 'srun' : 'mpirun') : inner.launcher, world: inner.launcher === 'python' ? world : inner.world };
+  }
+  let module: string | undefined;
+  if (/^python[\d.]*$/.test(base)) {
+    // python's own options (python(1)): -m ends them; -W/-X/-c take a value.
+    let k = 0;
+    while (k < rest.length) {
+      const t = rest[k];
+      if (t === null || !t.startsWith('-') || t === '-') break;
+      if (t === '-m') { module = rest[k + 1] ?? undefined; k += 2; break; }
+      if (t === '-c') return undefined;
+      k += t === '-W' || t === '-X' ? 2 : 1;
+    }
+    rest = rest.slice(k);
+    if (module === 'torch.distributed.run' || module === 'torch.distributed.launch') { module = undefined; launcher = 'torchrun'; }
+    else if (module === 'accelerate.commands.launch') { module = undefined; launcher = 'accelerate'; }
+    else if (module === 'deepspeed' || module === 'deepspeed.launcher.runner') { module = undefined; launcher = 'deepspeed'; }
+  } else if (base === 'torchrun') launcher = 'torchrun';
+  else if (base === 'accelerate' && rest[0] === 'launch') { launcher = 'accelerate'; rest = rest.slice(1); }
+  else if (base === 'deepspeed') launcher = 'deepspeed';
+  else return undefined;
+
+  // The launcher's options run up to the script word (the first *.py) or `-m module` / `--module module`.
+  let scriptWord: ArgWord | undefined;
+  let argv: ArgWord[] = [];
+  if (module === undefined) {
+    const k = rest.findIndex((x) => x !== null && /\.py$/.test(x));
+    const mk = rest.findIndex((x) => x === '-m' || x === '--module');
+    if (mk >= 0 && (k < 0 || mk < k) && launcher !== 'python') {
+      module = rest[mk + 1] ?? undefined;
+      const own = rest.slice(0, mk);
+      argv = rest.slice(mk + 2);
+      rest = own;
+    } else {
+      if (k < 0) return undefined;
+      scriptWord = rest[k];
+      argv = rest.slice(k + 1);
+      rest = rest.slice(0, k);
+    }
+  } else argv = rest;
+
+  if (launcher === 'torchrun') {
+    const perNode = opt(rest, ['--nproc_per_node', '--nproc-per-node']);
+    const nodes = opt(rest, ['--nnodes']);
+    const p = num(perNode ?? undefined) ?? (perNode === 'gpu' || perNode === 'auto' ? visibleCount : perNode === undefined ? 1 : undefined);
+    const n = nodes === undefined ? 1 : num(nodes);
+    world = p !== undefined && n !== undefined ? p * n : undefined;
+  } else if (launcher === 'accelerate') {
+    world = num(opt(rest, ['--num_processes', '--num-processes']) ?? undefined);
+    const cfg = opt(rest, ['--config_file', '--config-file']);
+    if (world === undefined && cfg) {
+      const text = locate(ctx, cfg);
+      try { const y = text ? parseYaml(ctx.ws.readText(text)!) as Record<string, unknown> : undefined; if (typeof y?.num_processes === 'number') world = y.num_processes; } catch { /* unreadable config: world stays unknown */ }
+    }
+  } else if (launcher === 'deepspeed') {
+    const g = num(opt(rest, ['--num_gpus', '--num-gpus']) ?? undefined);
+    const include = opt(rest, ['--include', '-i']);
+    const listed = include ? /^[^:@]+:(\d+(?:,\d+)*)$/.exec(include)?.[1]?.split(',').length : undefined;
+    const nodes = num(opt(rest, ['--num_nodes', '--num-nodes']) ?? undefined) ?? 1;
+    world = (g ?? listed ?? visibleCount) !== undefined ? (g ?? listed ?? visibleCount)! * nodes : undefined;
+  } else world = 1;
+
+  let script: string | undefined;
+  if (module) {
+    const found = ctx.ws.findModule(module, [...ctx.cwd, ctx.ws.root]);
+    script = found?.path ?? (found?.dir ? join(found.dir, '__main__.py') : undefined);
+  } else if (scriptWord) script = locate(ctx, scriptWord);
+  if (!script) return undefined;
+  return { script, argv, world, launcher };
+}
+
+/** A path word resolved as the shell would from one of the command's likely working folders. */
+function locate(ctx: Ctx, word: string): string | undefined {
+  if (word.includes(UNSET)) return undefined;
+  const cands = isAbsolute(word) ? [] : [...ctx.cwd, dirname(ctx.file), ctx.ws.root].map((d) => resolve(d, word));
+  return cands.find((p) => isInside(p, ctx.ws.root) && ctx.ws.readText(p) !== undefined);
+}
+
+/** Commands in shell text (a script, or a Markdown code block's lines), with their 1-based lines. */
+function fromShell(ws: Workspace, file: string, text: string, firstLine = 1, env = new Map<string, string>()): LaunchCommand[] {
+  const out: LaunchCommand[] = [];
+  const ctx: Ctx = { ws, file, cwd: [], env };
+  const vars = new Map<string, string>();
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const start = i;
+    let line = lines[i];
+    while (/\\\s*$/.test(line) && i + 1 < lines.length) line = line.replace(/\\\s*$/, ' ') + lines[++i];
+    line = line.replace(/^\s*\$\s+/, '');
+    const assign = /^\s*(?:export\s+|local\s+|declare\s+(?:-\w+\s+)?)?([A-Za-z_]\w*)=(.*)$/.exec(line);
+    // `X=1` alone sets a shell variable; `X=1 cmd …` only sets X in cmd's environment (readCommand).
+    const assignWords = assign ? splitCommands(assign[2].trim() || "''", vars) : [];
+    if (assign && assignWords.length <= 1 && (assignWords[0]?.length ?? 0) <= 1) {
+      const v = assignWords[0]?.[0]?.text ?? '';
+      if (v !== null) vars.set(assign[1], v); else vars.delete(assign[1]);
+      continue;
+    }
+    const cd = /^\s*cd\s+(\S+)\s*$/.exec(line);
+    if (cd) { const d = splitCommands(cd[1], vars)[0]?.[0]?.text; if (d) ctx.cwd = [resolve(dirname(file), d), resolve(ws.root, d)]; continue; }
+    for (const cmd of splitCommands(line, vars)) {
+      const c = readCommand(cmd, ctx);
+      if (c) out.push({ ...c, file, source: `${ws.rel(file)}:${firstLine + start}` });
+    }
+  }
+  return out;
+}
+
+/** Commands in a Markdown file's shell code blocks (fenced, language sh/bash/shell/console/zsh or none). */
+function fromMarkdown(ws: Workspace, file: string, text: string): LaunchCommand[] {
+  const out: LaunchCommand[] = [];
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^\s*(```|~~~)\s*(\w*)/.exec(lines[i]);
+    if (!open) continue;
+    const fence = open[1];
+    const lang = open[2].toLowerCase();
+    let j = i + 1;
+    while (j < lines.length && !lines[j].trimStart().startsWith(fence)) j++;
+    if (['', 'sh', 'bash', 'shell', 'console', 'zsh', 'shell-session'].includes(lang)) {
+      out.push(...fromShell(ws, file, lines.slice(i + 1, j).join('\n'), i + 2));
+    }
+    i = j;
+  }
+  return out;
+}
+
+function lineOf(text: string, offset: number): number {
+  let n = 1;
+  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) n++;
+  return n;
+}
+
+/** `.vscode/launch.json` Python configurations (`program` or `module`, `args`, `env`); `${file}` is the analysed file. */
+function fromLaunchJson(ws: Workspace, file: string, text: string, current: string): LaunchCommand[] {
+  const out: LaunchCommand[] = [];
+  const tree = parseTree(text, [], { allowTrailingComma: true, disallowComments: false });
+  const confs = tree && findNodeAtLocation(tree, ['configurations']);
+  const folder = dirname(dirname(file));
+  const subst = (s: string): string | null => {
+    const r = s.replace(/\$\{(workspaceFolder|workspaceRoot|file|fileDirname|cwd)\}/g, (_m, k: string) => (k === 'file' ? current : k === 'fileDirname' ? dirname(current) : folder));
+    return /\$\{/.test(r) ? null : r;
+  };
+  for (const c of confs?.children ?? []) {
+    const v = nodeValue(c) as Record<string, unknown> | undefined;
+    if (!v || typeof v !== 'object' || !['python', 'debugpy'].includes(String(v.type))) continue;
+    const env = new Map(Object.entries((v.env as Record<string, unknown>) ?? {}).map(([k, x]) => [k, String(x)]));
+    let script: string | undefined;
+    if (typeof v.program === 'string') { const p = subst(v.program); script = p ? resolve(folder, p) : undefined; }
+    else if (typeof v.module === 'string') { const f = ws.findModule(v.module, [folder, ws.root]); script = f?.path; }
+    if (!script || !isInside(script, ws.root)) continue;
+    const rawArgs = v.args;
+    const argv: ArgWord[] = Array.isArray(rawArgs) ? rawArgs.map((a) => (typeof a === 'string' ? subst(a) : String(a)))
+      : typeof rawArgs === 'string' ? splitCommands(rawArgs, env).flat().map((w) => w.text) : [];
+    out.push({ file, source: `${ws.rel(file)}:${lineOf(text, c.offset)}`, script, argv, launcher: 'launch.json', world: 1 });
+  }
+  return out;
+}
+
+function nodeValue(n: JsonNode): unknown {
+  switch (n.type) {
+    case 'object': return Object.fromEntries((n.children ?? []).map((p) => [String(p.children?.[0]?.value), p.children?.[1] ? nodeValue(p.children[1]) : undefined]));
+    case 'array': return (n.children ?? []).map(nodeValue);
+    default: return n.value;
+  }
+}
+
+/** `[[tool.oomlens.runs]] command = "..."` in pyproject.toml at the root. */
+function fromPyproject(ws: Workspace, file: string, text: string): LaunchCommand[] {
+  let doc: Record<string, unknown>;
+  try { doc = parseToml(text) as Record<string, unknown>; } catch { return []; }
+  const runs = ((doc.tool as Record<string, unknown> | undefined)?.oomlens as Record<string, unknown> | undefined)?.runs;
+  if (!Array.isArray(runs)) return [];
+  const headers = text.split('\n').flatMap((l, i) => (/^\s*\[\[\s*tool\.oomlens\.runs\s*\]\]/.test(l) ? [i + 1] : []));
+  const out: LaunchCommand[] = [];
+  runs.forEach((r, i) => {
+    const cmd = (r as Record<string, unknown>)?.command;
+    if (typeof cmd !== 'string') return;
+    const found = fromShell(ws, file, cmd.replace(/\n/g, ' '), headers[i] ?? 1);
+    out.push(...found.map((c) => ({ ...c, source: `${ws.rel(file)}:${headers[i] ?? 1}` })));
+  });
+  return out;
+}
+
+/** Problems with `[[tool.oomlens.runs]]` tables, for the pyproject reader's messages. */
+export function checkRuns(tool: Record<string, unknown>, at: (i: number) => string): string[] {
+  const runs = tool.runs;
+  if (runs === undefined) return [];
+  if (!Array.isArray(runs)) return ['tool.oomlens.runs must be an array of tables ([[tool.oomlens.runs]])'];
+  const problems: string[] = [];
+  runs.forEach((r, i) => {
+    if (typeof r !== 'object' || r === null || Array.isArray(r)) { problems.push(`${at(i)}: a [[tool.oomlens.runs]] entry must be a table`); return; }
+    const e = r as Record<string, unknown>;
+    if (typeof e.command !== 'string' || !e.command.trim()) problems.push(`${at(i)}: \`command\` (a string such as "torchrun --nproc_per_node 8 train.py --bs 4") is missing`);
+    for (const k of Object.keys(e)) if (!['command', 'name'].includes(k)) problems.push(`${at(i)}: unknown key \`${k}\``);
+  });
+  return problems;
+}
+
+interface FileCommands { hash: string; commands: LaunchCommand[] }
+const perFile = new WeakMap<Workspace, Map<string, FileCommands>>();
+const listing = new WeakMap<Workspace, { at: number; files: string[] }>();
+
+/** Shell scripts and Markdown files under the root (same skipping rules as Python files), at most MAX_FILES. */
+function candidateFiles(ws: Workspace): string[] {
+  const hit = listing.get(ws);
+  if (hit && Date.now() - hit.at < 5_000) return hit.files;
+  const files = ws.listFiles((n) => /\.(sh|bash|md)$/i.test(n), MAX_FILES);
+  const out = [join(ws.root, 'pyproject.toml'), join(ws.root, '.vscode', 'launch.json'),
+    ...files.filter((f) => /\.(sh|bash)$/i.test(f)), ...files.filter((f) => /\.md$/i.test(f))];
+  listing.set(ws, { at: Date.now(), files: out });
+  return out;
+}
+
+function commandsIn(ws: Workspace, file: string, current: string): LaunchCommand[] {
+  const text = ws.readText(file);
+  if (text === undefined || text.length > MAX_BYTES) return [];
+  const isLaunchJson = file.endsWith(`${join('.vscode', 'launch.json')}`);
+  const hash = hashText(text) + (isLaunchJson && text.includes('${file') ? current : '');
+  let m = perFile.get(ws);
+  if (!m) perFile.set(ws, (m = new Map()));
+  const hit = m.get(file);
+  if (hit && hit.hash === hash) return hit.commands;
+  const ext = extname(file).toLowerCase();
+  let commands: LaunchCommand[] = [];
+  try {
+    commands = file.endsWith('pyproject.toml') ? fromPyproject(ws, file, text)
+      : isLaunchJson ? fromLaunchJson(ws, file, text, current)
+      : ext === '.md' ? fromMarkdown(ws, file, text)
+      : fromShell(ws, file, text);
+  } catch { commands = []; }
+  if (m.size > 2 * MAX_FILES) m.clear();
+  m.set(file, { hash, commands });
+  return commands;
+}
+
+/** The workspace's commands that run `script`, in source order (see the header). */
+export function launchCommandsFor(ws: Workspace, script: string): LaunchCommand[] {
+  const p = resolve(script);
+  const out: LaunchCommand[] = [];
+  for (const f of candidateFiles(ws)) for (const c of commandsIn(ws, f, p)) if (c.script === p) out.push(c);
+  return out;
+}

@@ -1,0 +1,148 @@
+// Launch commands (program/launch.ts) and the argument readers that take their words
+// (program/entrypoints.ts, argv.ts): which command runs a script, the launcher's process
+// count, and what each reader makes of the words. Counts here are small enough to check by
+// hand in the comment; the multi-file projects in projects.test.ts check against PyTorch.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { analyze } from '../../server/src/analysis/analyze';
+import { launchCommandsFor } from '../../server/src/program/launch';
+import { workspaceFor } from '../../server/src/program/workspace';
+
+function project(files: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), 'oomlens-launch-'));
+  writeFileSync(join(root, 'pyproject.toml'), files['pyproject.toml'] ?? '');
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, rel)), { recursive: true });
+    writeFileSync(join(root, rel), text);
+  }
+  return root;
+}
+
+// Linear(d, d) stacked `depth` times: depth·(d² + d) parameters.
+const ARGPARSE = `import argparse
+import torch.nn as nn
+p = argparse.ArgumentParser()
+p.add_argument("--width", type=int, required=True)
+p.add_argument("--depth", type=int, default=1)
+p.add_argument("--sizes", type=int, nargs="+", default=[])
+p.add_argument("-v", "--verbose", action="count")
+args = p.parse_args()
+model = nn.Sequential(*[nn.Linear(args.width, args.width) for _ in range(args.depth + len(args.sizes))])
+`;
+
+async function paramsOf(root: string, file: string, launch?: null) {
+  const r = await analyze(readFile(root, file), { path: join(root, file), device: 'a100-80gb', versions: {}, ...(launch === null ? { launch: null } : {}) });
+  return { count: r.models[0]?.facts.paramCount ?? null, run: r.models[0]?.run, unknowns: r.models[0]?.facts.unknowns ?? [], result: r };
+}
+import { readFileSync } from 'node:fs';
+const readFile = (root: string, f: string) => readFileSync(join(root, f), 'utf8');
+
+test('a shell script gives the script its words: variables, defaults, continuations, redirects, abbreviations', async () => {
+  const root = project({
+    'train.py': ARGPARSE,
+    'scripts/run.sh': 'W=64\nexport D=${DEPTH:-2}\npython -u train.py --width $W \\\n  --dep=$D --sizes 1 2 -vv > out.log 2>&1 &\n',
+  });
+  try {
+    const r = await paramsOf(root, 'train.py');
+    assert.equal(r.count, 4 * (64 * 64 + 64)); // depth 2 + two sizes
+    assert.equal(r.run, 'args from scripts/run.sh:3');
+  } finally { rmSync(root, { recursive: true, force: true }); }
+});
+
+test('a word the shell fills at run time ($1) is an unknown, never a guess', async () => {
+  const root = project({ 'train.py': ARGPARSE, 'run.sh': 'python train.py --width $1\n' });
+  try {
+    const r = await paramsOf(root, 'train.py');
+    assert.equal(r.count, null);
+    assert.ok(r.result.models.length === 0 || r.result.models.every((m) => m.facts.paramCount === null), 'no confident number');
+  } finally { rmSync(root, { recursive: true, force: true }); }
+});
+
+test('without a command, a required option stays unknown; launch: null means a run with no arguments', async () => {
+  const root = project({ 'train.py': ARGPARSE, 'run.sh': 'python train.py --width 8\n' });
+  try {
+    assert.equal((await paramsOf(root, 'train.py')).count, 8 * 8 + 8);
+    assert.equal((await paramsOf(root, 'train.py', null)).count, null);
+  } finally { rmSync(root, { recursive: true, force: true }); }
+});
+
+test('launchers: process counts from torchrun, python -m torch.distributed.run, accelerate (+ config file), deepspeed, mpirun', () => {
+  const root = project({
+    'train.py': 'print(1)\n',
+    'pkg/__init__.py': '',
+    'pkg/main.py': 'print(2)\n',
+    'acc.yaml': 'num_processes: 8\nmixed_precision: bf16\n',
+    'a.sh': [
+      'torchrun --nnodes 2 --nproc-per-node 4 train.py --a 1',
+      'python3 -m torch.distributed.run --nproc_per_node=2 train.py',
+      'accelerate launch --config_file acc.yaml train.py',
+      'accelerate launch --multi_gpu --num_processes 3 train.py --b',
+      'deepspeed --include localhost:0,1,2 train.py --deepspeed ds.json',
+      'CUDA_VISIBLE_DEVICES=0,1 deepspeed train.py',
+      'mpirun -np 16 python train.py',
+      'python -m pkg.main --x 1',
+      'echo python train.py',
+    ].join('\n'),
+  });
+  try {
+    const ws = workspaceFor(root);
+    const got = launchCommandsFor(ws, join(root, 'train.py')).map((c) => [c.source, c.launcher, c.world ?? null, c.argv.join(' ')]);
+    assert.deepEqual(got, [
+      ['a.sh:1', 'torchrun', 8, '--a 1'],
+      ['a.sh:2', 'torchrun', 2, ''],
+      ['a.sh:3', 'accelerate', 8, ''],
+      ['a.sh:4', 'accelerate', 3, '--b'],
+      ['a.sh:5', 'deepspeed', 3, '--deepspeed ds.json'],
+      ['a.sh:6', 'deepspeed', 2, ''],
+      ['a.sh:7', 'mpirun', 16, ''],
+    ]);
+    const mod = launchCommandsFor(ws, join(root, 'pkg', 'main.py'));
+    assert.deepEqual(mod.map((c) => [c.source, c.argv.join(' ')]), [['a.sh:8', '--x 1']]);
+  } finally { rmSync(root, { recursive: true, force: true }); }
+});
+
+test('sources in order: [[tool.oomlens.runs]] first, then launch.json, shell scripts, Markdown', () => {
+  const root = project({
+    'pyproject.toml': '[[tool.oomlens.runs]]\ncommand = "python train.py --width 3"\n',
+    'train.py': ARGPARSE,
+    '.vscode/launch.json': '{ "configurations": [ { "type": "python", "program": "${workspaceFolder}/train.py", "args": ["--width", "5"] } ] }',
+    'z.sh': 'python train.py --width 7\n',
+    'README.md': '```console\n$ python train.py --width 9\n```\n',
+  });
+  try {
+    const got = launchCommandsFor(workspaceFor(root), join(root, 'train.py')).map((c) => [c.source, c.argv.join(' ')]);
+    assert.deepEqual(got, [['pyproject.toml:1', '--width 3'], ['.vscode/launch.json:1', '--width 5'], ['z.sh:1', '--width 7'], ['README.md:2', '--width 9']]);
+  } finally { rmSync(root, { recursive: true, force: true }); }
+});
+
+test('the world size divides ZeRO-3 state; DDP keeps a full copy per process', async () => {
+  // 1024·1024 + 1024 = 1,049,600 float32 parameters; AdamW keeps two more copies.
+  const code = (sharded: boolean) => `import torch, torch.nn as nn
+${sharded ? 'from torch.distributed.fsdp import FullyShardedDataParallel as FSDP\n' : ''}class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Linear(1024, 1024)
+    def forward(self, x):
+        return self.a(x)
+model = M().cuda()
+${sharded ? 'model = FSDP(model)\n' : ''}opt = torch.optim.AdamW(model.parameters())
+for x in range(10):
+    loss = model(torch.randn(8, 1024, device="cuda")).sum()
+    loss.backward()
+    opt.step()
+    opt.zero_grad()
+`;
+  for (const sharded of [false, true]) {
+    const root = project({ 'train.py': code(sharded), 'go.sh': 'torchrun --nproc_per_node 4 train.py\n' });
+    try {
+      const r = await paramsOf(root, 'train.py');
+      assert.equal(r.run, 'args from go.sh:1, torchrun ×4');
+      const tr = r.result.models[0].estimate.phases.find((p) => p.phase === 'training')!;
+      const opt = tr.breakdown.filter((b) => b.role === 'optimizer').reduce((a, b) => a + b.bytes, 0);
+      assert.equal(opt, (sharded ? 2 / 4 : 2) * 1_049_600 * 4, JSON.stringify(tr.breakdown.map((b) => [b.label, b.bytes])));
+    } finally { rmSync(root, { recursive: true, force: true }); }
+  }
+});
