@@ -61,3 +61,45 @@ test('SFTTrainer without a length uses trl\'s default max_length 1024', async ()
   const p = (await training(text)).p!;
   assert.ok(p.notes.some((n) => /batch 2 × sequence 1024/.test(n)), p.notes.join('\n'));
 });
+
+// The shape of the most copied LoRA fine-tuning scripts: 8-bit load, the older peft preparation,
+// tokenization inside a dataset.map function whose max_length comes from a parameter.
+const lora8 = (prep: string, maxLen: string) => `import torch
+from datasets import load_dataset
+from peft import LoraConfig, get_peft_model, ${prep}
+from transformers import LlamaForCausalLM, LlamaTokenizer, Trainer, TrainingArguments
+
+def train(base_model="meta-llama/Llama-2-7b-hf", cutoff_len=${maxLen}, micro_batch_size=4):
+    model = LlamaForCausalLM.from_pretrained(base_model, load_in_8bit=True, torch_dtype=torch.float16)
+    tokenizer = LlamaTokenizer.from_pretrained(base_model)
+
+    def tokenize(example):
+        return tokenizer(example["text"], truncation=True, max_length=cutoff_len, padding=False)
+
+    model = ${prep}(model)
+    model = get_peft_model(model, LoraConfig(r=8, lora_alpha=16, target_modules=["q_proj", "v_proj"], task_type="CAUSAL_LM"))
+    data = load_dataset("json", data_files="data.json")
+    train_data = data["train"].shuffle().map(tokenize)
+    trainer = Trainer(model=model, train_dataset=train_data, args=TrainingArguments(output_dir="o", per_device_train_batch_size=micro_batch_size, fp16=True))
+    trainer.train()
+
+train()
+`;
+
+test('8-bit LoRA with prepare_model_for_int8_training: only the adapters train; the map function\'s tokenizer bounds the sequence', async () => {
+  for (const prep of ['prepare_model_for_int8_training', 'prepare_model_for_kbit_training']) {
+    const r = await analyze(lora8(prep, '256'), { device: 'a10g', versions: { transformers: '4.30.0' } });
+    const p = r.models[0].estimate.phases.find((x) => x.phase === 'training')!;
+    const part = (re: RegExp) => p.breakdown.filter((c) => re.test(c.label)).reduce((a, c) => a + c.bytes, 0);
+    // r=8 on q_proj and v_proj (4096 → 4096) in 32 layers: 32 × 2 × (8·4096 + 4096·8) = 4,194,304 float32 adapter parameters.
+    assert.equal(part(/^LoRA adapters/), 4_194_304 * 4, prep);
+    assert.equal(part(/^optimizer state/), 2 * 4_194_304 * 4, prep);
+    assert.equal(p.peakIsLowerBound, false, JSON.stringify(p.unknowns));
+    assert.ok(p.notes.some((n) => /sequence 256 \(tokenizer\(max_length=256, truncation=True\)/.test(n)), JSON.stringify(p.notes));
+    assert.equal(p.fits, true, prep);
+  }
+  // A bound the program does not fix (a parameter with no default value reaching max_length) stays unknown.
+  const r = await analyze(lora8('prepare_model_for_int8_training', 'None'), { device: 'a10g', versions: { transformers: '4.30.0' } });
+  const p = r.models[0].estimate.phases.find((x) => x.phase === 'training')!;
+  assert.notEqual(p.fits, true);
+});

@@ -4,7 +4,7 @@
 // then one real checkpoint per family against its published count.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { countParams, hasArithmetic, moduleSizes, type HfConfig } from '../../server/src/frameworks/transformers/catalog';
+import { CHECKPOINTS, countParams, hasArithmetic, moduleSizes, type HfConfig } from '../../server/src/frameworks/transformers/catalog';
 import { runPythonJson } from '../python/venv';
 
 const S = { vocab_size: 1000, hidden_size: 64, num_hidden_layers: 3, num_attention_heads: 4, intermediate_size: 96, max_position_embeddings: 128 };
@@ -94,4 +94,30 @@ test('shipped ids of the new families: case-insensitive, and counts equal the pu
   assert.equal(n('Qwen/qwen3-8b'), 8_190_735_360);
   // facebook/opt-6.7b: 6,658,473,984 by the OPT formula checked above (OPT paper Table 1: 32 layers, 32 heads, d_model 4096).
   assert.equal(n('facebook/opt-6.7b'), 6_658_473_984);
+});
+
+test('every checkpoint of the shipped table equals transformers built from its config (meta device)', () => {
+  // One build per distinct config; ids that are re-uploads of the same weights share one.
+  const seen = new Map<string, string[]>();
+  for (const e of CHECKPOINTS) {
+    const k = JSON.stringify(e.config);
+    seen.set(k, [...(seen.get(k) ?? []), e.id]);
+  }
+  const configs = [...seen.keys()].map((k) => JSON.parse(k) as HfConfig);
+  const cls = (c: HfConfig) => (c.model_type === 't5' ? 'AutoModelForSeq2SeqLM' : c.model_type === 'bert' ? 'AutoModelForMaskedLM' : 'AutoModelForCausalLM');
+  // The table stores T5's sizes under the common names; T5Config takes its own (d_model, d_ff, num_layers and
+  // num_decoder_layers, which it copies from num_layers before any alias is applied).
+  const forHf = (c: HfConfig) => (c.model_type === 't5'
+    ? { model_type: 't5', vocab_size: c.vocab_size, d_model: c.hidden_size, d_ff: c.intermediate_size, num_layers: c.num_hidden_layers, num_decoder_layers: c.num_hidden_layers, num_heads: c.num_attention_heads, d_kv: c.d_kv, relative_attention_num_buckets: c.relative_attention_num_buckets, feed_forward_proj: c.feed_forward_proj, tie_word_embeddings: c.tie_word_embeddings }
+    : c);
+  const truth = runPythonJson<({ params: number } | { error: string })[]>('hf_param_counts.py', configs.map((c) => ({ config: forHf(c), class: cls(c) })));
+  const bad: string[] = [];
+  configs.forEach((c, i) => {
+    const t = truth[i];
+    const ids = [...seen.values()][i].join(', ');
+    if (!('params' in t)) { bad.push(`${ids}: transformers could not build it: ${t.error}`); return; }
+    const ours = countParams(c, cls(c));
+    if (ours !== t.params) bad.push(`${ids}: oomlens ${ours}, transformers ${t.params}`);
+  });
+  assert.deepEqual(bad, []);
 });

@@ -13,6 +13,7 @@ import { installSharding } from '../phases/sharding';
 import { installTransformers } from './transformers/semantics';
 import { installTrainer } from './transformers/trainer';
 import { installPeft } from './peft/semantics';
+import { installDatasets } from './datasets/semantics';
 import { installInference } from '../phases/inference';
 import { installTraining } from '../phases/training';
 
@@ -32,4 +33,5 @@ export function installFrameworks(it: Interpreter): void {
   installTraining(it);
   installTrainer(it);
   installPeft(it);
+  installDatasets(it);
 }

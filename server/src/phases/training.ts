@@ -514,8 +514,10 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
   }
   // prepare_model_for_kbit_training casts every float16/bfloat16 parameter that is not a packed 4-bit weight to float32 (peft utils/other.py).
   const kbit = kbitPrepOf(rec.result);
-  const weights = liveAtEnd(base).map((t) => (kbit && t.role === 'param' && (t.dtype === 'bfloat16' || t.dtype === 'float16') ? { ...t, dtype: 'float32' as DType, group: t.group?.replace(/\((bfloat16|float16)\)/, '(float32)') } : t));
-  if (kbit) notes.push('prepare_model_for_kbit_training: float16/bfloat16 parameters outside the quantised layers (embeddings, norms, lm_head) are cast to float32 (peft utils/other.py)');
+  const castsIt = (t: TensorFact) => !!kbit && (kbit.castAll || (t.shape.length === 1 && (kbit.layerNormNames ?? []).some((n) => t.label.includes(n))));
+  const weights = liveAtEnd(base).map((t) => (castsIt(t) && t.role === 'param' && (t.dtype === 'bfloat16' || t.dtype === 'float16') ? { ...t, dtype: 'float32' as DType, group: t.group?.replace(/\((bfloat16|float16)\)/, '(float32)') } : t));
+  if (kbit?.castAll) notes.push('prepare_model_for_kbit_training: float16/bfloat16 parameters outside the quantised layers (embeddings, norms, lm_head) are cast to float32 (peft utils/other.py)');
+  else if (kbit) notes.push(`prepare_model_for_int8_training: 1-D parameters named like ${JSON.stringify(kbit.layerNormNames)} are cast to float32 (peft ≤ 0.5 utils/other.py)`);
   const ps: ParamShape[] = weights.filter((t) => t.role === 'param').map((t) => ({ shape: t.shape, dtype: t.dtype }));
   // PEFT: the base is frozen; only the adapters, modules_to_save copies and unfrozen biases train (frameworks/peft/semantics.ts).
   const peft = peftOf(rec.result);

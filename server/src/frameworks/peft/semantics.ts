@@ -61,7 +61,12 @@ export interface PeftInfo {
   why?: string;
 }
 
-export interface KbitPrep { span: Span; checkpointing: boolean }
+/**
+ * `castAll`: prepare_model_for_kbit_training casts every float16/bfloat16 parameter to float32; the older
+ * prepare_model_for_int8_training (peft ≤ 0.5, utils/other.py) casts only 1-D parameters whose name holds one
+ * of `layer_norm_names` (default ["layer_norm"]).
+ */
+export interface KbitPrep { span: Span; checkpointing: boolean; castAll: boolean; layerNormNames?: string[] }
 
 const PEFT = new WeakMap<object, PeftInfo>();
 const KBIT = new WeakMap<object, KbitPrep>();
@@ -110,16 +115,22 @@ const endsWith = (name: string, t: string) => name === t || name.endsWith(`.${t}
 
 export function installPeft(it: Interpreter): void {
   it.externs.set('peft.LoraConfig', (_i, _s, c) => ({ t: 'extern', name: 'peft.LoraConfig', kw: new Map(c.kw) }));
-  it.externs.set('peft.prepare_model_for_kbit_training', (_i, _s, c: CallArgs, node: SyntaxNode) => {
-    const model = c.args[0] ?? c.kw.get('model') ?? NONE;
-    const g = c.kw.get('use_gradient_checkpointing') ?? c.args[1];
-    const on = !(g?.t === 'bool' && !g.v);
-    const load = hfLoadOf(model);
-    const kbit = !!load?.quant;
-    if (model.t === 'inst') KBIT.set(model, { span: it.span(node), checkpointing: on && kbit });
-    if (on && kbit) trainingProgram(it).checkpointing.push({ span: it.span(node), how: 'prepare_model_for_kbit_training(use_gradient_checkpointing=True)' });
-    return model;
-  });
+  for (const name of ['prepare_model_for_kbit_training', 'prepare_model_for_int8_training']) {
+    const int8 = name === 'prepare_model_for_int8_training';
+    it.externs.set(`peft.${name}`, (_i, _s, c: CallArgs, node: SyntaxNode) => {
+      const model = c.args[0] ?? c.kw.get('model') ?? NONE;
+      // int8: (model, output_embedding_layer_name="lm_head", use_gradient_checkpointing=True, layer_norm_names=["layer_norm"]).
+      const g = c.kw.get('use_gradient_checkpointing') ?? c.args[int8 ? 2 : 1];
+      const on = !(g?.t === 'bool' && !g.v);
+      const load = hfLoadOf(model);
+      const kbit = !!load?.quant;
+      const ln = c.kw.get('layer_norm_names') ?? (int8 ? c.args[3] : undefined);
+      const layerNormNames = ln && (ln.t === 'list' || ln.t === 'tuple') ? ln.items.flatMap((x) => (x.t === 'str' ? [x.v] : [])) : ['layer_norm'];
+      if (model.t === 'inst') KBIT.set(model, { span: it.span(node), checkpointing: on && kbit, castAll: !int8, ...(int8 ? { layerNormNames } : {}) });
+      if (on && kbit) trainingProgram(it).checkpointing.push({ span: it.span(node), how: `${name}(use_gradient_checkpointing=True)` });
+      return model;
+    });
+  }
   it.externs.set('peft.get_peft_model', (_i, _s, c: CallArgs, node: SyntaxNode) => {
     const model = c.args[0] ?? c.kw.get('model') ?? NONE;
     const cfg = c.args[1] ?? c.kw.get('peft_config');

@@ -107,10 +107,21 @@ add(TABLE, ['facebook/opt-6.7b'], 'opt', { ...OPT, hidden_size: 4096, word_embed
 add(TABLE, ['facebook/opt-13b'], 'opt', { ...OPT, hidden_size: 5120, word_embed_proj_dim: 5120, num_hidden_layers: 40, num_attention_heads: 40, ffn_dim: 20480, intermediate_size: 20480 });
 add(TABLE, ['EleutherAI/pythia-160m'], 'gpt_neox', { vocab_size: 50304, hidden_size: 768, num_hidden_layers: 12, num_attention_heads: 12, intermediate_size: 3072, tie_word_embeddings: false, torch_dtype: 'float16' });
 add(TABLE, ['EleutherAI/pythia-6.9b'], 'gpt_neox', { vocab_size: 50432, hidden_size: 4096, num_hidden_layers: 32, num_attention_heads: 32, intermediate_size: 16384, tie_word_embeddings: false, torch_dtype: 'float16' });
-add(TABLE, ['EleutherAI/gpt-neo-125m', 'EleutherAI/gpt-neo-125M'], 'gpt_neo', { vocab_size: 50257, hidden_size: 768, num_layers: 12, num_hidden_layers: 12, num_heads: 12, num_attention_heads: 12, intermediate_size: 3072, max_position_embeddings: 2048, torch_dtype: 'float32' });
+add(TABLE, ['EleutherAI/gpt-neo-125m', 'EleutherAI/gpt-neo-125M'], 'gpt_neo', { vocab_size: 50257, hidden_size: 768, num_layers: 12, num_hidden_layers: 12, num_heads: 12, num_attention_heads: 12, intermediate_size: 3072, max_position_embeddings: 2048, attention_types: [[['global', 'local'], 6]], torch_dtype: 'float32' });
 add(TABLE, ['tiiuae/falcon-7b', 'tiiuae/falcon-7b-instruct'], 'falcon', { vocab_size: 65024, hidden_size: 4544, num_hidden_layers: 32, num_attention_heads: 71, multi_query: true, parallel_attn: true, bias: false, new_decoder_architecture: false, intermediate_size: 18176, torch_dtype: 'bfloat16' });
 add(TABLE, ['Qwen/Qwen3-8B'], 'qwen3', { vocab_size: 151936, hidden_size: 4096, num_hidden_layers: 36, num_attention_heads: 32, num_key_value_heads: 8, head_dim: 128, intermediate_size: 12288, tie_word_embeddings: false, torch_dtype: 'bfloat16' });
 add(TABLE, ['allenai/OLMo-7B-hf'], 'olmo', { vocab_size: 50304, hidden_size: 4096, num_hidden_layers: 32, num_attention_heads: 32, intermediate_size: 11008, tie_word_embeddings: false, torch_dtype: 'float32' });
+
+// LLaMA (1) and the re-uploads people load it by (the same config.json: huggingface.co/huggyllama/llama-7b etc.),
+// and popular re-uploads / fine-tunes of Llama 2 that keep its architecture (huggingface.co/NousResearch/Llama-2-7b-hf,
+// huggingface.co/lmsys/vicuna-7b-v1.5: max_position_embeddings 4096, the rest as Llama-2-7b).
+const LLAMA1_7B = { ...LLAMA2_7B, max_position_embeddings: 2048 };
+add(TABLE, ['huggyllama/llama-7b', 'decapoda-research/llama-7b-hf', 'baffo32/decapoda-research-llama-7B-hf', 'yahma/llama-7b-hf', 'lmsys/vicuna-7b-v1.3'], 'llama', LLAMA1_7B);
+add(TABLE, ['huggyllama/llama-13b', 'decapoda-research/llama-13b-hf', 'yahma/llama-13b-hf', 'lmsys/vicuna-13b-v1.3'], 'llama', { ...LLAMA1_7B, hidden_size: 5120, num_hidden_layers: 40, num_attention_heads: 40, num_key_value_heads: 40, intermediate_size: 13824 });
+add(TABLE, ['huggyllama/llama-30b', 'decapoda-research/llama-30b-hf'], 'llama', { ...LLAMA1_7B, hidden_size: 6656, num_hidden_layers: 60, num_attention_heads: 52, num_key_value_heads: 52, intermediate_size: 17920 });
+add(TABLE, ['huggyllama/llama-65b', 'decapoda-research/llama-65b-hf'], 'llama', { ...LLAMA1_7B, hidden_size: 8192, num_hidden_layers: 80, num_attention_heads: 64, num_key_value_heads: 64, intermediate_size: 22016 });
+add(TABLE, ['NousResearch/Llama-2-7b-hf', 'NousResearch/Llama-2-7b-chat-hf', 'TheBloke/Llama-2-7B-fp16', 'lmsys/vicuna-7b-v1.5'], 'llama', { ...LLAMA2_7B, max_position_embeddings: 4096 });
+add(TABLE, ['NousResearch/Llama-2-13b-hf', 'NousResearch/Llama-2-13b-chat-hf', 'lmsys/vicuna-13b-v1.5'], 'llama', { ...LLAMA2_7B, max_position_embeddings: 4096, hidden_size: 5120, num_hidden_layers: 40, num_attention_heads: 40, num_key_value_heads: 40, intermediate_size: 13824 });
 
 export const CHECKPOINTS: readonly CheckpointEntry[] = TABLE;
 

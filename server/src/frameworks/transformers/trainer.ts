@@ -27,6 +27,7 @@ import type { OptimizerKind } from '../../../../shared/src/training';
 import type { CallArgs, Interpreter } from '../../interp/interp';
 import type { SyntaxNode } from '../../interp/parser';
 import { type Value, NONE, num } from '../../interp/values';
+import { tokenBounds } from '../datasets/semantics';
 import { trainingProgram, type OptimizerUse } from '../../phases/training';
 import { visitTensors } from '../../interp/memory';
 
@@ -113,9 +114,16 @@ function trainStep(it: Interpreter, tr: Value & { t: 'extern' }, node: SyntaxNod
   let seq: number | null = null;
   let why = '';
   const seqV = arg('max_length') ?? arg('max_seq_length') ?? kw.get('max_seq_length');
+  // The tokenizer calls of the program's dataset.map functions bound every example (frameworks/datasets).
+  const bounds = tokenBounds(it);
+  const bound = bounds.length ? bounds.reduce((a, b) => (b.tokens > a.tokens ? b : a)) : undefined;
+  let seqFrom = seqV ? 'max_seq_length / max_length' : kind === 'SFTTrainer' ? 'trl SFTConfig default max_length 1024' : 'the tokenizer call\'s max_length';
   if (seqV && num(seqV) !== undefined) seq = num(seqV)!;
   else if (kind === 'SFTTrainer' && !seqV) seq = 1024; // trl SFTConfig.max_length default 1024 (sft_config.py)
-  else {
+  else if (bound) {
+    seq = bound.tokens;
+    seqFrom = `tokenizer(max_length=${bound.tokens}${bound.exact ? ', padding="max_length"' : ', truncation=True'}) in the dataset's map function${bound.exact ? '' : ': the longest a padded batch can be'}`;
+  } else {
     const m = /\bmax_length\s*=\s*(\d+)/.exec(it.text);
     if (m) seq = Number(m[1]);
     else why = `${kind}: the sequence length is not known (no max_seq_length / max_length literal; the dataset's lengths are data)`;
@@ -124,6 +132,6 @@ function trainStep(it: Interpreter, tr: Value & { t: 'extern' }, node: SyntaxNod
     batch, seq, span: ctorSpan, kind,
     why: batch === null ? `${kind}: per_device_train_batch_size is not a literal` : why,
     accumulation: num(arg('gradient_accumulation_steps') ?? NONE),
-    seqFrom: seqV ? 'max_seq_length / max_length' : kind === 'SFTTrainer' ? 'trl SFTConfig default max_length 1024' : 'the tokenizer call\'s max_length',
+    seqFrom,
   };
 }
