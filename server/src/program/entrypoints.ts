@@ -55,11 +55,13 @@ export function installEntryPoints(it: Interpreter): void {
     it.externs.set(name, (_i, self, c, node) => fn(self, c, node));
 
   // ------------------------------------------------------------- sys.argv
-  // The script's path and its arguments; a run with no arguments has only the path.
-  it.externValues.set('sys.argv', (_i, node) => ({
-    t: 'list',
-    items: [str(it.path ?? 'main.py'), ...(commandLine(it) ?? []).map((w) => (w === null ? unknown('a command-line word whose value the launch command does not give', it.span(node)) : str(w)))],
-  }));
+  // With a launch command: the script's path and its words. Without one, sys.argv is not known (the program
+  // may be run with any arguments), unlike argparse defaults, which are the program's own declared values.
+  it.externValues.set('sys.argv', (_i, node) => {
+    const words = commandLine(it);
+    if (!words) return unknown('sys.argv: the command line is not known (no launch command runs this file; see [[tool.oomlens.runs]])', it.span(node));
+    return { t: 'list', items: [str(it.path ?? 'main.py'), ...words.map((w) => (w === null ? unknown('a command-line word whose value the launch command does not give', it.span(node)) : str(w)))] };
+  });
 
   // ------------------------------------------------------------- argparse
   const newParser = (): Value => {
