@@ -95,11 +95,70 @@ test('8-bit LoRA with prepare_model_for_int8_training: only the adapters train; 
     assert.equal(part(/^LoRA adapters/), 4_194_304 * 4, prep);
     assert.equal(part(/^optimizer state/), 2 * 4_194_304 * 4, prep);
     assert.equal(p.peakIsLowerBound, false, JSON.stringify(p.unknowns));
-    assert.ok(p.notes.some((n) => /sequence 256 \(tokenizer\(max_length=256, truncation=True\)/.test(n)), JSON.stringify(p.notes));
+    assert.ok(p.notes.some((n) => /sequence 256 \(tokenizer\(max_length=256, truncation=True\) in the program/.test(n)), JSON.stringify(p.notes));
     assert.equal(p.fits, true, prep);
   }
   // A bound the program does not fix (a parameter with no default value reaching max_length) stays unknown.
   const r = await analyze(lora8('prepare_model_for_int8_training', 'None'), { device: 'a10g', versions: { transformers: '4.30.0' } });
   const p = r.models[0].estimate.phases.find((x) => x.phase === 'training')!;
   assert.notEqual(p.fits, true);
+});
+
+test('a train script run by torchrun with HfArgumentParser flags: the program\'s TrainingArguments subclass, FSDP over the processes, the tokenizer length from the dataset\'s __getitem__', async () => {
+  const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { tmpdir } = await import('node:os');
+  const root = mkdtempSync(join(tmpdir(), 'oomlens-hfargs-'));
+  const text = `from dataclasses import dataclass, field
+import transformers
+from torch.utils.data import Dataset
+
+@dataclass
+class ModelArguments:
+    model_name_or_path: str = field(default="facebook/opt-125m")
+
+@dataclass
+class TrainingArguments(transformers.TrainingArguments):
+    optim: str = field(default="adamw_torch")
+    model_max_length: int = field(default=512)
+
+def preprocess(texts, tokenizer):
+    return tokenizer(texts, padding="max_length", max_length=tokenizer.model_max_length, truncation=True)
+
+class LazyDataset(Dataset):
+    def __init__(self, raw, tokenizer):
+        super().__init__()
+        self.raw, self.tokenizer, self.cache = raw, tokenizer, {}
+    def __getitem__(self, i):
+        if i in self.cache:
+            return self.cache[i]
+        return preprocess([self.raw[i]["text"]], self.tokenizer)
+
+def train():
+    parser = transformers.HfArgumentParser((ModelArguments, TrainingArguments))
+    model_args, training_args = parser.parse_args_into_dataclasses()
+    model = transformers.AutoModelForCausalLM.from_pretrained(model_args.model_name_or_path)
+    tokenizer = transformers.AutoTokenizer.from_pretrained(model_args.model_name_or_path, model_max_length=training_args.model_max_length)
+    trainer = transformers.Trainer(model=model, tokenizer=tokenizer, args=training_args, **dict(train_dataset=LazyDataset([], tokenizer)))
+    trainer.train()
+
+if __name__ == "__main__":
+    train()
+`;
+  try {
+    writeFileSync(join(root, 'pyproject.toml'), '');
+    writeFileSync(join(root, 'train.py'), text);
+    writeFileSync(join(root, 'run.sh'), `torchrun --nproc_per_node=4 train.py --model_name_or_path meta-llama/Llama-2-7b-hf \\\n  --bf16 True --output_dir out --per_device_train_batch_size 2 --gradient_accumulation_steps 16 \\\n  --fsdp "full_shard auto_wrap" --model_max_length 2048 --gradient_checkpointing True\n`);
+    const r = await analyze(text, { path: join(root, 'train.py'), device: 'a100-40gb', versions: { transformers: '4.45.0' } });
+    const m = r.models[0];
+    assert.equal(m.facts.name, 'meta-llama/Llama-2-7b-hf');
+    assert.equal(m.run, 'args from run.sh:1, torchrun ×4');
+    const p = m.estimate.phases.find((x) => x.phase === 'training')!;
+    assert.ok(p.notes.some((n) => /per-device batch 2 × sequence 2048 \(tokenizer\(max_length=2048, padding="max_length"\)/.test(n)), JSON.stringify(p.notes));
+    assert.ok(p.notes.some((n) => /gradient_accumulation_steps=16/.test(n)));
+    const part = (re: RegExp) => p.breakdown.filter((c) => re.test(c.label)).reduce((a, c) => a + c.bytes, 0);
+    // float32 weights (no torch_dtype), AdamW: 2 × 4 B per parameter, all divided over the 4 processes by FSDP full_shard.
+    assert.equal(part(/^optimizer state/), (2 * P * 4) / 4);
+    assert.equal(p.peakIsLowerBound, false, JSON.stringify(p.unknowns));
+  } finally { rmSync(root, { recursive: true, force: true }); }
 });

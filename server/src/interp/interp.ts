@@ -1459,6 +1459,11 @@ export class Interpreter {
       if (v === undefined) v = unknown(`field \`${f}\` of ${inst.cls.name} was not given`, this.span(node));
       inst.attrs.set(f, v);
     });
+    // A dataclass deriving from a library dataclass (class TrainingArguments(transformers.TrainingArguments)):
+    // the base's fields are constructor arguments too; oomlens keeps the ones given by name.
+    if (inst.cls.kind === 'plain' && linearize(inst.cls).some((k) => k.bases.some((b) => b.t === 'extern'))) {
+      for (const [k, v] of call.kw) if (k !== '**' && !fields.includes(k)) inst.attrs.set(k, v);
+    }
   }
 
   // ------------------------------------------------------------ operators
@@ -1733,6 +1738,8 @@ function compare(op: string, l: Value, r: Value): boolean | undefined {
     if (r.t === 'tuple' || r.t === 'list') items = r.items;
     else if (r.t === 'dict') items = r.keys;
     else if (r.t === 'str' && l.t === 'str') return (op === 'in') === r.v.includes(l.v);
+    // Nothing is in an empty container, whatever it is (a cache checked before it is filled).
+    if (items && items.length === 0) return op === 'not in';
     if (!items || l.t === 'unknown') return undefined;
     const found = items.some((x) => keyEq(x, l));
     return op === 'in' ? found : !found;

@@ -264,7 +264,10 @@ export function installEntryPoints(it: Interpreter): void {
   const hfBuild = (self: Value | undefined, node: SyntaxNode, values: Map<string, Value>): Value => {
     const items = self?.t === 'extern' ? self.args ?? [] : [];
     const kws = items.map(() => new Map<string, Value>());
-    const lib = items.findIndex((c) => c.t !== 'class');
+    // Flags no dataclass of the program declares belong to a library dataclass: one passed as is, or the
+    // program's subclass of one (class TrainingArguments(transformers.TrainingArguments)).
+    let lib = items.findIndex((c) => c.t !== 'class');
+    if (lib < 0) lib = items.findIndex((c) => c.t === 'class' && c.bases.some((b) => b.t === 'extern' || (b.t === 'class' && b.bases.some((bb) => bb.t === 'extern'))));
     for (const [name, v] of values) {
       const own = items.findIndex((c) => c.t === 'class' && c.fields.includes(name));
       const at = own >= 0 ? own : lib;
@@ -280,7 +283,8 @@ export function installEntryPoints(it: Interpreter): void {
     const fieldDefault = (name: string) => classes.find((c) => c.fields.includes(name))?.ns.get(name);
     const isBool = (name: string) => /^(Optional\[)?bool\]?$/.test((fieldType(name) ?? '').replace(/\s/g, '')) || fieldDefault(name)?.t === 'bool';
     const norm = (n: string) => n.replace(/-/g, '_');
-    const { options, positional } = splitOptions(words, (n) => isBool(norm(n)) || !classes.some((c) => c.fields.includes(norm(n))));
+    // A library field (TrainingArguments') takes the next word unless that word is another option.
+    const { options, positional } = splitOptions(words, (n) => isBool(norm(n)));
     if (positional.length) it.note(`HfArgumentParser: positional words on the command line are not fields; ignored`, node);
     const values = new Map<string, Value>();
     for (const o of options) {
@@ -397,7 +401,7 @@ function callWithDefaults(it: Interpreter, target: Value | undefined, node: Synt
 }
 
 /** Adds an attribute rule in front of the interpreter's `__getattr__` chain. */
-function chainGetattr(it: Interpreter, rule: (self: Value, name: string) => Value | undefined): void {
+export function chainGetattr(it: Interpreter, rule: (self: Value, name: string) => Value | undefined): void {
   const prev = it.externs.get('__getattr__');
   it.externs.set('__getattr__', (i, self, c, node, fnv) => {
     const name = c.args[0];

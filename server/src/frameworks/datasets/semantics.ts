@@ -14,6 +14,7 @@ import type { Span } from '../../../../shared/src/facts';
 import { BudgetExceeded, Cancelled, type CallArgs, type Interpreter } from '../../interp/interp';
 import type { SyntaxNode } from '../../interp/parser';
 import { type Value, NONE, num, unknown } from '../../interp/values';
+import { chainGetattr } from '../../program/entrypoints';
 
 const DATASET = 'datasets.Dataset(instance)';
 const ds = (): Value => ({ t: 'extern', name: DATASET });
@@ -51,6 +52,13 @@ export function installDatasets(it: Interpreter): void {
     return prevItem ? prevItem(i, self, c, node, fnv) : unknown('indexing is not modelled', it.span(node));
   });
 
+  // `tokenizer.model_max_length` when from_pretrained was given it (tokenization_utils_base.py: init kwargs
+  // override tokenizer_config.json); otherwise it comes from the checkpoint's files and is not known.
+  chainGetattr(it, (self, name) => {
+    if (self.t !== 'extern' || !/Tokenizer(Fast)?\(instance\)$/.test(self.name)) return undefined;
+    if (name === 'model_max_length') return self.kw?.get('model_max_length') ?? unknown('tokenizer.model_max_length comes from the checkpoint\'s tokenizer_config.json');
+    return { t: 'extern', name: `${self.name}.${name}` };
+  });
   // Tokenizer calls (transformers.<X>Tokenizer[Fast](instance) and its encode methods): record the bound they set.
   const TOKENIZER = /^transformers\.\w*(Tokenizer|TokenizerFast|Processor)\(instance\)(\.(__call__|encode|encode_plus|batch_encode_plus|apply_chat_template))?$/;
   it.externPrefixes.unshift(['transformers.', (_i, _self, c: CallArgs, node: SyntaxNode, fnv) => {

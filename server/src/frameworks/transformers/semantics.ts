@@ -73,7 +73,8 @@ export function installTransformers(it: Interpreter): void {
   it.externPrefixes.push(['transformers.', (_i, _self, c, node, fnv) => {
     if (!fnv.name.endsWith('.from_pretrained')) return unknown('__pass__');
     const className = fnv.name.split('.').slice(-2, -1)[0];
-    if (NOT_MODELS.test(className)) return { t: 'extern', name: `transformers.${className}(instance)` };
+    // Keyword overrides stay readable (`tokenizer.model_max_length` given to from_pretrained, frameworks/datasets).
+    if (NOT_MODELS.test(className)) return { t: 'extern', name: `transformers.${className}(instance)`, kw: new Map(c.kw) };
     return fromPretrained(it, className, c.args, c.kw, node);
   }]);
   it.externs.set('transformers.BitsAndBytesConfig', (_i, _s, c) => ({ t: 'extern', name: 'transformers.BitsAndBytesConfig', kw: c.kw }));

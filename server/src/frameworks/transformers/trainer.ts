@@ -24,9 +24,9 @@
  */
 import type { DType, Span } from '../../../../shared/src/facts';
 import type { OptimizerKind } from '../../../../shared/src/training';
-import type { CallArgs, Interpreter } from '../../interp/interp';
+import { BudgetExceeded, Cancelled, type CallArgs, type Interpreter } from '../../interp/interp';
 import type { SyntaxNode } from '../../interp/parser';
-import { type Value, NONE, num } from '../../interp/values';
+import { type Value, NONE, num, unknown } from '../../interp/values';
 import { tokenBounds } from '../datasets/semantics';
 import { trainingProgram, type OptimizerUse } from '../../phases/training';
 import { visitTensors } from '../../interp/memory';
@@ -37,6 +37,8 @@ function get(v: Value | undefined, k: string): Value | undefined {
     return i >= 0 ? v.vals[i] : undefined;
   }
   if (v?.t === 'extern') return v.kw?.get(k);
+  // The program's own subclass of TrainingArguments (extra fields; the library's given by name).
+  if (v?.t === 'inst') return v.attrs.get(k);
   return undefined;
 }
 
@@ -108,6 +110,16 @@ function trainStep(it: Interpreter, tr: Value & { t: 'extern' }, node: SyntaxNod
   if (stage !== undefined && stage >= 0 && stage <= 3) prog.zero = { span: ctorSpan, stage: stage as 0 | 1 | 2 | 3, how: `DeepSpeed ZeRO stage ${stage} (TrainingArguments(deepspeed=...))` };
   else if (ds && ds.t !== 'none') prog.trainerUnknowns.push({ what: 'sharding', reason: `${kind}: the deepspeed config is not a literal dict, so its ZeRO stage is not known; nothing is divided`, span: ctorSpan });
 
+  // The Trainer's data loader asks the train dataset for examples (torch Dataset.__getitem__): run it once on an
+  // unknown index so the tokenizer bounds it sets are recorded (frameworks/datasets).
+  const dsV = kw.get('train_dataset');
+  if (dsV?.t === 'inst') {
+    const gi = it.classAttr(dsV.cls, '__getitem__');
+    if (gi?.t === 'func') {
+      try { it.call({ ...gi, self: dsV }, { args: [unknown('a dataset index', span)], kw: new Map() }, node); } catch (e) { if (e instanceof Cancelled || e instanceof BudgetExceeded) throw e; }
+    }
+  }
+
   // Batch and sequence.
   const bsV = arg('per_device_train_batch_size');
   const batch = bsV ? num(bsV) ?? null : 8;
@@ -122,7 +134,7 @@ function trainStep(it: Interpreter, tr: Value & { t: 'extern' }, node: SyntaxNod
   else if (kind === 'SFTTrainer' && !seqV) seq = 1024; // trl SFTConfig.max_length default 1024 (sft_config.py)
   else if (bound) {
     seq = bound.tokens;
-    seqFrom = `tokenizer(max_length=${bound.tokens}${bound.exact ? ', padding="max_length"' : ', truncation=True'}) in the dataset's map function${bound.exact ? '' : ': the longest a padded batch can be'}`;
+    seqFrom = `tokenizer(max_length=${bound.tokens}${bound.exact ? ', padding="max_length"' : ', truncation=True'}) in the program's dataset code${bound.exact ? '' : ': the longest a padded batch can be'}`;
   } else {
     const m = /\bmax_length\s*=\s*(\d+)/.exec(it.text);
     if (m) seq = Number(m[1]);
