@@ -146,3 +146,47 @@ for x in range(10):
     } finally { rmSync(root, { recursive: true, force: true }); }
   }
 });
+
+test('fire into **kwargs, a config dataclass updated by setattr, AutoConfig.model_type deciding the class, type(x) == type(True)', async () => {
+  const root = project({
+    'configs.py': 'from dataclasses import dataclass\n\n@dataclass\nclass train_config:\n    model_name: str = "PATH/to/Model"\n    quantization: str = None\n    use_fp16: bool = False\n',
+    'finetune.py': `import fire
+import torch
+from transformers import AutoConfig, LlamaForCausalLM
+from configs import train_config as TRAIN_CONFIG
+
+def update_config(config, **kwargs):
+    for k, v in kwargs.items():
+        if hasattr(config, k):
+            setattr(config, k, v)
+
+def main(**kwargs):
+    cfg = TRAIN_CONFIG()
+    update_config(cfg, **kwargs)
+    if cfg.quantization:
+        if type(cfg.quantization) == type(True):
+            cfg.quantization = "8bit"
+    if torch.distributed.is_initialized():
+        torch.cuda.set_device(local_rank)
+    config = AutoConfig.from_pretrained(cfg.model_name)
+    if config.model_type == "mllama":
+        raise ValueError("vision")
+    elif config.model_type == "llama":
+        model = LlamaForCausalLM.from_pretrained(cfg.model_name, torch_dtype=torch.float16 if cfg.use_fp16 else "auto")
+    else:
+        raise ValueError(f"Model type {config.model_type} is not supported")
+    return model
+
+if __name__ == "__main__":
+    fire.Fire(main)
+`,
+    'run.sh': 'python finetune.py --model_name meta-llama/Llama-2-7b-hf --quantization --output_dir out\n',
+  });
+  try {
+    const r = await paramsOf(root, 'finetune.py');
+    assert.equal(r.count, 6_738_415_616); // Llama-2-7B (test/catalog/transformers.test.ts)
+    assert.equal(r.run, 'args from run.sh:1');
+    // torch_dtype="auto" takes the checkpoint's float16.
+    assert.deepEqual(Object.keys(r.result.models[0].estimate.bytesByDtype), ['float16']);
+  } finally { rmSync(root, { recursive: true, force: true }); }
+});

@@ -1717,6 +1717,11 @@ function kwDict(kw: Map<string, Value>): Value {
   return { t: 'dict', keys: [...kw.keys()].map(str), vals: [...kw.values()] };
 }
 
+const BUILTIN_TYPES = new Set(['builtins.int', 'builtins.float', 'builtins.str', 'builtins.bool', 'builtins.NoneType', 'builtins.list', 'builtins.tuple', 'builtins.dict', 'builtins.set']);
+function isBuiltinType(v: Value): v is Value & { t: 'extern' } {
+  return v.t === 'extern' && BUILTIN_TYPES.has(v.name) && !v.self && !v.kw && !v.args;
+}
+
 export function keyEq(a: Value, b: Value): boolean {
   if ((a.t === 'int' || a.t === 'float' || a.t === 'bool') && (b.t === 'int' || b.t === 'float' || b.t === 'bool')) return num(a) === num(b);
   if (a.t === 'str' && b.t === 'str') return a.v === b.v;
@@ -1750,6 +1755,10 @@ function compare(op: string, l: Value, r: Value): boolean | undefined {
     if (l.t === 'str' || r.t === 'str' || l.t === 'none' || r.t === 'none' || num(l) !== undefined) eq = keyEq(l, r);
     else if (l.t === 'dtype' && r.t === 'dtype') eq = l.dtype === r.dtype;
     else if (l.t === 'tuple' || l.t === 'list') eq = keyEq(l, r);
+    // Builtin types (`type(x) == type(True)`, `type(x) == str`): the same class or not.
+    else if (isBuiltinType(l) && isBuiltinType(r)) eq = l.name === r.name;
+    else if (l.t === 'class' && r.t === 'class') eq = l === r;
+    else if ((l.t === 'class' && isBuiltinType(r)) || (r.t === 'class' && isBuiltinType(l))) eq = false;
     else return undefined;
     return op === '==' ? eq : !eq;
   }

@@ -235,7 +235,15 @@ export function installPython(it: Interpreter): void {
     if (o && n?.t === 'str' && v) it.setAttr(o, n.v, v, node);
     return NONE;
   });
-  reg('builtins.type', (_s, c) => (c.args[0]?.t === 'inst' ? c.args[0].cls : unknown('type()')));
+  // type(x): the class of an object; for builtin values their builtin type (compared by name in interp.ts).
+  const BUILTIN_OF: Partial<Record<Value['t'], string>> = { int: 'int', float: 'float', str: 'str', bool: 'bool', none: 'NoneType', list: 'list', tuple: 'tuple', dict: 'dict' };
+  reg('builtins.type', (_s, c) => {
+    const v = c.args[0];
+    if (v?.t === 'inst') return v.cls;
+    const b = v ? BUILTIN_OF[v.t] : undefined;
+    if (b && !(v?.t === 'dict' && v.attrs)) return { t: 'extern', name: `builtins.${b}` };
+    return unknown('type()');
+  });
   reg('builtins.iter', (_s, c) => c.args[0] ?? NONE);
   reg('builtins.next', (_s, c, node) => {
     const items = c.args[0] ? it.iterate(c.args[0], node) : undefined;

@@ -378,6 +378,7 @@ function callWithDefaults(it: Interpreter, target: Value | undefined, node: Synt
         if (nm && dv && /^(True|False)$/.test(dv.text)) defaults.set(nm, { t: 'bool', v: dv.text === 'True' });
       }
       const norm = (n: string) => n.replace(/-/g, '_');
+      const takesKwargs = params.some((p) => p.type === 'dictionary_splat_pattern');
       const isFlag = (n: string) => defaults.get(norm(n))?.t === 'bool' || ann.get(norm(n)) === 'bool';
       const { options, positional: pw } = splitOptions(words, isFlag);
       const pos: Value[] = [];
@@ -389,7 +390,8 @@ function callWithDefaults(it: Interpreter, target: Value | undefined, node: Synt
           if (!named.includes(name) && name.startsWith('no') && named.includes(name.slice(2))) { name = name.slice(2); v = { t: 'bool', v: false }; }
           else v = { t: 'bool', v: true };
         } else v = o.value === null ? unknown(`--${o.name} is given a value oomlens cannot read from the command`, it.span(node)) : ann.has(name) ? byAnnotation(o.value, ann.get(name)) : literal(o.value);
-        if (!named.includes(name)) { it.note(`the command line's --${o.name} is not a parameter of ${target.name}; it is ignored`, node); continue; }
+        // fire passes unknown names to a **kwargs parameter (fire/core.py _MakeParseFn), else it stops with an error.
+        if (!named.includes(name) && !takesKwargs) { it.note(`the command line's --${o.name} is not a parameter of ${target.name}; it is ignored`, node); continue; }
         kw.set(name, v);
       }
       return it.call(target, { args: pos.length ? pos : args.slice(0, positional), kw }, node);

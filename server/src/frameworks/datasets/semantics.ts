@@ -67,7 +67,8 @@ export function installDatasets(it: Interpreter): void {
     const padding = c.kw.get('padding');
     const exact = padding?.t === 'str' && padding.v === 'max_length';
     if (max !== undefined && max > 0 && (truthy(c.kw.get('truncation')) || exact)) tokenBounds(it).push({ tokens: max, exact, span: it.span(node) });
-    return unknown('tokenized text (data)', it.span(node));
+    // What the call returns is the inference model's business (phases/inference.ts reads prompt shapes).
+    return unknown('__pass__');
   }]);
 }
 

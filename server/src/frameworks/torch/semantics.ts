@@ -596,6 +596,16 @@ export function installTorch(it: Interpreter): void {
   reg(['torch.set_default_dtype'], (_s, c) => { if (c.args[0]?.t === 'dtype') it.state.set('torchDefaultDtype', c.args[0].dtype); return NONE; });
   reg(['torch.set_default_device'], (_s, c) => { if (c.args[0]?.t === 'str') it.state.set('torchDevice', c.args[0].v); return NONE; });
   reg(['torch.cuda.is_available'], () => ({ t: 'bool', v: true }));
+  // torch.distributed: initialised once the program calls init_process_group (torch/distributed/distributed_c10d.py);
+  // the rank and world size come from the launcher's environment.
+  reg(['torch.distributed.init_process_group'], () => { it.state.set('distInitialized', true); return NONE; });
+  reg(['torch.distributed.is_initialized'], () => ({ t: 'bool', v: it.state.get('distInitialized') === true }));
+  reg(['torch.distributed.is_available'], () => ({ t: 'bool', v: true }));
+  // Back ends that no device of oomlens's catalogue runs (Intel XPU, Ascend NPU, Apple MPS, Habana HPU, oneCCL):
+  // the program runs on a CUDA/ROCm GPU or a TPU, so their probes answer False (accelerate/utils/imports.py).
+  reg(['torch.xpu.is_available', 'torch.backends.mps.is_available', 'accelerate.utils.is_xpu_available', 'accelerate.utils.is_npu_available',
+    'accelerate.utils.is_mps_available', 'accelerate.utils.is_hpu_available', 'accelerate.utils.is_ccl_available', 'accelerate.utils.is_mlu_available',
+    'transformers.utils.is_torch_xpu_available', 'transformers.utils.is_torch_npu_available'], () => ({ t: 'bool', v: false }));
   reg(['torch.manual_seed', 'torch.cuda.manual_seed', 'torch.cuda.empty_cache', 'torch.backends.cuda.matmul.allow_tf32'], () => NONE);
   reg(['torch.no_grad', 'torch.inference_mode', 'torch.enable_grad'], () => ({ t: 'extern', name: '__ctx__' }));
 

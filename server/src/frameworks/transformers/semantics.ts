@@ -18,6 +18,7 @@ import type { Interpreter } from '../../interp/interp';
 import type { SyntaxNode } from '../../interp/parser';
 import { type ClassV, type InstV, type Value, describe, unknown } from '../../interp/values';
 import { linearLayout, type ModelLayout } from './linears';
+import { fromData } from '../../program/configfiles';
 import { describeQuant, isQuantized, quantFromCall, quantFromConfig, quantizedWeightBytes, type QuantSpec } from './quantization';
 
 export interface HfLoad {
@@ -73,6 +74,20 @@ export function installTransformers(it: Interpreter): void {
   it.externPrefixes.push(['transformers.', (_i, _self, c, node, fnv) => {
     if (!fnv.name.endsWith('.from_pretrained')) return unknown('__pass__');
     const className = fnv.name.split('.').slice(-2, -1)[0];
+    // AutoConfig.from_pretrained(id): the checkpoint's config.json (local folder / HF cache, else the shipped
+    // table), so `config.model_type == "llama"` decides as it does at run time (configuration_utils.py).
+    if (/^(Auto|[A-Z]\w*)Config$/.test(className) && !/^(Generation|BitsAndBytes|Lora|Peft)Config$/.test(className)) {
+      const idV = c.args[0] ?? c.kw.get('pretrained_model_name_or_path');
+      if (idV?.t === 'str') {
+        const local = readLocalConfig(idV.v, process.env, it.state.get('fileDir') as string | undefined);
+        const cfg = (local && 'config' in local ? local.config as HfConfig : undefined) ?? lookupCheckpoint(idV.v)?.config;
+        if (cfg) {
+          const v = fromData(cfg, true);
+          if (v.t === 'dict') for (const [k, x] of c.kw) if (k !== 'pretrained_model_name_or_path' && !k.startsWith('_')) { const i = v.keys.findIndex((y) => y.t === 'str' && y.v === k); if (i >= 0) v.vals[i] = x; else { v.keys.push({ t: 'str', v: k }); v.vals.push(x); } }
+          return v;
+        }
+      }
+    }
     // Keyword overrides stay readable (`tokenizer.model_max_length` given to from_pretrained, frameworks/datasets).
     if (NOT_MODELS.test(className)) return { t: 'extern', name: `transformers.${className}(instance)`, kw: new Map(c.kw) };
     return fromPretrained(it, className, c.args, c.kw, node);
