@@ -132,3 +132,15 @@ test('pyproject [tool.oomlens] device applies, and --device wins over it', () =>
   const text = readFileSync(join(dir, 'infer.py'), 'utf8');
   assert.ok(text.length > 0);
 });
+
+test('check --run CMD: the script the command runs, with its words and the launcher\'s process count', () => {
+  const dir = join(root, 'test', 'fixtures', 'projects', 'launch_torchrun');
+  // model.py's Net(vocab, d_model, n_layer, d_ff): 2·vocab·d + n_layer·(2d + 2·d·ff + ff + d).
+  const r = json(['check', '--run', 'torchrun --nproc_per_node 2 train.py --d_model 64 --n_layer 2 --vocab-size 100', '--format', 'json'], dir);
+  const m = r.files[0].models[0] as { params: number | null; run?: string };
+  assert.equal(m.params, 2 * 100 * 64 + 2 * (2 * 64 + 2 * 64 * 256 + 256 + 64));
+  assert.equal(m.run, 'args from --run, torchrun ×2');
+  const bad = run(['check', '--run', 'echo hello'], dir);
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /--run: no Python script/);
+});

@@ -4,6 +4,7 @@
  * value is a usage error, reported with exit status 2 by the caller.
  */
 import type { Units } from '../../../shared/src/types';
+import type { LaunchCommand } from '../program/launch';
 
 export type Command = 'check' | 'fix' | 'devices' | 'help' | 'version';
 
@@ -11,6 +12,10 @@ export interface CliOptions {
   command: Command;
   paths: string[];
   device?: string;
+  /** `--run CMD`: analyse the script CMD runs, with CMD's arguments and process count (program/launch.ts). */
+  run?: string;
+  /** The parsed `--run` command. */
+  launch?: LaunchCommand;
   format: 'text' | 'json' | 'svg' | 'sarif' | 'github';
   /** Exit 0 whatever the findings (usage errors and internal errors still exit 2). */
   exitZero: boolean;
@@ -33,6 +38,7 @@ Usage:
   oomlens check PATH... [--device ID] [--format text|json|sarif|github|svg]
                         [--out DIR] [--units GB|GiB] [--select CODES] [--ignore CODES]
                         [--preview] [--exit-zero]
+  oomlens check --run "torchrun --nproc_per_node 8 train.py --bs 4" [options]
   oomlens fix PATH...   [--device ID] [--select CODES] [--ignore CODES] [--unsafe-fixes]
   oomlens devices       list the known device ids
   oomlens --help | --version
@@ -47,6 +53,11 @@ model, written as DIR/<file>.<model>.svg with --out DIR.
 
 --format sarif writes SARIF 2.1.0 (code scanning), --format github
 workflow annotations (::error file=...::).
+
+--run CMD analyses the script CMD runs with CMD's arguments (argparse, fire,
+HfArgumentParser, absl) and its launcher's process count as the device count;
+without it a script takes the command written in the workspace (pyproject
+[[tool.oomlens.runs]], .vscode/launch.json, shell scripts, README code blocks).
 
 Exit status: 0 no findings (or --exit-zero), 1 findings, 2 bad usage,
 unreadable input, nothing analysed, or an internal error.`;
@@ -89,6 +100,7 @@ export function parseArgs(argv: string[]): CliOptions {
     };
     switch (arg) {
       case '--device': case '-d': opts.device = value(); break;
+      case '--run': opts.run = value(); break;
       case '--format': {
         const v = value();
         if (v !== 'text' && v !== 'json' && v !== 'svg' && v !== 'sarif' && v !== 'github') throw new UsageError(`--format must be text, json, sarif, github or svg, not "${v}"`);
@@ -114,7 +126,7 @@ export function parseArgs(argv: string[]): CliOptions {
   }
   if (opts.command === 'fix' && opts.format !== 'text') throw new UsageError(`fix prints text only; use check --format ${opts.format} for ${opts.format.toUpperCase()}`);
   if (opts.out !== undefined && opts.format !== 'svg') throw new UsageError('--out goes with --format svg');
-  if (opts.command !== 'devices' && opts.paths.length === 0) throw new UsageError(`${opts.command} needs at least one PATH`);
+  if (opts.command !== 'devices' && opts.paths.length === 0 && !(opts.command === 'check' && opts.run !== undefined)) throw new UsageError(`${opts.command} needs at least one PATH`);
   return opts;
 }
 

@@ -7,7 +7,9 @@
  * nearest pyproject.toml; command-line flags win.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
+import { commandFromText } from '../program/launch';
+import { findRoot, workspaceFor } from '../program/workspace';
 import { displayName, listDevices, parseDeviceSpec } from '../../../shared/src/devices';
 import { timelineSvg } from '../../../shared/src/timelineSvg';
 import { GB, GiB } from '../../../shared/src/units';
@@ -58,7 +60,8 @@ function settingsFor(file: string, opts: CliOptions): FileSettings {
 }
 
 async function analyseWith(text: string, file: string, s: FileSettings, opts: CliOptions): Promise<{ result: AnalysisResult; findings: Finding[] }> {
-  const result = await analyze(text, { path: file, device: s.device, disabledRules: s.disabled, severityOverrides: s.severity, preview: opts.preview });
+  const launch = opts.launch && resolve(opts.launch.script) === resolve(file) ? opts.launch : undefined;
+  const result = await analyze(text, { path: file, device: s.device, disabledRules: s.disabled, severityOverrides: s.severity, preview: opts.preview, ...(launch ? { launch } : {}) });
   return { result, findings: result.findings.filter((f) => selected(f.code, opts)) };
 }
 
@@ -99,6 +102,13 @@ export interface Outcome {
 }
 
 async function check(opts: CliOptions, io: Io): Promise<number> {
+  if (opts.run !== undefined) {
+    // The command's script is the file to analyse; its words and process count come with it.
+    const cmd = commandFromText(workspaceFor(findRoot(join(process.cwd(), 'x.py'))), opts.run, '--run');
+    if (!cmd) { io.err(`oomlens: error: --run: no Python script of this workspace is run by \`${opts.run}\``); return 2; }
+    opts.launch = cmd;
+    if (!opts.paths.length) opts.paths = [cmd.script];
+  }
   const { files, errors } = collectFiles(opts.paths);
   let status = 0;
   for (const e of errors) { io.err(`oomlens: error: ${e}`); status = 2; }

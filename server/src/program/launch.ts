@@ -371,6 +371,12 @@ function commandsIn(ws: Workspace, file: string, current: string): LaunchCommand
   return commands;
 }
 
+/** The first Python command in a command-line text (`oomlens check --run "..."`), its words resolved from the workspace root. */
+export function commandFromText(ws: Workspace, text: string, source: string): LaunchCommand | undefined {
+  const c = fromShell(ws, join(ws.root, '.oomlens-run'), text.replace(/\n/g, ' '))[0];
+  return c && { ...c, source, file: c.file };
+}
+
 /** The workspace's commands that run `script`, in source order (see the header). */
 export function launchCommandsFor(ws: Workspace, script: string): LaunchCommand[] {
   const p = resolve(script);
