@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyze } from '../../server/src/analysis/analyze';
+import { workspaceFor } from '../../server/src/program/workspace';
 
 const P = 6_738_415_616; // Llama-2-7B (test/catalog/transformers.test.ts)
 const src = (args: string, extra = '') => `import torch
@@ -160,5 +161,56 @@ if __name__ == "__main__":
     // float32 weights (no torch_dtype), AdamW: 2 × 4 B per parameter, all divided over the 4 processes by FSDP full_shard.
     assert.equal(part(/^optimizer state/), (2 * P * 4) / 4);
     assert.equal(p.peakIsLowerBound, false, JSON.stringify(p.unknowns));
+  } finally { rmSync(root, { recursive: true, force: true }); }
+});
+
+test('the program\'s subclasses of a transformers model and of Trainer; a deepspeed JSON file; deepspeed without a process count', async () => {
+  const { mkdtempSync, writeFileSync, rmSync, mkdirSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { tmpdir } = await import('node:os');
+  const root = mkdtempSync(join(tmpdir(), 'oomlens-sub-'));
+  const text = `import torch
+import torch.nn as nn
+import transformers
+from transformers import LlamaForCausalLM, Trainer, TrainingArguments
+
+class VisionLlama(LlamaForCausalLM):
+    def __init__(self, config):
+        super().__init__(config)
+        self.projector = nn.Linear(1024, config.hidden_size)
+
+class MyTrainer(Trainer):
+    def compute_loss(self, model, inputs, return_outputs=False):
+        return super().compute_loss(model, inputs, return_outputs)
+
+model = VisionLlama.from_pretrained("meta-llama/Llama-2-7b-hf", torch_dtype=torch.bfloat16)
+args = TrainingArguments(output_dir="o", per_device_train_batch_size=1, max_length=512, bf16=True, deepspeed="configs/zero3.json")
+MyTrainer(model=model, args=args).train()
+`;
+  try {
+    writeFileSync(join(root, 'pyproject.toml'), '');
+    mkdirSync(join(root, 'configs'));
+    writeFileSync(join(root, 'configs', 'zero3.json'), JSON.stringify({ zero_optimization: { stage: 3, overlap_comm: true }, train_micro_batch_size_per_gpu: 'auto' }));
+    writeFileSync(join(root, 'train.py'), text);
+    const go = async (device: string) => {
+      const r = await analyze(text, { path: join(root, 'train.py'), device, versions: { transformers: '4.45.0' } });
+      return r.models[0];
+    };
+    // Without a launch command: 8 devices given, ZeRO-3 from the JSON file divides parameters, gradients and AdamW state.
+    const m = await go('8xa100-80gb');
+    assert.equal(m.facts.name, 'VisionLlama (meta-llama/Llama-2-7b-hf)');
+    assert.ok(m.facts.unknowns.some((u) => /VisionLlama extends transformers LlamaForCausalLM/.test(u.reason)), 'the subclass\'s own modules are an unknown');
+    const p = m.estimate.phases.find((x) => x.phase === 'training')!;
+    assert.ok(p, 'the Trainer subclass trains');
+    const part = (re: RegExp) => p.breakdown.filter((c) => re.test(c.label)).reduce((a, c) => a + c.bytes, 0);
+    assert.equal(part(/^optimizer state/), (2 * P * 2) / 8);
+    assert.equal(p.peakIsLowerBound, true);
+    // deepspeed with no --num_gpus on a one-card target: what ZeRO divides is unknown, never the undivided total.
+    writeFileSync(join(root, 'run.sh'), 'deepspeed train.py\n');
+    workspaceFor(root).forgetListing(); // as the language server does on a watched-files event
+    const one = (await go('a100-80gb')).estimate.phases.find((x) => x.phase === 'training')!;
+    assert.notEqual(one.fits, false);
+    assert.ok(one.unknowns.some((u) => /processes deepspeed \(run\.sh:1\) starts/.test(u.reason)), JSON.stringify(one.unknowns));
+    assert.equal(one.breakdown.filter((c) => /^optimizer state/.test(c.label)).length, 0);
   } finally { rmSync(root, { recursive: true, force: true }); }
 });

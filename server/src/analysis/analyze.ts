@@ -112,6 +112,8 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
     if (launch) {
       it.state.set('argv', launch.argv);
       // One device per launched process: `torchrun --nproc_per_node 4` with a device of one card is 4 of them.
+      // deepspeed / accelerate / torchrun --nproc_per_node=gpu without a count start one process per visible GPU.
+      if (launch.world === undefined && launch.launcher !== 'python' && launch.launcher !== 'launch.json' && spec.count === 1) it.state.set('worldUnknown', `${launch.launcher} (${launch.source})`);
       if (launch.world && launch.world > 1 && spec.count === 1) {
         spec = { ...spec, count: launch.world };
         it.state.set('deviceCount', launch.world);

@@ -86,6 +86,11 @@ export class AnalysisWorker {
     this.ensure();
   }
 
+  /** Files were created or deleted on disk (a watched-files event). */
+  filesChanged(): void {
+    if (this.worker) this.worker.postMessage({ kind: 'files-changed' } satisfies ToWorker);
+  }
+
   edit(uri: string, edits: TreeEdit[]): void {
     if (this.worker) this.worker.postMessage({ kind: 'edit', uri, edits } satisfies ToWorker);
   }

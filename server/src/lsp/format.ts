@@ -82,6 +82,9 @@ export function hoverMarkdown(r: ModelReport, doc: TextDocument, units: Units): 
   const lines: string[] = [];
   const params = e.paramCount === null ? 'parameters unknown' : `${formatCount(e.paramCount)} params`;
   lines.push(`**${e.model}** · ${params}${e.paramBytes ? ` · ${formatBytes(e.paramBytes, units)}` : ''} · ${displayName(e.target)}`);
+  // How this construction was reached: another file built it, and/or a launch command gave its arguments.
+  const how = [r.origin, r.run].filter(Boolean).join(' · ');
+  if (how) lines.push('', `_${how}_`);
   lines.push('');
   lines.push(`| ${cell('phase')} | ${cell('peak / device')} | ${cell('budget')} | ${cell('verdict')} |`);
   lines.push('|:---|---:|---:|:---|');

@@ -12,6 +12,7 @@ import { analyzeTree, MAX_BYTES } from '../analysis/analyze';
 import { Cancelled } from '../interp/interp';
 import { parsePython, type Tree } from '../interp/parser';
 import { analyzeFile } from '../program/project';
+import { forgetListings } from '../program/workspace';
 import { setOverlay } from '../program/workspace';
 import { resolve } from 'node:path';
 import type { ToWorker, FromWorker, WorkerMemory } from './workerProtocol';
@@ -48,6 +49,7 @@ async function treeFor(uri: string, text: string): Promise<Tree | undefined> {
 
 async function handle(m: ToWorker): Promise<void> {
   switch (m.kind) {
+    case 'files-changed': forgetListings(); return;
     case 'edit': {
       const d = docs.get(m.uri);
       if (!d?.tree) return;

@@ -10,6 +10,8 @@ export interface TreeEdit {
 export type ToWorker =
   | { kind: 'edit'; uri: string; edits: TreeEdit[] }
   | { kind: 'close'; uri: string }
+  /** Files were created or deleted on disk: listings of the workspace (programs, launch commands) are stale. */
+  | { kind: 'files-changed' }
   /** An open document's text, for imports and programs (sent to a fresh worker for the documents analysed before). */
   | { kind: 'open'; uri: string; path: string; text: string }
   | { kind: 'analyze'; job: number; uri: string; text: string; opts: Omit<AnalyzeOptions, 'cancelled'> };

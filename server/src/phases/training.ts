@@ -716,7 +716,25 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
     parts: { params: bytesOn(weightBytes, 3), grads: bytesOn(paramBytes, 2), optimizer: optBytes === null ? null : bytesOn(optBytes, 1), activations: actBytes, logits: logitBytes },
     activation, hfLoadSpan: load?.span,
   });
-  return [{ phase: 'training', events, span: opt?.span ?? prog.backward[0] ?? prog.gradCalls[0]?.span ?? rec.span, notes: [...new Set(notes)], unknowns }];
+  // A launcher that starts one process per visible GPU without saying how many (program/launch.ts): on a
+  // single target device the division is not known, so what ZeRO/FSDP divides is an unknown and the
+  // peak is a lower bound of what is not divided (never the undivided total presented as a bound).
+  const world = it.state.get('worldUnknown') as string | undefined;
+  let kept = events;
+  if (world && shard && stage >= 1 && deviceCount === 1) {
+    const divided = new Set<string>();
+    kept = events.filter((e) => {
+      if (e.op !== 'alloc') return true;
+      const r = e.tensor.role;
+      const isDivided = (r === 'param' && stage >= 3) || (r === 'gradient' && stage >= 2) || r === 'optimizer';
+      if (isDivided) divided.add(e.tensor.group ?? e.tensor.label);
+      return !isDivided;
+    });
+    const freed = new Set(events.filter((e) => e.op === 'alloc' && !kept.includes(e)).map((e) => (e as { tensor: { id: number } }).tensor.id));
+    kept = kept.filter((e) => !(e.op === 'free' && freed.has(e.id)));
+    for (const g of divided) unknowns.push({ what: g, reason: `${shard.how} divides it over the processes ${world} starts, whose number the command does not give (one per visible GPU); set the device count, e.g. 8xa100-80gb`, span: 'span' in shard ? shard.span : undefined });
+  }
+  return [{ phase: 'training', events: kept, span: opt?.span ?? prog.backward[0] ?? prog.gradCalls[0]?.span ?? rec.span, notes: [...new Set(notes)], unknowns }];
 }
 
 /** Batch and sequence length of the training inputs: the model's forward call (torch), or the gradient call's inputs (JAX). */

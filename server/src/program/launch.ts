@@ -24,7 +24,9 @@
  *   `--include host:0,1,2` (deepspeed/launcher/runner.py).
  * - `mpirun`/`mpiexec -np N`, `srun --ntasks N` (`-n N`).
  * Sources are read in this order and the first command naming the script is
- * the one analysed: pyproject runs, launch.json, shell scripts, Markdown.
+ * the one analysed: pyproject runs, launch.json, shell scripts, Markdown —
+ * except that a command with a word the shell fills at run time comes after
+ * every complete one (a declared run stays first).
  */
 import { dirname, extname, isAbsolute, join, resolve } from 'node:path';
 import { parse as shParse } from 'shell-quote';
@@ -336,16 +338,16 @@ export function checkRuns(tool: Record<string, unknown>, at: (i: number) => stri
 
 interface FileCommands { hash: string; commands: LaunchCommand[] }
 const perFile = new WeakMap<Workspace, Map<string, FileCommands>>();
-const listing = new WeakMap<Workspace, { at: number; files: string[] }>();
+const listing = new WeakMap<Workspace, { at: number; generation: number; files: string[] }>();
 
 /** Shell scripts and Markdown files under the root (same skipping rules as Python files), at most MAX_FILES. */
 function candidateFiles(ws: Workspace): string[] {
   const hit = listing.get(ws);
-  if (hit && Date.now() - hit.at < 5_000) return hit.files;
+  if (hit && hit.generation === ws.generation && Date.now() - hit.at < 5_000) return hit.files;
   const files = ws.listFiles((n) => /\.(sh|bash|md)$/i.test(n), MAX_FILES);
   const out = [join(ws.root, 'pyproject.toml'), join(ws.root, '.vscode', 'launch.json'),
     ...files.filter((f) => /\.(sh|bash)$/i.test(f)), ...files.filter((f) => /\.md$/i.test(f))];
-  listing.set(ws, { at: Date.now(), files: out });
+  listing.set(ws, { at: Date.now(), generation: ws.generation, files: out });
   return out;
 }
 
@@ -382,5 +384,9 @@ export function launchCommandsFor(ws: Workspace, script: string): LaunchCommand[
   const p = resolve(script);
   const out: LaunchCommand[] = [];
   for (const f of candidateFiles(ws)) for (const c of commandsIn(ws, f, p)) if (c.script === p) out.push(c);
-  return out;
+  // A declared run always comes first; among the rest, a command whose every word is known (no unset
+  // shell variable) before one that leaves values unknown, each group in source order.
+  const declared = (c: LaunchCommand) => (c.file.endsWith('pyproject.toml') ? 0 : 1);
+  const incomplete = (c: LaunchCommand) => (c.argv.some((w) => w === null) ? 1 : 0);
+  return out.map((c, i) => ({ c, i })).sort((a, b) => declared(a.c) - declared(b.c) || incomplete(a.c) - incomplete(b.c) || a.i - b.i).map((x) => x.c);
 }

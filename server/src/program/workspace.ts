@@ -50,6 +50,8 @@ export function isInside(path: string, root: string): boolean {
 
 export class Workspace {
   private readonly cache = new Map<string, SourceFile>();
+  /** Bumped when files were created or deleted: listings made before are stale (launch.ts checks it). */
+  generation = 0;
   /** Disk texts by path, kept while the file's size and mtime are unchanged. */
   private readonly texts = new Map<string, { mtimeMs: number; size: number; text: string | undefined }>();
   private files?: { at: number; list: string[] };
@@ -173,6 +175,12 @@ export class Workspace {
     return out;
   }
 
+  /** Drops the file listings (a file was created or deleted). */
+  forgetListing(): void {
+    this.files = undefined;
+    this.generation++;
+  }
+
   /** `path` relative to the root, with forward slashes (for messages). */
   rel(path: string): string {
     return relative(this.root, path).split(sep).join('/') || path;
@@ -201,6 +209,11 @@ let globalOverlay: Overlay | undefined;
 /** Open editor buffers for every workspace of this process (the language server's worker sets it). */
 export function setOverlay(o: Overlay | undefined): void {
   globalOverlay = o;
+}
+
+/** Files were created or deleted somewhere: every workspace lists its files again. */
+export function forgetListings(): void {
+  for (const w of workspaces.values()) w.forgetListing();
 }
 
 /** One workspace per root per process, so parsed modules are shared between analyses. */

@@ -14,7 +14,7 @@ import { dtypeBytes, parseDType } from '../../../../shared/src/dtypes';
 import { checkpointDir, readLocalConfig, readLocalWeights, SAFETENSORS_DTYPE_BYTES, type StoredTensor } from './hf-cache';
 import { defaultLoadDType, dtypeKeyword, KNOWN_MODEL_TYPES, lookupCheckpoint, moduleSizes, type HfConfig, type ModuleSize } from './catalog';
 import { keywordSlot } from '../args';
-import type { Interpreter } from '../../interp/interp';
+import { linearize, type Interpreter } from '../../interp/interp';
 import type { SyntaxNode } from '../../interp/parser';
 import { type ClassV, type InstV, type Value, describe, unknown } from '../../interp/values';
 import { linearLayout, type ModelLayout } from './linears';
@@ -90,8 +90,29 @@ export function installTransformers(it: Interpreter): void {
     }
     // Keyword overrides stay readable (`tokenizer.model_max_length` given to from_pretrained, frameworks/datasets).
     if (NOT_MODELS.test(className)) return { t: 'extern', name: `transformers.${className}(instance)`, kw: new Map(c.kw) };
-    return fromPretrained(it, className, c.args, c.kw, node);
+    const model = fromPretrained(it, className, c.args, c.kw, node);
+    // `MyModel.from_pretrained(...)` on the program's subclass of a transformers class: the checkpoint's modules
+    // load as the base class's; modules the subclass's __init__ adds are not counted (an unknown, never zero).
+    if (_self?.t === 'class') {
+      const rec = it.memory.reported().at(-1);
+      const load = hfLoadOf(model);
+      if (rec && load && rec.result === model) {
+        rec.name = `${_self.name} (${load.checkpoint})`;
+        rec.unknowns.push({ what: 'parameters', reason: `${_self.name} extends transformers ${className}: modules its own __init__ adds beyond the checkpoint's ${className} are not counted`, span: it.span(node) });
+      }
+    }
+    return model;
   }]);
+  // The program's subclass of a transformers model class inherits its class methods.
+  const prevAttr = it.externs.get('__getattr__');
+  it.externs.set('__getattr__', (i, self, c, node, fnv) => {
+    const name = c.args[0];
+    if (self?.t === 'class' && name?.t === 'str' && (name.v === 'from_pretrained')) {
+      const base = linearize(self).flatMap((k) => k.bases).find((b) => b.t === 'extern' && b.name.startsWith('transformers.'));
+      if (base?.t === 'extern' && !NOT_MODELS.test(base.name)) return { t: 'extern', name: `${base.name}.${name.v}`, self };
+    }
+    return prevAttr ? prevAttr(i, self, c, node, fnv) : unknown('__pass__');
+  });
   it.externs.set('transformers.BitsAndBytesConfig', (_i, _s, c) => ({ t: 'extern', name: 'transformers.BitsAndBytesConfig', kw: c.kw }));
 }
 

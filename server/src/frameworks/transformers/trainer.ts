@@ -24,10 +24,11 @@
  */
 import type { DType, Span } from '../../../../shared/src/facts';
 import type { OptimizerKind } from '../../../../shared/src/training';
-import { BudgetExceeded, Cancelled, type CallArgs, type Interpreter } from '../../interp/interp';
+import { BudgetExceeded, Cancelled, linearize, type CallArgs, type Interpreter } from '../../interp/interp';
 import type { SyntaxNode } from '../../interp/parser';
-import { type Value, NONE, num, unknown } from '../../interp/values';
+import { type ClassV, type Value, NONE, num, unknown } from '../../interp/values';
 import { tokenBounds } from '../datasets/semantics';
+import { fromData } from '../../program/configfiles';
 import { trainingProgram, type OptimizerUse } from '../../phases/training';
 import { visitTensors } from '../../interp/memory';
 
@@ -61,6 +62,21 @@ export function installTrainer(it: Interpreter): void {
   };
   for (const n of ['transformers.Trainer', 'transformers.Seq2SeqTrainer', 'transformers.trainer.Trainer']) it.externs.set(n, trainer('Trainer'));
   for (const n of ['trl.SFTTrainer', 'trl.trainer.sft_trainer.SFTTrainer']) it.externs.set(n, trainer('SFTTrainer'));
+  // The program's subclass of a trainer (class MyTrainer(Trainer): overrides of compute_loss, create_optimizer…):
+  // built as its library base; its overrides are not followed (a note says so).
+  const bases: [RegExp, string][] = [[/^transformers\.(trainer\.)?(Seq2Seq)?Trainer$/, 'Trainer'], [/^trl\.(trainer\.sft_trainer\.)?SFTTrainer$/, 'SFTTrainer']];
+  const prevInst = it.externs.get('__instantiate__');
+  it.externs.set('__instantiate__', (i, self, c, node, fnv) => {
+    const cls = self as ClassV;
+    const base = linearize(cls).flatMap((k) => k.bases).find((b) => b.t === 'extern' && bases.some(([re]) => re.test(b.name)));
+    if (base?.t === 'extern') {
+      const kind = bases.find(([re]) => re.test(base.name))![1];
+      const overrides = linearize(cls).filter((k) => k.t === 'class').flatMap((k) => [...k.ns.keys()]).filter((k) => /^(compute_loss|training_step|create_optimizer|_inner_training_loop|train)$/.test(k));
+      if (overrides.length) it.note(`${cls.name} overrides ${overrides.join(', ')} of ${kind}: the library's own step is modelled`, node);
+      return trainer(kind)(i, undefined, c, node);
+    }
+    return prevInst ? prevInst(i, self, c, node, fnv) : it.instantiatePlain(cls, c, node);
+  });
   it.externs.set('__hf_trainer__.train', (_i, self, _c, node) => { if (self?.t === 'extern') trainStep(it, self, node); return { t: 'extern', name: 'transformers.TrainOutput', kw: new Map() }; });
   for (const m of ['evaluate', 'save_model', 'push_to_hub', 'predict']) it.externs.set(`__hf_trainer__.${m}`, () => NONE);
 }
@@ -105,10 +121,17 @@ function trainStep(it: Interpreter, tr: Value & { t: 'extern' }, node: SyntaxNod
   const fsdpText = fsdp?.t === 'str' ? fsdp.v : fsdp?.t === 'bool' && fsdp.v ? 'full_shard' : '';
   if (/full_shard|hybrid_shard(?!_zero2)/.test(fsdpText)) prog.fsdp = { span: ctorSpan, stage: 3, how: `TrainingArguments(fsdp="${fsdpText}")` };
   else if (/shard_grad_op|hybrid_shard_zero2/.test(fsdpText)) prog.fsdp = { span: ctorSpan, stage: 2, how: `TrainingArguments(fsdp="${fsdpText}")` };
-  const ds = arg('deepspeed');
+  let ds = arg('deepspeed');
+  // `deepspeed="ds_config.json"` / `--deepspeed ./scripts/zero3.json`: the JSON file of the workspace (training_args.py
+  // loads it with HfTrainerDeepSpeedConfig); paths resolve from the script's folder, then the workspace root.
+  if (ds?.t === 'str' && /\.json$/i.test(ds.v)) {
+    const path = it.loader?.locate(ds.v);
+    const text = path ? it.loader?.readText(path) : undefined;
+    try { if (text !== undefined) ds = fromData(JSON.parse(text), false); } catch { /* not JSON: the stage stays unknown below */ }
+  }
   const stage = num(get(get(ds, 'zero_optimization'), 'stage') ?? NONE);
   if (stage !== undefined && stage >= 0 && stage <= 3) prog.zero = { span: ctorSpan, stage: stage as 0 | 1 | 2 | 3, how: `DeepSpeed ZeRO stage ${stage} (TrainingArguments(deepspeed=...))` };
-  else if (ds && ds.t !== 'none') prog.trainerUnknowns.push({ what: 'sharding', reason: `${kind}: the deepspeed config is not a literal dict, so its ZeRO stage is not known; nothing is divided`, span: ctorSpan });
+  else if (ds && ds.t !== 'none') prog.trainerUnknowns.push({ what: 'sharding', reason: `${kind}: the deepspeed config is neither a literal dict nor a readable JSON file of the workspace, so its ZeRO stage is not known; nothing is divided`, span: ctorSpan });
 
   // The Trainer's data loader asks the train dataset for examples (torch Dataset.__getitem__): run it once on an
   // unknown index so the tokenizer bounds it sets are recorded (frameworks/datasets).

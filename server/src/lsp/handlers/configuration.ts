@@ -15,6 +15,7 @@ export function registerConfiguration(server: OomlensServer): void {
     server.refreshLenses();
   });
   server.connection.onDidChangeWatchedFiles(() => {
+    server.analyses.filesChanged();
     server.refreshAll();
     server.refreshLenses();
   });
