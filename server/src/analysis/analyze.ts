@@ -211,7 +211,9 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
     for (const f of found) {
       if (f.span.file) continue; // a finding in an imported file is shown when that file is analysed
       if (suppressed(text, lineStarts, f.span.start, rule.code)) continue;
-      findings.push({ code: rule.code, name: rule.name, severity: (override as Severity | undefined) ?? rule.severity, ...f });
+      // Related places in other files carry offsets into those files: they are not locations of this text.
+      const related = f.related.filter((r) => !r.span.file);
+      findings.push({ code: rule.code, name: rule.name, severity: (override as Severity | undefined) ?? rule.severity, ...f, related });
     }
   }
   findings.sort((a, b) => a.span.start - b.span.start);

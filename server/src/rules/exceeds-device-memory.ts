@@ -32,6 +32,7 @@
  * - PyTorch, "CUDA semantics: memory management" (docs/source/notes/cuda.rst)
  */
 import type { Rule } from './types';
+import { anchorSpan } from '../analysis/api';
 import { fmt, peakLine } from './util';
 
 export const exceedsDeviceMemory: Rule = {
@@ -49,7 +50,8 @@ export const exceedsDeviceMemory: Rule = {
         if (p.fits !== false || p.peakBytes === null) continue;
         const top = p.breakdown.slice(0, 3);
         out.push({
-          span: report.facts.span,
+          // Built in another file (a program's call reached it): reported where this file reaches it.
+          span: anchorSpan(report),
           message: `\`${report.facts.name}\`: ${peakLine(p, ctx.target)} — does not fit. Largest: ${top.map((c) => `${c.label} ${fmt(c.bytes)}`).join(', ')}.`,
           related: top.filter((c) => c.span).map((c) => ({ span: c.span!, message: `${c.label}: ${fmt(c.bytes)}` })),
           fixes: [],
