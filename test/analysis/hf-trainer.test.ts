@@ -214,3 +214,35 @@ MyTrainer(model=model, args=args).train()
     assert.equal(one.breakdown.filter((c) => /^optimizer state/.test(c.label)).length, 0);
   } finally { rmSync(root, { recursive: true, force: true }); }
 });
+
+test('DeepSpeed config files: the fp16 engine keeps 16-bit weights and gradients on the device and 12 B per parameter in the optimizer; ZeRO-Offload moves that to the host', async () => {
+  const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { tmpdir } = await import('node:os');
+  const root = mkdtempSync(join(tmpdir(), 'oomlens-ds-'));
+  const text = `from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+model = AutoModelForCausalLM.from_pretrained("gpt2-xl")
+args = TrainingArguments(output_dir="o", per_device_train_batch_size=1, max_length=256, fp16=True, deepspeed="ds.json")
+Trainer(model=model, args=args).train()
+`;
+  const N = 1_557_611_200; // gpt2-xl (test/catalog/transformers.test.ts)
+  try {
+    writeFileSync(join(root, 'pyproject.toml'), '');
+    writeFileSync(join(root, 't.py'), text);
+    const phase = async (zero: Record<string, unknown>) => {
+      writeFileSync(join(root, 'ds.json'), JSON.stringify({ fp16: { enabled: 'auto' }, zero_optimization: zero, train_micro_batch_size_per_gpu: 'auto' }));
+      const r = await analyze(text, { path: join(root, 't.py'), device: 'v100-16gb', versions: { transformers: '4.45.0' } });
+      return r.models[0].estimate.phases.find((x) => x.phase === 'training')!;
+    };
+    const part = (p: Awaited<ReturnType<typeof phase>>, re: RegExp) => p.breakdown.filter((c) => re.test(c.label)).reduce((a, c) => a + c.bytes, 0);
+    const on = await phase({ stage: 2 });
+    assert.equal(part(on, /^parameters \(float16\)/), 2 * N);
+    assert.equal(part(on, /^optimizer state/), 12 * N);
+    assert.equal(on.fits, false); // 3.1 + 3.1 + 18.7 GB on one 16 GB card
+    const off = await phase({ stage: 2, offload_optimizer: { device: 'cpu' } });
+    assert.equal(part(off, /^optimizer state/), 0, 'offloaded state is not on the device');
+    assert.equal(off.fits, true);
+    const legacy = await phase({ stage: 2, cpu_offload: true });
+    assert.equal(part(legacy, /^optimizer state/), 0);
+  } finally { rmSync(root, { recursive: true, force: true }); }
+});

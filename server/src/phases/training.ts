@@ -81,7 +81,13 @@ export interface TrainingProgram {
   gradScaler?: Span;
   checkpointing: { span: Span; how: string }[];
   fsdp?: { span: Span; stage: ZeroStage; how: string };
-  zero?: { span: Span; stage: ZeroStage; how: string };
+  /**
+   * DeepSpeed ZeRO. `mixed`: its fp16/bf16 engine keeps 16-bit parameters and gradients on the device and
+   * the float32 master weights inside the optimizer (12 B per parameter with Adam: Rajbhandari et al. 2019
+   * §3.1, K = 12). `offloadOptimizer` / `offloadParams`: ZeRO-Offload keeps them in host memory instead
+   * (Ren et al. 2021, arXiv:2101.06840; deepspeed/runtime/zero/offload_config.py).
+   */
+  zero?: { span: Span; stage: ZeroStage; how: string; mixed?: DType; offloadOptimizer?: string; offloadParams?: string };
   /** transformers Trainer / trl SFTTrainer `train()`: the per-device batch and sequence from its arguments (frameworks/transformers/trainer.ts). */
   trainer?: { batch: number | null; seq: number | null; why: string; span: Span; kind: string; accumulation?: number; seqFrom: string };
   /** What the Trainer's arguments leave unknown (an optimizer oomlens does not model, a non-literal config). */
@@ -518,6 +524,15 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
   const weights = liveAtEnd(base).map((t) => (castsIt(t) && t.role === 'param' && (t.dtype === 'bfloat16' || t.dtype === 'float16') ? { ...t, dtype: 'float32' as DType, group: t.group?.replace(/\((bfloat16|float16)\)/, '(float32)') } : t));
   if (kbit?.castAll) notes.push('prepare_model_for_kbit_training: float16/bfloat16 parameters outside the quantised layers (embeddings, norms, lm_head) are cast to float32 (peft utils/other.py)');
   else if (kbit) notes.push(`prepare_model_for_int8_training: 1-D parameters named like ${JSON.stringify(kbit.layerNormNames)} are cast to float32 (peft ≤ 0.5 utils/other.py)`);
+  // DeepSpeed's fp16/bf16 engine converts the module's floating parameters to 16 bits on the device.
+  const dsMixed = prog.zero?.mixed;
+  if (dsMixed) {
+    for (let i = 0; i < weights.length; i++) {
+      const t = weights[i];
+      if (t.role === 'param' && t.dtype === 'float32') weights[i] = { ...t, dtype: dsMixed, group: t.group?.replace(/\(float32\)/, `(${dsMixed})`) };
+    }
+    notes.push(`DeepSpeed ${dsMixed} engine: parameters and gradients in ${dsMixed} on the device; float32 master weights, Adam m and v in the optimizer (12 B per parameter, Rajbhandari et al. 2019 §3.1)`);
+  }
   const ps: ParamShape[] = weights.filter((t) => t.role === 'param').map((t) => ({ shape: t.shape, dtype: t.dtype }));
   // PEFT: the base is frozen; only the adapters, modules_to_save copies and unfrozen biases train (frameworks/peft/semantics.ts).
   const peft = peftOf(rec.result);
@@ -539,9 +554,13 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
   if (shard && deviceCount > 1) notes.push(`${shard.how}: ${stage >= 3 ? 'parameters, gradients and optimizer state' : stage === 2 ? 'gradients and optimizer state' : stage === 1 ? 'optimizer state' : 'nothing'} divided over ${over} devices (Rajbhandari et al. 2019, arXiv:1910.02054 §5)`);
   else if (shard) notes.push(`${shard.how} on a single target device: nothing is divided (set the device count, e.g. 8xa100-80gb)`);
 
+  const offP = prog.zero && prog.zero.stage >= 3 ? prog.zero.offloadParams : undefined;
+  const offO = prog.zero?.offloadOptimizer;
+  if (offP) notes.push(`ZeRO-Offload: parameters offloaded to ${offP} (offload_param): they are gathered to the device one layer at a time`);
+  if (offO) notes.push(`ZeRO-Offload: optimizer state offloaded to ${offO} (offload_optimizer / cpu_offload): it is not in device memory`);
   // 1. Weights, as loaded / initialised.
   for (const t of weights) {
-    const placement = t.role === 'param' ? sharded(3) : t.placement;
+    const placement: Placement = t.role === 'param' ? (offP ? { kind: 'host' } : sharded(3)) : t.placement;
     events.push({ op: 'alloc', tensor: { ...t, placement, group: t.role === 'param' ? `parameters (${t.dtype})` : t.group } });
   }
   const bytesOn = (b: number, s: number) => (shard && stage >= s && deviceCount > 1 ? b / over : b);
@@ -567,9 +586,12 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
   } else if (opt && !trainable) {
     optBytes = null;
   } else if (opt && trainable) {
-    const st = optimizerStateBytes(opt.kind, trainable, opt.opts);
+    const numel = trainable.reduce((a, p) => a + p.shape.reduce((x, y) => x * y, 1), 0);
+    const st = dsMixed && opt.kind === 'torch.adamw'
+      ? { bytes: 12 * numel, formula: `12 B × ${numel.toLocaleString('en-US')} parameters (float32 master copy + Adam m + v)`, citation: 'Rajbhandari et al. 2019, arXiv:1910.02054 §3.1 (K = 12 for mixed-precision Adam); deepspeed/runtime/fp16 and zero/stage_1_and_2.py' }
+      : optimizerStateBytes(opt.kind, trainable, opt.opts);
     const muNote = opt.lib === 'optax' && (opt.kind === 'optax.adam' || opt.kind === 'optax.adamw') ? `, mu ${opt.opts.muDtype ?? paramDtype}` : '';
-    mk('optimizer state', `optimizer state: ${opt.callee} (${opt.kind.startsWith('bnb') ? 'uint8' : opt.kind === 'optax.adafactor' ? 'float32' : paramDtype}${muNote})`, st.bytes, 'optimizer', sharded(1), opt.span, st.formula, st.citation);
+    mk('optimizer state', `optimizer state: ${opt.callee} (${opt.kind.startsWith('bnb') || dsMixed ? dsMixed && !opt.kind.startsWith('bnb') ? 'float32 master + m + v' : 'uint8' : opt.kind === 'optax.adafactor' ? 'float32' : paramDtype}${muNote})`, st.bytes, 'optimizer', offO ? { kind: 'host' } : sharded(1), opt.span, st.formula, st.citation);
     optBytes = st.bytes;
     if (opt.accumulate !== undefined) {
       const acc = accumulationBytes(trainable);

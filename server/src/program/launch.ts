@@ -245,7 +245,7 @@ function fromShell(ws: Workspace, file: string, text: string, firstLine = 1, env
   return out;
 }
 
-/** Commands in a Markdown file's shell code blocks (fenced, language sh/bash/shell/console/zsh or none). */
+/** Commands in a Markdown file's fenced code blocks (the lines that start with a launcher). */
 function fromMarkdown(ws: Workspace, file: string, text: string): LaunchCommand[] {
   const out: LaunchCommand[] = [];
   const lines = text.split('\n');
@@ -256,9 +256,10 @@ function fromMarkdown(ws: Workspace, file: string, text: string): LaunchCommand[
     const lang = open[2].toLowerCase();
     let j = i + 1;
     while (j < lines.length && !lines[j].trimStart().startsWith(fence)) j++;
-    if (['', 'sh', 'bash', 'shell', 'console', 'zsh', 'shell-session'].includes(lang)) {
-      out.push(...fromShell(ws, file, lines.slice(i + 1, j).join('\n'), i + 2));
-    }
+    // Any language: READMEs put commands in ```markdown, ```python or ```text blocks too; a line counts only
+    // when it starts with a launcher (readCommand), so code lines are never taken for commands.
+    void lang;
+    out.push(...fromShell(ws, file, lines.slice(i + 1, j).join('\n'), i + 2));
     i = j;
   }
   return out;

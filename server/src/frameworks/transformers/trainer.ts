@@ -130,7 +130,17 @@ function trainStep(it: Interpreter, tr: Value & { t: 'extern' }, node: SyntaxNod
     try { if (text !== undefined) ds = fromData(JSON.parse(text), false); } catch { /* not JSON: the stage stays unknown below */ }
   }
   const stage = num(get(get(ds, 'zero_optimization'), 'stage') ?? NONE);
-  if (stage !== undefined && stage >= 0 && stage <= 3) prog.zero = { span: ctorSpan, stage: stage as 0 | 1 | 2 | 3, how: `DeepSpeed ZeRO stage ${stage} (TrainingArguments(deepspeed=...))` };
+  if (stage !== undefined && stage >= 0 && stage <= 3) {
+    // "auto" values are filled from the TrainingArguments (integrations/deepspeed.py trainer_config_process).
+    const on = (k: string, flag: string) => { const v = get(get(ds, k), 'enabled'); return (v?.t === 'bool' && v.v) || (v?.t === 'str' && v.v === 'auto' && bool(flag) === true); };
+    const mixed: DType | undefined = on('bf16', 'bf16') ? 'bfloat16' : on('fp16', 'fp16') ? 'float16' : undefined;
+    const zo = get(ds, 'zero_optimization');
+    const dev = (k: string) => { const d = get(get(zo, k), 'device'); return d?.t === 'str' && (d.v === 'cpu' || d.v === 'nvme') ? d.v : undefined; };
+    const legacy = get(zo, 'cpu_offload');
+    const offloadOptimizer = dev('offload_optimizer') ?? (legacy?.t === 'bool' && legacy.v ? 'cpu' : undefined);
+    const offloadParams = dev('offload_param');
+    prog.zero = { span: ctorSpan, stage: stage as 0 | 1 | 2 | 3, how: `DeepSpeed ZeRO stage ${stage} (TrainingArguments(deepspeed=...))`, ...(mixed ? { mixed } : {}), ...(offloadOptimizer ? { offloadOptimizer } : {}), ...(offloadParams ? { offloadParams } : {}) };
+  }
   else if (ds && ds.t !== 'none') prog.trainerUnknowns.push({ what: 'sharding', reason: `${kind}: the deepspeed config is neither a literal dict nor a readable JSON file of the workspace, so its ZeRO stage is not known; nothing is divided`, span: ctorSpan });
 
   // The Trainer's data loader asks the train dataset for examples (torch Dataset.__getitem__): run it once on an
