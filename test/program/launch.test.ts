@@ -190,3 +190,21 @@ if __name__ == "__main__":
     assert.deepEqual(Object.keys(r.result.models[0].estimate.bytesByDtype), ['float16']);
   } finally { rmSync(root, { recursive: true, force: true }); }
 });
+
+test('a script missing required flags gets a [[tool.oomlens.runs]] template naming them; filled in, it gives the number', async () => {
+  const { missingFlags, runTemplate } = await import('../../server/src/lsp/handlers/declare');
+  const root = project({ 'train.py': ARGPARSE });
+  try {
+    const before = await paramsOf(root, 'train.py');
+    assert.equal(before.count, null);
+    const flags = missingFlags(before.result);
+    assert.deepEqual(flags, ['--width']);
+    const template = runTemplate('train.py', flags);
+    assert.match(template, /\[\[tool\.oomlens\.runs\]\]\ncommand = "python train\.py --width \.\.\."/);
+    writeFileSync(join(root, 'pyproject.toml'), template.replace('--width ...', '--width 16'));
+    workspaceFor(root).forgetListing();
+    const after = await paramsOf(root, 'train.py');
+    assert.equal(after.count, 16 * 16 + 16);
+    assert.equal(after.run, 'args from pyproject.toml:2');
+  } finally { rmSync(root, { recursive: true, force: true }); }
+});

@@ -154,6 +154,14 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
   } catch (e) {
     unknowns.push({ what: 'analysis', reason: `internal error while building models from defaults: ${(e as Error).message}` });
   }
+  // Command-line values the program needs and no command gives (a required option, a config-file flag without
+  // a default): named once each at file level, so a file with no model still says what is missing.
+  const wanted = new Set<string>();
+  for (const u of it.unknowns) {
+    if (!/command-line argument `|names the config file and has no default/.test(u.reason) || wanted.has(u.reason)) continue;
+    wanted.add(u.reason);
+    unknowns.push({ what: 'command line', reason: u.reason, span: u.span });
+  }
   // The analyzer's own limits (budgets, size caps, depth limits) are reported once each, where first hit.
   const seen = new Set<string>();
   for (const u of it.unknowns) {

@@ -91,9 +91,9 @@ export function installEntryPoints(it: Interpreter): void {
     else if (act === 'store_false') value = { t: 'bool', v: true };
     else if (act === 'count') value = NONE;
     else if (c.kw.get('required')?.t === 'bool' && (c.kw.get('required') as { v: boolean }).v) {
-      value = unknown(`command-line argument \`${long ?? flags[0]}\` is required and has no default: declare the run in [[tool.oomlens.models]]`, it.span(node));
+      value = unknown(`command-line argument \`${long ?? flags[0]}\` is required and has no default: give the command line in [[tool.oomlens.runs]]`, it.span(node));
     } else if (!flags[0].startsWith('-') && c.kw.get('nargs') === undefined) {
-      value = unknown(`positional command-line argument \`${flags[0]}\` has no default: declare the run in [[tool.oomlens.models]]`, it.span(node));
+      value = unknown(`positional command-line argument \`${flags[0]}\` has no default: give the command line in [[tool.oomlens.runs]]`, it.span(node));
     } else value = NONE;
     st.args.push({ dest, flag: long ?? flags[0], value, flags, positional: !flags[0].startsWith('-'), action: act, nargs: c.kw.get('nargs'), constV: c.kw.get('const'), typeV: c.kw.get('type'), node });
     return NONE;
@@ -109,6 +109,8 @@ export function installEntryPoints(it: Interpreter): void {
     const words = given && given.t !== 'none' ? wordsOf(given) : commandLine(it);
     if (words === 'unknown') { for (const a of st.args) ns.attrs.set(a.dest, unknown(`parse_args() of a list oomlens cannot read: \`${a.flag}\` is not known`, it.span(node))); return ns; }
     if (words) argparseWords(it, st, words, ns, node);
+    // Values still missing are named where the program parses its command line (a file-level unknown).
+    for (const a of st.args) { const v = ns.attrs.get(a.dest); if (v?.t === 'unknown' && /command-line argument `/.test(v.reason)) it.note(v.reason, node); }
     return ns;
   };
   method('parse_args', (st, _self, c, node) => parse(st, c, node));
@@ -145,7 +147,12 @@ export function installEntryPoints(it: Interpreter): void {
     const dflt = kwOr(c, 'default', 1);
     if (name?.t !== 'str') return NONE;
     flagKinds.set(name.v, 'config_file');
-    if (dflt?.t !== 'str') { setFlag(name.v, unknown(`--${name.v} names the config file and has no default: give the command in [[tool.oomlens.runs]]`, it.span(node))); return NONE; }
+    if (dflt?.t !== 'str') {
+      // The command line may still give it (applyAbslWords, when app.run starts); named now, superseded then.
+      setFlag(name.v, unknown(`--${name.v} names the config file and has no default: give the command line in [[tool.oomlens.runs]]`, it.span(node)));
+      if (!commandLine(it)?.some((w) => w !== null && (w === `--${name.v}` || w.startsWith(`--${name.v}=`)))) it.note(`--${name.v} names the config file and has no default: give the command line in [[tool.oomlens.runs]]`, node);
+      return NONE;
+    }
     setFlag(name.v, configFile(dflt.v, node));
     return NONE;
   });

@@ -14,7 +14,7 @@ import type { OomlensServer } from '../server';
 import { codeActionParams, isRange } from '../validate';
 import type { DiagnosticData } from './diagnostics';
 import { COMMAND_SHOW_DOCS } from './executeCommand';
-import { declarationActions } from './declare';
+import { declarationActions, runActions } from './declare';
 
 export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.oomlens`;
 
@@ -106,6 +106,8 @@ export function registerCodeAction(server: OomlensServer): void {
       const start = doc.offsetAt(range.start), end = doc.offsetAt(range.end);
       actions.push(...declarationActions(path, latest.unbuilt, (u) => u.span.start <= end && start <= u.span.end));
     }
+    // Command-line values the script needs and no launch command gives: offer a [[tool.oomlens.runs]] template.
+    if (path && latest) actions.push(...runActions(path, latest));
     return actions;
   });
 }

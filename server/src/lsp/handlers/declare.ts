@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CodeActionKind, type CodeAction, type Range, type WorkspaceEdit } from 'vscode-languageserver';
-import type { UnbuiltModel } from '../../analysis/api';
+import type { AnalysisResult, UnbuiltModel } from '../../analysis/api';
 import { findPyproject } from '../../config/pyproject';
 import { findRoot } from '../../program/workspace';
 
@@ -46,6 +46,45 @@ export function declarationEdit(file: string, u: UnbuiltModel): WorkspaceEdit {
 }
 
 const zero: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+
+/**
+ * A script whose command-line values are missing (a required argparse option, a positional, a config-file
+ * flag without a default) and that no launch command runs: a `[[tool.oomlens.runs]]` template naming the
+ * missing flags (program/launch.ts reads it).
+ */
+export function runTemplate(relFile: string, flags: string[]): string {
+  const words = flags.map((f) => (f.startsWith('-') ? `${f} ...` : '...')).join(' ');
+  return ['', '[[tool.oomlens.runs]]', `command = "python ${relFile}${words ? ` ${words}` : ''}"  # the command line you run it with`, ''].join('\n');
+}
+
+/** Flags named by "command-line argument" unknowns anywhere in a result. */
+export function missingFlags(result: AnalysisResult): string[] {
+  const reasons = [...result.unknowns, ...result.models.flatMap((m) => [...m.facts.unknowns, ...m.estimate.phases.flatMap((p) => p.unknowns)])].map((u) => u.reason);
+  const flags = new Set<string>();
+  for (const r of reasons) {
+    for (const m of r.matchAll(/command-line argument `([^`]+)`/g)) flags.add(m[1]);
+    for (const m of r.matchAll(/(--[\w.-]+) names the config file/g)) flags.add(m[1]);
+  }
+  return [...flags];
+}
+
+export function runActions(file: string, result: AnalysisResult): CodeAction[] {
+  const flags = missingFlags(result);
+  if (!flags.length || result.models.some((m) => m.run)) return [];
+  const existing = findPyproject(file);
+  const path = existing ?? join(findRoot(file), 'pyproject.toml');
+  const rel = relative(dirname(path), file).split(sep).join('/');
+  const uri = pathToFileURL(path).href;
+  const text = runTemplate(rel, flags);
+  let edit: WorkspaceEdit;
+  if (!existing || !existsSync(path)) edit = { documentChanges: [{ kind: 'create', uri, options: { ignoreIfExists: true } }, { textDocument: { uri, version: null }, edits: [{ range: zero, newText: text.replace(/^\n/, '') }] }] };
+  else {
+    const lines = readFileSync(path, 'utf8').split('\n');
+    const end = { line: lines.length - 1, character: lines[lines.length - 1].length };
+    edit = { changes: { [uri]: [{ range: { start: end, end }, newText: (lines[lines.length - 1] === '' ? '' : '\n') + text }] } };
+  }
+  return [{ title: `Declare how this script is run (pyproject.toml [[tool.oomlens.runs]]: ${flags.join(', ')})`, kind: CodeActionKind.QuickFix, edit }];
+}
 
 export function declarationActions(file: string, unbuilt: UnbuiltModel[], inRange: (u: UnbuiltModel) => boolean): CodeAction[] {
   return unbuilt.filter(inRange).map((u) => ({
