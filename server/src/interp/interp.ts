@@ -412,6 +412,8 @@ export class Interpreter {
       else obj.attrs.set(name, value);
     } else if (obj.t === 'class') obj.ns.set(name, value);
     else if (obj.t === 'dict' && obj.attrs) this.setItem(obj, str(name), value, at);
+    // A library object that carries its keyword values (TrainingArguments, SFTConfig): later reads see the new one.
+    else if (obj.t === 'extern' && obj.kw && !obj.self) obj.kw.set(name, value);
   }
 
   setItem(obj: Value, key: Value, value: Value, at: SyntaxNode): void {

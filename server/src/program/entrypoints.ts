@@ -25,6 +25,7 @@ import { type ClassV, type InstV, type Value, NONE, describe, str, unknown } fro
 import { fromData } from './configfiles';
 import type { ArgWord } from './launch';
 import { byAnnotation, literal, splitOptions, stringToBool } from './argv';
+import { LIBRARY_DATACLASS_DEFAULTS } from '../frameworks/transformers/trl';
 
 interface ArgSpec {
   dest: string; flag: string; value: Value;
@@ -261,6 +262,12 @@ export function installEntryPoints(it: Interpreter): void {
   });
 
   // ------------------------------------------------------ HfArgumentParser
+  // trl's TrlParser is an HfArgumentParser whose parse_args_and_config also reads `--config file.yaml`.
+  for (const n of ['trl.TrlParser', 'trl.scripts.utils.TrlParser']) reg(n, (_s, c) => {
+    const types = c.args[0] ?? c.kw.get('dataclass_types');
+    const items = types ? (types.t === 'tuple' || types.t === 'list' ? types.items : [types]) : [];
+    return { t: 'extern', name: 'transformers.HfArgumentParser#', args: items };
+  });
   reg('transformers.HfArgumentParser', (_s, c) => {
     const types = c.args[0] ?? c.kw.get('dataclass_types');
     const items = types ? (types.t === 'tuple' || types.t === 'list' ? types.items : [types]) : [];
@@ -275,13 +282,27 @@ export function installEntryPoints(it: Interpreter): void {
     // program's subclass of one (class TrainingArguments(transformers.TrainingArguments)).
     let lib = items.findIndex((c) => c.t !== 'class');
     if (lib < 0) lib = items.findIndex((c) => c.t === 'class' && c.bases.some((b) => b.t === 'extern' || (b.t === 'class' && b.bases.some((bb) => bb.t === 'extern'))));
+    // Library dataclasses passed as they are (trl's SFTConfig, ModelConfig, ScriptArguments) have field lists oomlens
+    // does not hold: each is given every value no program dataclass declares, and reads only its own.
+    const libs = items.flatMap((c, i) => (c.t !== 'class' ? [i] : []));
     for (const [name, v] of values) {
       const own = items.findIndex((c) => c.t === 'class' && c.fields.includes(name));
-      const at = own >= 0 ? own : lib;
-      if (at < 0) { it.note(`--${name} is a field of none of the parser's dataclasses (HfArgumentParser would stop); it is ignored`, node); continue; }
-      kws[at].set(name, v);
+      const at = own >= 0 ? [own] : libs.length ? libs : lib >= 0 ? [lib] : [];
+      if (!at.length) { it.note(`--${name} is a field of none of the parser's dataclasses (HfArgumentParser would stop); it is ignored`, node); continue; }
+      for (const i of at) kws[i].set(name, v);
     }
-    return { t: 'tuple', items: items.map((cls, i) => it.call(cls, { args: [], kw: kws[i] }, node)) };
+    return {
+      t: 'tuple',
+      items: items.map((cls, i) => {
+        // A library dataclass with no model of its own: a record of the values given (and the library's known defaults).
+        if (cls.t === 'extern' && !it.externs.has(cls.name)) {
+          const kw = new Map<string, Value>(Object.entries(LIBRARY_DATACLASS_DEFAULTS[cls.name] ?? {}));
+          for (const [k, v] of kws[i]) kw.set(k, v);
+          return { t: 'extern', name: `${cls.name}#dataclass`, kw };
+        }
+        return it.call(cls, { args: [], kw: kws[i] }, node);
+      }),
+    };
   };
   const hfWords = (self: Value | undefined, words: ArgWord[], node: SyntaxNode): Value => {
     const items = self?.t === 'extern' ? self.args ?? [] : [];
@@ -325,10 +346,34 @@ export function installEntryPoints(it: Interpreter): void {
     if (words === 'unknown') return unknown('parse_args_into_dataclasses() of a list oomlens cannot read', it.span(node));
     return words?.length ? hfWords(self, words, node) : hfBuild(self, node, new Map());
   });
+  // TrlParser.parse_args_and_config: `--config file.yaml` gives defaults, the other words win (trl/scripts/utils.py).
+  reg('transformers.HfArgumentParser#.parse_args_and_config', (self, c, node) => {
+    const given = kwOr(c, 'args', 0);
+    const words = given && given.t !== 'none' ? wordsOf(given) : commandLine(it);
+    if (words === 'unknown') return unknown('parse_args_and_config() of a list oomlens cannot read', it.span(node));
+    const all = words ?? [];
+    const at = all.findIndex((w) => w === '--config' || (w ?? '').startsWith('--config='));
+    let rest = all;
+    const fromFile: ArgWord[] = [];
+    if (at >= 0) {
+      const w = all[at]!;
+      const path = w.includes('=') ? w.slice(w.indexOf('=') + 1) : all[at + 1] ?? null;
+      rest = [...all.slice(0, at), ...all.slice(at + (w.includes('=') ? 1 : 2))];
+      const data = path === null ? unknown('--config names a file the command does not give') : readArgsFile(str(path), true, node);
+      if (data.t !== 'dict') return unknown(`TrlParser --config: ${data.t === 'unknown' ? data.reason : 'not a mapping'}`, it.span(node));
+      data.keys.forEach((k, i) => { const v = data.vals[i]; if (k.t === 'str' && (v.t === 'str' || v.t === 'int' || v.t === 'float' || v.t === 'bool')) fromFile.push(`--${k.v}`, String(v.t === 'bool' ? (v.v ? 'true' : 'false') : v.v)); });
+    }
+    const tuple = hfWords(self, [...fromFile, ...rest], node);
+    return tuple;
+  });
   reg('transformers.HfArgumentParser#.parse_json_file', (self, c, node) => hfFromData(self, readArgsFile(kwOr(c, 'json_file', 0), false, node), node));
   reg('transformers.HfArgumentParser#.parse_yaml_file', (self, c, node) => hfFromData(self, readArgsFile(kwOr(c, 'yaml_file', 0), true, node), node));
   reg('transformers.HfArgumentParser#.parse_dict', (self, c, node) => hfFromData(self, kwOr(c, 'args', 0) ?? NONE, node));
   chainGetattr(it, (self, name) => (self.t === 'extern' && self.name === 'transformers.HfArgumentParser#' ? { t: 'extern', name: `transformers.HfArgumentParser#.${name}`, self } : undefined));
+  // Fields of a library dataclass record: the value given, else not known (the library's default).
+  chainGetattr(it, (self, name) => (self.t === 'extern' && self.name.endsWith('#dataclass')
+    ? self.kw?.get(name) ?? unknown(`${self.name.replace(/#dataclass$/, '')}.${name}: the library's default, not known to oomlens`)
+    : undefined));
 }
 
 function hydraConfig(it: Interpreter, dirV: Value | undefined, nameV: Value | undefined, node: SyntaxNode): Value {

@@ -24,7 +24,8 @@
  *   `--include host:0,1,2` (deepspeed/launcher/runner.py).
  * - `mpirun`/`mpiexec -np N`, `srun --ntasks N` (`-n N`).
  * Sources are read in this order and the first command naming the script is
- * the one analysed: pyproject runs, launch.json, shell scripts, Markdown —
+ * the one analysed: pyproject runs, launch.json, shell scripts, Markdown, the
+ * script's own docstring / leading comments —
  * except that a command with a word the shell fills at run time comes after
  * every complete one (a declared run stays first).
  */
@@ -374,6 +375,22 @@ function commandsIn(ws: Workspace, file: string, current: string): LaunchCommand
   return commands;
 }
 
+/** Commands in a script's module docstring and its leading comment lines (`# python train.py --x 1`). */
+function usageInScript(ws: Workspace, script: string): LaunchCommand[] {
+  const text = ws.readText(script);
+  if (text === undefined) return [];
+  const head = text.slice(0, 20_000);
+  const out: LaunchCommand[] = [];
+  const doc = /^(?:\s*#[^\n]*\n|\s*\n)*\s*[rRuU]?("""|''')([\s\S]*?)\1/.exec(head);
+  if (doc) {
+    const first = head.slice(0, doc.index + doc[0].indexOf(doc[1]) + 3).split('\n').length;
+    out.push(...fromShell(ws, script, doc[2], first));
+  }
+  const comments = /^(?:[ \t]*#[^\n]*\n)+/.exec(head);
+  if (comments) out.push(...fromShell(ws, script, comments[0].replace(/^[ \t]*#[ \t]?/gm, ''), 1));
+  return out;
+}
+
 /** The first Python command in a command-line text (`oomlens check --run "..."`), its words resolved from the workspace root. */
 export function commandFromText(ws: Workspace, text: string, source: string): LaunchCommand | undefined {
   const c = fromShell(ws, join(ws.root, '.oomlens-run'), text.replace(/\n/g, ' '))[0];
@@ -385,6 +402,8 @@ export function launchCommandsFor(ws: Workspace, script: string): LaunchCommand[
   const p = resolve(script);
   const out: LaunchCommand[] = [];
   for (const f of candidateFiles(ws)) for (const c of commandsIn(ws, f, p)) if (c.script === p) out.push(c);
+  // Last: usage written in the script's own module docstring or leading comments ("python trl/scripts/sft.py ...").
+  for (const c of usageInScript(ws, p)) if (c.script === p) out.push(c);
   // A declared run always comes first; among the rest, a command whose every word is known (no unset
   // shell variable) before one that leaves values unknown, each group in source order.
   const declared = (c: LaunchCommand) => (c.file.endsWith('pyproject.toml') ? 0 : 1);

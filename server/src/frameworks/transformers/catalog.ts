@@ -68,11 +68,12 @@ add(TABLE, ['meta-llama/Meta-Llama-3-70B', 'meta-llama/Meta-Llama-3-70B-Instruct
 const MISTRAL_7B = { vocab_size: 32000, hidden_size: 4096, num_hidden_layers: 32, num_attention_heads: 32, num_key_value_heads: 8, intermediate_size: 14336, tie_word_embeddings: false, torch_dtype: 'bfloat16' };
 add(TABLE, ['mistralai/Mistral-7B-v0.1', 'mistralai/Mistral-7B-Instruct-v0.1', 'mistralai/Mistral-7B-Instruct-v0.2'], 'mistral', MISTRAL_7B);
 add(TABLE, ['mistralai/Mixtral-8x7B-v0.1', 'mistralai/Mixtral-8x7B-Instruct-v0.1'], 'mixtral', { ...MISTRAL_7B, num_local_experts: 8, num_experts_per_tok: 2 });
-// Qwen2.5 (q/k/v projections carry biases; small models tie the head).
+// Qwen2.5 and Qwen2 (the same architecture and sizes: huggingface.co/Qwen/Qwen2-0.5B etc. config.json; q/k/v
+// projections carry biases; small models tie the head).
 const QWEN = { num_hidden_layers: 28, tie_word_embeddings: false, torch_dtype: 'bfloat16' };
-add(TABLE, ['Qwen/Qwen2.5-0.5B', 'Qwen/Qwen2.5-0.5B-Instruct'], 'qwen2', { ...QWEN, vocab_size: 151936, hidden_size: 896, num_hidden_layers: 24, num_attention_heads: 14, num_key_value_heads: 2, intermediate_size: 4864, tie_word_embeddings: true });
-add(TABLE, ['Qwen/Qwen2.5-1.5B', 'Qwen/Qwen2.5-1.5B-Instruct'], 'qwen2', { ...QWEN, vocab_size: 151936, hidden_size: 1536, num_attention_heads: 12, num_key_value_heads: 2, intermediate_size: 8960, tie_word_embeddings: true });
-add(TABLE, ['Qwen/Qwen2.5-7B', 'Qwen/Qwen2.5-7B-Instruct'], 'qwen2', { ...QWEN, vocab_size: 152064, hidden_size: 3584, num_attention_heads: 28, num_key_value_heads: 4, intermediate_size: 18944 });
+add(TABLE, ['Qwen/Qwen2.5-0.5B', 'Qwen/Qwen2.5-0.5B-Instruct', 'Qwen/Qwen2-0.5B', 'Qwen/Qwen2-0.5B-Instruct'], 'qwen2', { ...QWEN, vocab_size: 151936, hidden_size: 896, num_hidden_layers: 24, num_attention_heads: 14, num_key_value_heads: 2, intermediate_size: 4864, tie_word_embeddings: true });
+add(TABLE, ['Qwen/Qwen2.5-1.5B', 'Qwen/Qwen2.5-1.5B-Instruct', 'Qwen/Qwen2-1.5B', 'Qwen/Qwen2-1.5B-Instruct'], 'qwen2', { ...QWEN, vocab_size: 151936, hidden_size: 1536, num_attention_heads: 12, num_key_value_heads: 2, intermediate_size: 8960, tie_word_embeddings: true });
+add(TABLE, ['Qwen/Qwen2.5-7B', 'Qwen/Qwen2.5-7B-Instruct', 'Qwen/Qwen2-7B', 'Qwen/Qwen2-7B-Instruct'], 'qwen2', { ...QWEN, vocab_size: 152064, hidden_size: 3584, num_attention_heads: 28, num_key_value_heads: 4, intermediate_size: 18944 });
 add(TABLE, ['Qwen/Qwen2.5-14B', 'Qwen/Qwen2.5-14B-Instruct'], 'qwen2', { ...QWEN, vocab_size: 152064, hidden_size: 5120, num_hidden_layers: 48, num_attention_heads: 40, num_key_value_heads: 8, intermediate_size: 13824 });
 add(TABLE, ['Qwen/Qwen2.5-72B', 'Qwen/Qwen2.5-72B-Instruct'], 'qwen2', { ...QWEN, vocab_size: 152064, hidden_size: 8192, num_hidden_layers: 80, num_attention_heads: 64, num_key_value_heads: 8, intermediate_size: 29568 });
 // Gemma / Gemma 2 (head_dim is published, not hidden/heads; tied head).

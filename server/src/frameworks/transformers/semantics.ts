@@ -116,6 +116,11 @@ export function installTransformers(it: Interpreter): void {
   it.externs.set('transformers.BitsAndBytesConfig', (_i, _s, c) => ({ t: 'extern', name: 'transformers.BitsAndBytesConfig', kw: c.kw }));
 }
 
+/** `<className>.from_pretrained(id, **kw)` as a library's own code calls it (trl's SFTTrainer with a model id). */
+export function loadPretrained(it: Interpreter, className: string, id: string, kw: Map<string, Value>, node: SyntaxNode): Value {
+  return fromPretrained(it, className, [{ t: 'str', v: id }], kw, node);
+}
+
 function hfClass(it: Interpreter, name: string): ClassV {
   return { t: 'class', name, bases: [], ns: new Map(), kind: 'torch', dataclass: false, fields: [] };
 }

@@ -28,6 +28,8 @@ import { BudgetExceeded, Cancelled, linearize, type CallArgs, type Interpreter }
 import type { SyntaxNode } from '../../interp/parser';
 import { type ClassV, type Value, NONE, num, unknown } from '../../interp/values';
 import { tokenBounds } from '../datasets/semantics';
+import { sftModel } from './trl';
+import { loadPretrained } from './semantics';
 import { fromData } from '../../program/configfiles';
 import { trainingProgram, type OptimizerUse } from '../../phases/training';
 import { visitTensors } from '../../interp/memory';
@@ -58,6 +60,11 @@ export function installTrainer(it: Interpreter): void {
     kw.set('__end__', { t: 'int', v: node.endIndex });
     if (!kw.has('model') && c.args[0]) kw.set('model', c.args[0]);
     if (!kw.has('args') && c.args[1]) kw.set('args', c.args[1]);
+    // trl: SFTTrainer(model="org/name") loads the model itself (trl.ts).
+    if (kind === 'SFTTrainer') {
+      const m = sftModel(it, kw, node, (id, init) => loadPretrained(it, 'AutoModelForCausalLM', id, init, node));
+      if (m) kw.set('model', m);
+    }
     return { t: 'extern', name: '__hf_trainer__', kw };
   };
   for (const n of ['transformers.Trainer', 'transformers.Seq2SeqTrainer', 'transformers.trainer.Trainer']) it.externs.set(n, trainer('Trainer'));
@@ -112,6 +119,17 @@ function trainStep(it: Interpreter, tr: Value & { t: 'extern' }, node: SyntaxNod
   prog.backward.push(span);
 
   // Mixed precision and checkpointing.
+  // trl's SFTConfig changes two TrainingArguments defaults (trl/trainer/sft_config.py @ f2cd577: "gradient_checkpointing:
+  // Defaults to True", "bf16: Defaults to True if fp16 is not set"); a pinned trl older than 0.20 keeps the library's.
+  const trlV = ((it.state.get('versions') as Record<string, string> | undefined) ?? {}).trl;
+  const [tM, tm] = (trlV ?? '').split('.').map(Number);
+  const sftDefaults = kind === 'SFTTrainer' && (args?.t !== 'extern' || args.name !== 'transformers.TrainingArguments') && !(trlV && (tM === 0 && tm < 20));
+  if (sftDefaults) {
+    const notes: string[] = [];
+    if (bool('gradient_checkpointing') === undefined) { prog.checkpointing.push({ span: ctorSpan, how: 'SFTConfig default gradient_checkpointing=True' }); notes.push('gradient_checkpointing=True'); }
+    if (bool('bf16') === undefined && bool('fp16') !== true && !prog.autocast) { prog.autocast = { dtype: 'bfloat16', span: ctorSpan }; notes.push('bf16=True'); }
+    void notes;
+  }
   const dt: DType | undefined = bool('bf16') ? 'bfloat16' : bool('fp16') ? 'float16' : undefined;
   if (dt && !prog.autocast) prog.autocast = { dtype: dt, span: ctorSpan };
   if (bool('gradient_checkpointing')) prog.checkpointing.push({ span: ctorSpan, how: 'TrainingArguments(gradient_checkpointing=True)' });

@@ -1,0 +1,63 @@
+// trl's SFT script shape (TrlParser over trl's own dataclasses, SFTTrainer loading the model from its id,
+// get_peft_config from --use_peft): run as its command line says, the LoRA adapters equal what peft itself
+// makes on the same model (test/python/peft_truth.py builds it with transformers + peft on the CPU).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { analyze } from '../../server/src/analysis/analyze';
+import { runPythonJson } from '../python/venv';
+
+const QWEN = { model_type: 'qwen2', vocab_size: 1000, hidden_size: 64, num_hidden_layers: 2, num_attention_heads: 4, num_key_value_heads: 2, intermediate_size: 96, tie_word_embeddings: true, torch_dtype: 'bfloat16' };
+
+const SCRIPT = `import argparse
+from trl import ModelConfig, ScriptArguments, SFTConfig, SFTTrainer, TrlParser, get_peft_config, get_quantization_config
+
+def main(script_args, training_args, model_args):
+    trainer = SFTTrainer(
+        model=model_args.model_name_or_path,
+        args=training_args,
+        train_dataset=None,
+        quantization_config=get_quantization_config(model_args),
+        peft_config=get_peft_config(model_args),
+    )
+    trainer.train()
+
+if __name__ == "__main__":
+    parser = TrlParser((ScriptArguments, SFTConfig, ModelConfig))
+    script_args, training_args, model_args = parser.parse_args_and_config()
+    main(script_args, training_args, model_args)
+`;
+
+async function run(command: string, config?: string) {
+  const root = mkdtempSync(join(tmpdir(), 'oomlens-trl-'));
+  try {
+    mkdirSync(join(root, 'ckpt'));
+    writeFileSync(join(root, 'ckpt', 'config.json'), JSON.stringify(QWEN));
+    writeFileSync(join(root, 'pyproject.toml'), `[[tool.oomlens.runs]]\ncommand = "${command}"\n`);
+    if (config) writeFileSync(join(root, 'sft.yaml'), config);
+    writeFileSync(join(root, 'sft.py'), SCRIPT);
+    const r = await analyze(SCRIPT, { path: join(root, 'sft.py'), device: 'a100-40gb', versions: { transformers: '4.56.0' } });
+    return r.models[0];
+  } finally { rmSync(root, { recursive: true, force: true }); }
+}
+
+test('trl sft: --use_peft --lora_r 8 gives peft\'s own adapter count; the model loads float32 (SFTTrainer\'s default)', async () => {
+  const [truth] = runPythonJson<{ trainable: number }[]>('peft_truth.py', [{ config: QWEN, lora: { r: 8, lora_alpha: 32, task_type: 'CAUSAL_LM' }, dtype: 'float32' }]);
+  const m = await run('python sft.py --model_name_or_path ./ckpt --use_peft --lora_r 8 --per_device_train_batch_size 2 --max_length 128 --output_dir out');
+  assert.equal(m.run, 'args from pyproject.toml:1');
+  assert.deepEqual(Object.keys(m.estimate.bytesByDtype), ['float32']);
+  const p = m.estimate.phases.find((x) => x.phase === 'training')!;
+  const adapters = p.breakdown.filter((c) => /^LoRA adapters \(float32\)/.test(c.label)).reduce((a, c) => a + c.bytes, 0) / 4;
+  assert.equal(adapters, truth.trainable);
+  assert.equal(p.peakIsLowerBound, false, JSON.stringify(p.unknowns));
+});
+
+test('trl sft: a --config YAML gives defaults the command line overrides; without --use_peft the whole model trains', async () => {
+  const m = await run('python sft.py --config sft.yaml --per_device_train_batch_size 4', 'model_name_or_path: ./ckpt\nper_device_train_batch_size: 1\nmax_length: 64\noutput_dir: out\n');
+  const p = m.estimate.phases.find((x) => x.phase === 'training')!;
+  assert.ok(p.notes.some((n) => /per-device batch 4 × sequence 64/.test(n)), JSON.stringify(p.notes));
+  assert.equal(p.breakdown.filter((c) => /^LoRA/.test(c.label)).length, 0);
+  assert.ok(p.breakdown.some((c) => /^optimizer state/.test(c.label)));
+});
