@@ -131,6 +131,9 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
     opts.onInternalError?.('interpreter', e);
   }
   for (const m of it.modules.values()) if (m.path) dependencies.push(m.path);
+  // A framework that says how many processes it starts (Lightning's Trainer(devices=4)) on a one-card target.
+  const dc = Number(it.state.get('deviceCount') ?? 1);
+  if (spec.count === 1 && Number.isInteger(dc) && dc > 1) spec = { ...spec, count: dc };
   // Declared constructions for this file ([[tool.oomlens.models]] in pyproject.toml).
   const origins = new Map<ModelRecord, string>();
   const declared = new Set<ModelRecord>();

@@ -15,6 +15,7 @@ import { installTrainer } from './transformers/trainer';
 import { installPeft } from './peft/semantics';
 import { installDatasets } from './datasets/semantics';
 import { installTrl } from './transformers/trl';
+import { installLightning } from './lightning/semantics';
 import { installInference } from '../phases/inference';
 import { installTraining } from '../phases/training';
 
@@ -36,4 +37,5 @@ export function installFrameworks(it: Interpreter): void {
   installPeft(it);
   installDatasets(it);
   installTrl(it);
+  installLightning(it);
 }

@@ -1701,6 +1701,8 @@ export function classKindOf(name: string): ClassV['kind'] | undefined {
   // Subclasses of torch.nn layers and containers (class MLPBlock(nn.Sequential)) are torch modules too.
   if (/^torch\.nn\.(modules\.\w+\.)?[A-Z]\w*$/.test(name) && !/\.(Parameter|Buffer|UninitializedParameter)$/.test(name)) return 'torch';
   if (name === 'haiku.Module') return 'haiku';
+  // A LightningModule is a torch.nn.Module (lightning/pytorch/core/module.py).
+  if (/^(lightning\.pytorch|lightning|pytorch_lightning)(\.core(\.module)?)?\.LightningModule$/.test(name)) return 'torch';
   return undefined;
 }
 

@@ -644,6 +644,8 @@ function memoised(node: SyntaxNode, what: string, f: () => boolean): boolean {
 /** Whether the nearest enclosing loop (else function) of `node` calls `.backward(`. */
 export function inTrainingStep(node: SyntaxNode): boolean {
   for (let p = node.parent; p; p = p.parent) {
+    // LightningModule.training_step: Lightning runs the backward on what it returns (frameworks/lightning).
+    if (p.type === 'function_definition' && p.childForFieldName('name')?.text === 'training_step') return true;
     if (p.type === 'for_statement' || p.type === 'while_statement' || p.type === 'function_definition') {
       return memoised(p, 'backward', () => {
         const body = p.childForFieldName('body');

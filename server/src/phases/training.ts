@@ -94,6 +94,8 @@ export interface TrainingProgram {
   trainerUnknowns: Unknown[];
   /** JAX: the loss computes in 16-bit from float32 parameters (a cast inside the differentiated function). */
   jaxComputeDtype?: { dtype: DType; span: Span };
+  /** `autocast` applies to every forward of the step (a trainer's precision setting), not only those in an autocast block. */
+  autocastAll?: boolean;
 }
 
 export interface TrainingInfo {
@@ -628,7 +630,8 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
   // 4. Activations kept for the backward.
   // Autocast applies to the forwards run inside it; a model run outside any autocast computes in its parameters' dtype.
   const mine = prog.forwards.filter((f) => f.model === rec.result);
-  const autocastDtype = mine.length ? mine.find((f) => f.autocast)?.autocast : prog.forwards.length ? undefined : prog.autocast?.dtype;
+  // A trainer that runs every forward under autocast (Lightning's precision="bf16-mixed") sets autocastAll.
+  const autocastDtype = (mine.length ? mine.find((f) => f.autocast)?.autocast : prog.forwards.length ? undefined : prog.autocast?.dtype) ?? (prog.autocastAll ? prog.autocast?.dtype : undefined);
   const autocastOn = !!autocastDtype && rec.framework !== 'equinox' && rec.framework !== 'flax' && rec.framework !== 'haiku' && rec.framework !== 'jax';
   const computeDtype: DType = (autocastOn ? autocastDtype : undefined) ?? (rec.framework === 'torch' || rec.framework === 'transformers' ? undefined : prog.jaxComputeDtype?.dtype) ?? paramDtype;
   const e = dtypeBytes(computeDtype);

@@ -1,0 +1,96 @@
+/**
+ * PyTorch Lightning (lightning 2.x: src/lightning/pytorch/trainer/trainer.py,
+ * core/module.py; the same API under `pytorch_lightning`). A LightningModule is
+ * a torch.nn.Module (interp.ts classKindOf). `Trainer(...).fit(model, …)` runs
+ * the step Lightning runs for it:
+ *
+ * - `model.configure_optimizers()` gives the optimizer (an optimizer, a list
+ *   or tuple of them, or a dict with "optimizer"), whose torch constructor
+ *   records its state as for a hand-written loop;
+ * - one batch from `train_dataloaders` (a DataLoader, collated as
+ *   frameworks/torch/data.ts does) or `datamodule.train_dataloader()`, given
+ *   to `model.training_step(batch, 0)`, whose forward calls size the
+ *   activations (phases/inference.ts `inTrainingStep` knows the hook), then
+ *   the backward Lightning calls on the returned loss;
+ * - `precision`: "16-mixed"/16/"16" and "bf16-mixed"/"bf16" run the step
+ *   under autocast (plugins/precision/amp.py); "16-true"/"bf16-true" convert
+ *   the module's parameters (plugins/precision/half.py) — not modelled, an
+ *   unknown; "32"/32 (the default) nothing;
+ * - `strategy`: "fsdp" (FULL_SHARD, strategies/fsdp.py), "deepspeed_stage_1/2/3"
+ *   (+ "_offload": ZeRO-Offload), "ddp"/"auto": nothing divided; `devices=N`
+ *   is the number of processes on this node (× `num_nodes`).
+ */
+import type { DType } from '../../../../shared/src/facts';
+import type { CallArgs, Interpreter } from '../../interp/interp';
+import { BudgetExceeded, Cancelled } from '../../interp/interp';
+import type { SyntaxNode } from '../../interp/parser';
+import { type Value, NONE, num, unknown } from '../../interp/values';
+import { trainingProgram } from '../../phases/training';
+
+const TRAINER = '__pl_trainer__';
+
+export function installLightning(it: Interpreter): void {
+  const make = (_i: Interpreter, _s: Value | undefined, c: CallArgs): Value => ({ t: 'extern', name: TRAINER, kw: new Map(c.kw) });
+  for (const n of ['lightning.Trainer', 'lightning.pytorch.Trainer', 'pytorch_lightning.Trainer', 'lightning.pytorch.trainer.Trainer', 'pytorch_lightning.trainer.Trainer']) it.externs.set(n, make);
+  it.externs.set(`${TRAINER}.fit`, (_i, self, c, node) => {
+    if (self?.t === 'extern') fit(it, self.kw ?? new Map(), c, node);
+    return NONE;
+  });
+  for (const m of ['validate', 'test', 'predict', 'save_checkpoint']) it.externs.set(`${TRAINER}.${m}`, () => NONE);
+  // self.save_hyperparameters(): `self.hparams` holds the __init__ arguments (core/mixins/hparams_mixin.py); no parameters.
+  it.externs.set('torch.nn.Module.save_hyperparameters', (_i, self) => {
+    if (self?.t !== 'inst') return NONE;
+    const frame = it.currentFrame();
+    const keys: Value[] = [];
+    const vals: Value[] = [];
+    for (const [k, v] of frame.vars) if (k !== 'self' && k !== '__class__' && !k.startsWith('__')) { keys.push({ t: 'str', v: k }); vals.push(v); }
+    self.attrs.set('hparams', { t: 'dict', keys, vals, attrs: true });
+    return NONE;
+  });
+  for (const m of ['log', 'log_dict', 'print']) it.externs.set(`torch.nn.Module.${m}`, () => NONE);
+}
+
+function fit(it: Interpreter, kw: Map<string, Value>, c: CallArgs, node: SyntaxNode): void {
+  const prog = trainingProgram(it);
+  const span = it.span(node);
+  const model = c.args[0] ?? c.kw.get('model');
+  if (model?.t !== 'inst') return;
+  const call = (name: string, args: Value[]): Value | undefined => {
+    const f = it.classAttr(model.cls, name);
+    if (f?.t !== 'func') return undefined;
+    try { return it.call({ ...f, self: model }, { args, kw: new Map() }, node); } catch (e) { if (e instanceof Cancelled || e instanceof BudgetExceeded) throw e; return undefined; }
+  };
+
+  // Precision.
+  const p = kw.get('precision');
+  const ptext = p?.t === 'str' ? p.v : p?.t === 'int' ? String(p.v) : p ? '?' : '32';
+  const mixed: DType | undefined = /^(16|16-mixed)$/.test(ptext) ? 'float16' : /^(bf16|bf16-mixed)$/.test(ptext) ? 'bfloat16' : undefined;
+  if (mixed && !prog.autocast) { prog.autocast = { dtype: mixed, span }; prog.autocastAll = true; }
+  else if (/-true$/.test(ptext) || ptext === '?') prog.trainerUnknowns.push({ what: 'precision', reason: `Trainer(precision=${ptext}): ${ptext === '?' ? 'not a literal' : 'converting the parameters to 16 bits'} is not modelled`, span });
+
+  // Strategy and processes.
+  const s = kw.get('strategy');
+  const stext = s?.t === 'str' ? s.v : s ? '?' : 'auto';
+  const ds = /^deepspeed_stage_([123])(_offload)?/.exec(stext);
+  if (stext === 'fsdp') prog.fsdp = { span, stage: 3, how: 'Lightning Trainer(strategy="fsdp")' };
+  else if (ds) prog.zero = { span, stage: Number(ds[1]) as 1 | 2 | 3, how: `Lightning Trainer(strategy="${stext}")`, ...(ds[2] ? { offloadOptimizer: 'cpu', ...(ds[1] === '3' ? { offloadParams: 'cpu' } : {}) } : {}) };
+  else if (stext === '?') prog.trainerUnknowns.push({ what: 'sharding', reason: 'Trainer(strategy=...) is not a literal: whether state is divided is not known', span });
+  const devices = num(kw.get('devices') ?? NONE);
+  const nodes = num(kw.get('num_nodes') ?? NONE) ?? 1;
+  if (devices !== undefined && devices > 0 && (Number(it.state.get('deviceCount') ?? 1) || 1) === 1 && devices * nodes > 1) it.state.set('deviceCount', devices * nodes);
+
+  // The optimizer Lightning builds.
+  call('configure_optimizers', []);
+
+  // One batch through training_step, then the backward Lightning runs on its loss.
+  let batch: Value = unknown('the training batch (no DataLoader oomlens can read was given to fit)', span);
+  const dm = c.kw.get('datamodule');
+  const dl = c.args[1] ?? c.kw.get('train_dataloaders') ?? (dm?.t === 'inst' ? (() => { const f = it.classAttr(dm.cls, 'train_dataloader'); return f?.t === 'func' ? it.call({ ...f, self: dm }, { args: [], kw: new Map() }, node) : undefined; })() : undefined)
+    ?? call('train_dataloader', []);
+  const items = dl ? it.iterate(dl, node) : undefined;
+  if (items?.length) batch = items[0];
+  call('training_step', [batch, { t: 'int', v: 0 }]);
+  prog.backward.push(span);
+  const acc = num(kw.get('accumulate_grad_batches') ?? NONE);
+  if (acc && acc > 1 && prog.trainer === undefined) void acc;
+}

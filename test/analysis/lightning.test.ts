@@ -1,0 +1,61 @@
+// PyTorch Lightning: a LightningModule is the model (not its layers one by one), and
+// Trainer(...).fit(model, loader) is a training step: configure_optimizers' optimizer, one batch
+// through training_step, precision as autocast, strategy="fsdp" over `devices`.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { analyze } from '../../server/src/analysis/analyze';
+import { runPythonJson } from '../python/venv';
+
+const src = (trainer: string) => `import torch
+import torch.nn as nn
+import torch.nn.functional as F
+import lightning as L
+from torch.utils.data import DataLoader, TensorDataset
+
+
+class LitMLP(L.LightningModule):
+    def __init__(self, d_in=512, hidden=2048, n_classes=10, lr=1e-3):
+        super().__init__()
+        self.save_hyperparameters()
+        self.net = nn.Sequential(nn.Linear(d_in, hidden), nn.ReLU(), nn.Linear(hidden, hidden), nn.ReLU(), nn.Linear(hidden, n_classes))
+
+    def forward(self, x):
+        return self.net(x)
+
+    def training_step(self, batch, batch_idx):
+        x, y = batch
+        loss = F.cross_entropy(self(x), y)
+        self.log("loss", loss)
+        return loss
+
+    def configure_optimizers(self):
+        return torch.optim.AdamW(self.parameters(), lr=self.hparams.lr)
+
+
+ds = TensorDataset(torch.randn(1000, 512), torch.randint(0, 10, (1000,)))
+loader = DataLoader(ds, batch_size=256)
+model = LitMLP()
+${trainer}.fit(model, loader)
+`;
+
+test('a LightningModule trained by Trainer.fit: one model, AdamW state, activations of the loader\'s batch', async () => {
+  const [truth] = runPythonJson<{ params: number | null; error?: string }[]>('build_count.py', [{ dir: '.', path: [''], modules: [], code: 'import torch.nn as nn\nmodel = nn.Sequential(nn.Linear(512, 2048), nn.ReLU(), nn.Linear(2048, 2048), nn.ReLU(), nn.Linear(2048, 10))' }]);
+  const r = await analyze(src('L.Trainer(accelerator="gpu", devices=1, precision="bf16-mixed")'), { device: 'a100-80gb', versions: {} });
+  assert.deepEqual(r.models.map((m) => m.facts.name), ['LitMLP']);
+  const m = r.models[0];
+  assert.equal(m.facts.paramCount, truth.params);
+  const p = m.estimate.phases.find((x) => x.phase === 'training')!;
+  assert.ok(p, 'a training phase');
+  const part = (re: RegExp) => p.breakdown.filter((c) => re.test(c.label)).reduce((a, c) => a + c.bytes, 0);
+  assert.equal(part(/^optimizer state/), 2 * truth.params! * 4);
+  assert.ok(p.notes.some((n) => /torch\.autocast\(bfloat16\)/.test(n)), JSON.stringify(p.notes));
+  assert.equal(p.peakIsLowerBound, false, JSON.stringify(p.unknowns));
+});
+
+test('Lightning strategy="fsdp" with devices=4 divides parameters, gradients and optimizer state by 4', async () => {
+  const r = await analyze(src('L.Trainer(accelerator="gpu", devices=4, strategy="fsdp")'), { device: 'a100-80gb', versions: {} });
+  const p = r.models[0].estimate.phases.find((x) => x.phase === 'training')!;
+  const part = (re: RegExp) => p.breakdown.filter((c) => re.test(c.label)).reduce((a, c) => a + c.bytes, 0);
+  const n = r.models[0].facts.paramCount!;
+  assert.equal(part(/^optimizer state/), (2 * n * 4) / 4);
+});
