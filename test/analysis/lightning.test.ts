@@ -59,3 +59,55 @@ test('Lightning strategy="fsdp" with devices=4 divides parameters, gradients and
   const n = r.models[0].facts.paramCount!;
   assert.equal(part(/^optimizer state/), (2 * n * 4) / 4);
 });
+
+test('hydra.utils.instantiate: _target_ classes of the workspace and libraries, nested configs, _partial_; a module handed to another model is part of it', async () => {
+  const { mkdtempSync, writeFileSync, rmSync, mkdirSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { tmpdir } = await import('node:os');
+  const root = mkdtempSync(join(tmpdir(), 'oomlens-hydra-'));
+  try {
+    mkdirSync(join(root, 'configs', 'model'), { recursive: true });
+    mkdirSync(join(root, 'src'));
+    writeFileSync(join(root, 'pyproject.toml'), '');
+    writeFileSync(join(root, 'src', '__init__.py'), '');
+    writeFileSync(join(root, 'src', 'nets.py'), 'import torch.nn as nn\n\nclass Dense(nn.Module):\n    def __init__(self, d_in, hidden, d_out):\n        super().__init__()\n        self.body = nn.Sequential(nn.Linear(d_in, hidden), nn.ReLU(), nn.Linear(hidden, d_out))\n');
+    writeFileSync(join(root, 'src', 'module.py'), `import torch
+import lightning as L
+
+class Lit(L.LightningModule):
+    def __init__(self, net, optimizer):
+        super().__init__()
+        self.save_hyperparameters(logger=False)
+        self.net = net
+
+    def training_step(self, batch, i):
+        x, y = batch
+        return torch.nn.functional.cross_entropy(self.net(x), y)
+
+    def configure_optimizers(self):
+        return self.hparams.optimizer(params=self.trainer.model.parameters())
+`);
+    writeFileSync(join(root, 'configs', 'train.yaml'), 'defaults:\n  - _self_\n  - model: dense\ntrainer:\n  _target_: lightning.pytorch.trainer.Trainer\n  devices: 1\n  precision: 16-mixed\n');
+    writeFileSync(join(root, 'configs', 'model', 'dense.yaml'), '_target_: src.module.Lit\noptimizer:\n  _target_: torch.optim.AdamW\n  _partial_: true\n  lr: 0.001\nnet:\n  _target_: src.nets.Dense\n  d_in: 784\n  hidden: 1024\n  d_out: 10\n');
+    const text = `import hydra
+from omegaconf import DictConfig
+
+@hydra.main(version_base="1.3", config_path="configs", config_name="train.yaml")
+def main(cfg: DictConfig):
+    model = hydra.utils.instantiate(cfg.model)
+    trainer = hydra.utils.instantiate(cfg.trainer)
+    trainer.fit(model=model)
+
+if __name__ == "__main__":
+    main()
+`;
+    writeFileSync(join(root, 'train.py'), text);
+    const r = await analyze(text, { path: join(root, 'train.py'), device: 'a100-80gb', versions: {} });
+    assert.deepEqual(r.models.map((m) => m.facts.name), ['Lit'], 'Dense is part of Lit');
+    const n = 784 * 1024 + 1024 + 1024 * 10 + 10;
+    assert.equal(r.models[0].facts.paramCount, n);
+    const p = r.models[0].estimate.phases.find((x) => x.phase === 'training')!;
+    const part = (re: RegExp) => p.breakdown.filter((c) => re.test(c.label)).reduce((a, c) => a + c.bytes, 0);
+    assert.equal(part(/^optimizer state/), 2 * n * 4, 'the _partial_ AdamW from the config, bound to the module\'s parameters');
+  } finally { rmSync(root, { recursive: true, force: true }); }
+});

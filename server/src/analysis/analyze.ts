@@ -177,7 +177,12 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
 
   // Models built by another file's module-level code are that file's to report; a bare layer or
   // the lines of a class a syntax error broke are no model (evidence.ts).
-  const records = it.memory.reported().filter((r) => (!r.atImport || declared.has(r)) && (r.span.file ? !isBareLayer(r) : hasModelEvidence(r, tree)));
+  const candidates = it.memory.reported().filter((r) => (!r.atImport || declared.has(r)) && (r.span.file ? !isBareLayer(r) : hasModelEvidence(r, tree)));
+  // A module built first and then handed to another model (hydra's nested `net: {_target_: …}`, a backbone
+  // passed to a wrapper) is part of that model, not a model of its own.
+  const held = new Set<unknown>();
+  for (const r of candidates) if (r.result?.t === 'inst') for (const v of r.result.attrs.values()) if (v.t === 'inst') held.add(v);
+  const records = candidates.filter((r) => !(r.framework === 'torch' && r.result?.t === 'inst' && held.has(r.result) && candidates.some((o) => o !== r && o.result?.t === 'inst' && o.result.attrs.size && [...o.result.attrs.values()].includes(r.result!))));
   const models: { report: ModelReport; record: ModelRecord }[] = [];
   for (const rec of records) {
     let facts: ModelFacts;

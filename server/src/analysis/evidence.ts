@@ -12,7 +12,14 @@
  *   `nn.Embedding`, `eqx.nn.Linear`, …) on its own: a building block, not
  *   a model. Submodules are already part of their parent's record.
  */
-import type { ModelRecord } from '../interp/memory';
+import { visitTensors, type ModelRecord } from '../interp/memory';
+import type { Value } from '../interp/values';
+
+function holdsTensor(v: Value): boolean {
+  let any = false;
+  visitTensors(v, () => { any = true; });
+  return any;
+}
 import type { Tree } from '../interp/parser';
 
 /** Whether the offset range lies under a tree-sitter ERROR node. */
@@ -44,5 +51,8 @@ export function isBareLayer(rec: ModelRecord): boolean {
 
 export function hasModelEvidence(rec: ModelRecord, tree: Tree): boolean {
   if (inErrorNode(tree, rec.span.start, rec.span.end)) return false;
+  // A torch module that made no tensor and left nothing unknown (`LitModule(net=None)`, a wrapper built empty)
+  // holds no memory to report: it is not a model.
+  if (rec.framework === 'torch' && rec.result?.t === 'inst' && rec.unknowns.length === 0 && !holdsTensor(rec.result)) return false;
   return !isBareLayer(rec);
 }

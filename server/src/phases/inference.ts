@@ -206,7 +206,7 @@ export function installInference(it: Interpreter): void {
   const prevCall = it.externs.get('__call_inst__');
   it.externs.set('__call_inst__', (i, self, c, node, f) => {
     // A forward followed by .backward() in the same loop or function is a training step (the training phase's).
-    if (inTrainingStep(node)) return prevCall ? prevCall(i, self, c, node, f) : unknown('module call', it.span(node));
+    if (inTrainingStep(node) || inTrainingCall(it)) return prevCall ? prevCall(i, self, c, node, f) : unknown('module call', it.span(node));
     const rec = recordOf(it, self);
     if (rec?.framework === 'transformers') return hfForward(it, rec, c.args, c.kw, node, gradEnabled(node));
     const run = () => (prevCall ? prevCall(i, self, c, node, f) : unknown('module call', it.span(node)));
@@ -639,6 +639,11 @@ function memoised(node: SyntaxNode, what: string, f: () => boolean): boolean {
   let v = m.get(key);
   if (v === undefined) m.set(key, (v = f()));
   return v;
+}
+
+/** Whether a trainer is running the program's training-step hook now (Lightning's training_step, frameworks/lightning). */
+export function inTrainingCall(it: { state: Map<string, unknown> }): boolean {
+  return Number(it.state.get('trainingStepDepth') ?? 0) > 0;
 }
 
 /** Whether the nearest enclosing loop (else function) of `node` calls `.backward(`. */

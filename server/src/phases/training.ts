@@ -35,7 +35,7 @@ import { type ModelRecord, visitTensors } from '../interp/memory';
 import type { SyntaxNode } from '../interp/parser';
 import { keywordSlot } from '../frameworks/args';
 import { type TensorV, type Value, NONE, num, unknown } from '../interp/values';
-import { hfConfig, inferenceUses, inTrainingStep } from './inference';
+import { hfConfig, inferenceUses, inTrainingCall, inTrainingStep } from './inference';
 import { hfLoadOf, hfLoads } from '../frameworks/transformers/semantics';
 import { kbitPrepOf, peftOf } from '../frameworks/peft/semantics';
 
@@ -385,7 +385,7 @@ export function installTraining(it: Interpreter): void {
   const traced = new Set<string>();
   it.externs.set('__call_inst__', (i, self, c, node, f) => {
     const run = () => (prevCall ? prevCall(i, self, c, node, f) : unknown('module call', it.span(node)));
-    if (self?.t !== 'inst' || !inTrainingStep(node)) return run();
+    if (self?.t !== 'inst' || !(inTrainingStep(node) || inTrainingCall(it))) return run();
     const x = c.args[0] ?? c.kw.get('input_ids') ?? c.kw.get('idx') ?? c.kw.get('x') ?? c.kw.get('inputs');
     const ids = x?.t === 'dict' ? x.vals[0] : x;
     const use: TrainingProgram['forwards'][number] = { model: self, span: it.span(node), input: ids?.t === 'tensor' ? ids : undefined, why: ids?.t === 'unknown' ? ids.reason : undefined, autocast: autocast[autocast.length - 1] };

@@ -261,6 +261,46 @@ export function installEntryPoints(it: Interpreter): void {
     return { ...fn, partialArgs: [hydraConfig(it, dirV, nameV, node)] };
   });
 
+  // --------------------------------------------------- hydra.utils.instantiate
+  // hydra/_internal/instantiate/_instantiate2.py: `_target_` names the callable (a dotted path: a workspace module's
+  // attribute, or a library's); the other keys are its keyword arguments, themselves instantiated when they hold a
+  // `_target_` (`_recursive_` defaults to True); `_partial_: true` returns functools.partial of it; `_args_` are
+  // positional; keyword arguments given to instantiate override the config's.
+  const instantiate = (cfg: Value, extra: Map<string, Value>, node: SyntaxNode, depth = 0): Value => {
+    if (depth > 20) return unknown('hydra instantiate nested too deep', it.span(node));
+    if (cfg.t === 'list') return { t: 'list', items: cfg.items.map((x) => instantiate(x, new Map(), node, depth + 1)) };
+    if (cfg.t !== 'dict') return cfg;
+    const get = (k: string) => { const i = cfg.keys.findIndex((x) => x.t === 'str' && x.v === k); return i >= 0 ? cfg.vals[i] : undefined; };
+    const target = get('_target_');
+    const recursive = get('_recursive_');
+    const deep = !(recursive?.t === 'bool' && !recursive.v);
+    if (!target) {
+      // A plain mapping: its values are instantiated (recursive), the mapping kept.
+      return deep ? { ...cfg, vals: cfg.vals.map((v) => instantiate(v, new Map(), node, depth + 1)) } : cfg;
+    }
+    if (target.t !== 'str') return unknown('hydra instantiate: _target_ is not a known string', it.span(node));
+    const fn = resolveDotted(it, target.v, node);
+    const kw = new Map<string, Value>();
+    cfg.keys.forEach((k, i) => { if (k.t === 'str' && !k.v.startsWith('_')) kw.set(k.v, deep ? instantiate(cfg.vals[i], new Map(), node, depth + 1) : cfg.vals[i]); });
+    for (const [k, v] of extra) if (!k.startsWith('_')) kw.set(k, v);
+    const argsV = get('_args_');
+    const args = argsV?.t === 'list' ? argsV.items.map((x) => (deep ? instantiate(x, new Map(), node, depth + 1) : x)) : [];
+    const partial = get('_partial_');
+    if (partial?.t === 'bool' && partial.v) {
+      const p = it.externs.get('functools.partial');
+      return p ? p(it, undefined, { args: [fn, ...args], kw }, node, { t: 'extern', name: 'functools.partial' }) : unknown('partial()', it.span(node));
+    }
+    return it.call(fn, { args, kw }, node);
+  };
+  for (const n of ['hydra.utils.instantiate', 'hydra.utils.call']) {
+    reg(n, (_s, c, node) => {
+      const cfg = c.args[0] ?? c.kw.get('config');
+      if (!cfg) return unknown('hydra instantiate without a config', it.span(node));
+      const extra = new Map(c.kw); extra.delete('config');
+      return instantiate(cfg, extra, node);
+    });
+  }
+
   // ------------------------------------------------------ HfArgumentParser
   // trl's TrlParser is an HfArgumentParser whose parse_args_and_config also reads `--config file.yaml`.
   for (const n of ['trl.TrlParser', 'trl.scripts.utils.TrlParser']) reg(n, (_s, c) => {
@@ -374,6 +414,21 @@ export function installEntryPoints(it: Interpreter): void {
   chainGetattr(it, (self, name) => (self.t === 'extern' && self.name.endsWith('#dataclass')
     ? self.kw?.get(name) ?? unknown(`${self.name.replace(/#dataclass$/, '')}.${name}: the library's default, not known to oomlens`)
     : undefined));
+}
+
+/** A dotted path as hydra's `_locate` resolves it: the longest importable module prefix, then attributes. */
+function resolveDotted(it: Interpreter, dotted: string, node: SyntaxNode): Value {
+  const parts = dotted.split('.');
+  for (let k = parts.length - 1; k >= 1; k--) {
+    const chain = it.importChain(parts.slice(0, k).join('.'), node);
+    if (chain && chain.length === k) {
+      let v: Value = chain[k - 1];
+      for (const a of parts.slice(k)) v = it.getAttr(v, a, node);
+      return v;
+    }
+  }
+  // A library: the extern of that name (its catalogue model, if any, answers when called).
+  return { t: 'extern', name: dotted };
 }
 
 function hydraConfig(it: Interpreter, dirV: Value | undefined, nameV: Value | undefined, node: SyntaxNode): Value {

@@ -26,6 +26,7 @@ import { BudgetExceeded, Cancelled } from '../../interp/interp';
 import type { SyntaxNode } from '../../interp/parser';
 import { type Value, NONE, num, unknown } from '../../interp/values';
 import { trainingProgram } from '../../phases/training';
+import { chainGetattr } from '../../program/entrypoints';
 
 const TRAINER = '__pl_trainer__';
 
@@ -37,6 +38,18 @@ export function installLightning(it: Interpreter): void {
     return NONE;
   });
   for (const m of ['validate', 'test', 'predict', 'save_checkpoint']) it.externs.set(`${TRAINER}.${m}`, () => NONE);
+  chainGetattr(it, (self, name) => {
+    if (self.t !== 'extern' || self.name !== TRAINER) return undefined;
+    if (name === 'model' || name === 'lightning_module') return self.kw?.get('__model__') ?? unknown('trainer.model before fit');
+    // This process's view: rank 0 of devices × num_nodes processes (trainer/trainer.py world_size, global_rank).
+    if (name === 'world_size') {
+      const d = num(self.kw?.get('devices') ?? NONE), n = num(self.kw?.get('num_nodes') ?? NONE) ?? 1;
+      return d !== undefined && d > 0 ? { t: 'int', v: d * n } : self.kw?.has('devices') ? unknown('Trainer(devices=...) is not a number') : { t: 'int', v: 1 };
+    }
+    if (name === 'global_rank' || name === 'local_rank' || name === 'node_rank') return { t: 'int', v: 0 };
+    if (name === 'is_global_zero') return { t: 'bool', v: true };
+    return undefined;
+  });
   // self.save_hyperparameters(): `self.hparams` holds the __init__ arguments (core/mixins/hparams_mixin.py); no parameters.
   it.externs.set('torch.nn.Module.save_hyperparameters', (_i, self) => {
     if (self?.t !== 'inst') return NONE;
@@ -48,6 +61,13 @@ export function installLightning(it: Interpreter): void {
     return NONE;
   });
   for (const m of ['log', 'log_dict', 'print']) it.externs.set(`torch.nn.Module.${m}`, () => NONE);
+  // torchmetrics metrics (Accuracy, MeanMetric, F1Score, …) are nn.Modules without parameters: their states are
+  // add_state tensors, non-persistent, a few values per class (torchmetrics/metric.py add_state), not counted.
+  it.externPrefixes.push(['torchmetrics.', (_i, _self, _c, _node, fnv) => {
+    const last = fnv.name.split('.').pop() ?? '';
+    if (!/^[A-Z]/.test(last) || fnv.name.includes('(instance)')) return unknown('__pass__');
+    return it.newInst({ t: 'class', name: last, bases: [], ns: new Map(), kind: 'torch', dataclass: false, fields: [] });
+  }]);
 }
 
 function fit(it: Interpreter, kw: Map<string, Value>, c: CallArgs, node: SyntaxNode): void {
@@ -55,6 +75,9 @@ function fit(it: Interpreter, kw: Map<string, Value>, c: CallArgs, node: SyntaxN
   const span = it.span(node);
   const model = c.args[0] ?? c.kw.get('model');
   if (model?.t !== 'inst') return;
+  // `self.trainer` inside the module's hooks is the Trainer, whose `.model` is the module (core/module.py).
+  kw.set('__model__', model);
+  model.attrs.set('trainer', { t: 'extern', name: TRAINER, kw });
   const call = (name: string, args: Value[]): Value | undefined => {
     const f = it.classAttr(model.cls, name);
     if (f?.t !== 'func') return undefined;
@@ -85,11 +108,20 @@ function fit(it: Interpreter, kw: Map<string, Value>, c: CallArgs, node: SyntaxN
   // One batch through training_step, then the backward Lightning runs on its loss.
   let batch: Value = unknown('the training batch (no DataLoader oomlens can read was given to fit)', span);
   const dm = c.kw.get('datamodule');
-  const dl = c.args[1] ?? c.kw.get('train_dataloaders') ?? (dm?.t === 'inst' ? (() => { const f = it.classAttr(dm.cls, 'train_dataloader'); return f?.t === 'func' ? it.call({ ...f, self: dm }, { args: [], kw: new Map() }, node) : undefined; })() : undefined)
-    ?? call('train_dataloader', []);
+  // A LightningDataModule: Lightning calls setup("fit") before train_dataloader() (trainer/connectors/data_connector.py).
+  const dmCall = (name: string, args: Value[]): Value | undefined => {
+    if (dm?.t !== 'inst') return undefined;
+    const f = it.classAttr(dm.cls, name);
+    if (f?.t !== 'func') return undefined;
+    try { return it.call({ ...f, self: dm }, { args, kw: new Map() }, node); } catch (e) { if (e instanceof Cancelled || e instanceof BudgetExceeded) throw e; return undefined; }
+  };
+  if (dm) { dm.t === 'inst' && dm.attrs.set('trainer', { t: 'extern', name: TRAINER, kw }); dmCall('setup', [{ t: 'str', v: 'fit' }]); }
+  const dl = c.args[1] ?? c.kw.get('train_dataloaders') ?? dmCall('train_dataloader', []) ?? call('train_dataloader', []);
   const items = dl ? it.iterate(dl, node) : undefined;
   if (items?.length) batch = items[0];
-  call('training_step', [batch, { t: 'int', v: 0 }]);
+  // Forward calls made while training_step runs are the training forward (phases/inference.ts inTrainingCall).
+  it.state.set('trainingStepDepth', Number(it.state.get('trainingStepDepth') ?? 0) + 1);
+  try { call('training_step', [batch, { t: 'int', v: 0 }]); } finally { it.state.set('trainingStepDepth', Number(it.state.get('trainingStepDepth')) - 1); }
   prog.backward.push(span);
   const acc = num(kw.get('accumulate_grad_batches') ?? NONE);
   if (acc && acc > 1 && prog.trainer === undefined) void acc;

@@ -594,6 +594,11 @@ export const TORCH_LAYERS: LayerEntry[] = [
   { ...none('Identity', 'linear'), output: (_a: Args, input: ArrayValue) => input }, none('Flatten', 'flatten'), none('Unflatten', 'flatten'),
   none('LocalResponseNorm', 'normalization'), none('Upsample', 'upsampling'), none('PixelShuffle', 'pixelshuffle'),
   none('ZeroPad2d', 'padding'), none('ConstantPad1d', 'padding'), none('ConstantPad2d', 'padding'), none('ReflectionPad2d', 'padding'),
+  // Loss modules (torch/nn/modules/loss.py): no parameters; a `weight` / `pos_weight` given to a weighted loss is
+  // registered as a buffer that is the caller's tensor (register_buffer stores the reference, no copy).
+  ...['L1Loss', 'MSELoss', 'CrossEntropyLoss', 'CTCLoss', 'NLLLoss', 'PoissonNLLLoss', 'GaussianNLLLoss', 'KLDivLoss', 'BCELoss',
+    'BCEWithLogitsLoss', 'MarginRankingLoss', 'HingeEmbeddingLoss', 'MultiLabelMarginLoss', 'HuberLoss', 'SmoothL1Loss', 'SoftMarginLoss',
+    'MultiLabelSoftMarginLoss', 'CosineEmbeddingLoss', 'MultiMarginLoss', 'TripletMarginLoss', 'TripletMarginWithDistanceLoss'].map((n) => none(n, 'loss')),
 ];
 
 /** Embedding / EmbeddingBag: the weight is `_weight` when given, else (num_embeddings, embedding_dim). */
