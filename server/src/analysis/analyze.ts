@@ -98,6 +98,7 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
   if (opts.cancelled) it.cancelled = opts.cancelled;
   it.state.set('versions', versions);
   it.state.set('deviceCount', spec.count);
+  it.state.set('deviceCapacity', spec.device.capacityBytes);
   // Local checkpoint folders named in the code resolve against the analysed file's folder.
   if (opts.path) it.state.set('fileDir', dirname(opts.path));
   installFrameworks(it);

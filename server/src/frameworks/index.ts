@@ -14,6 +14,7 @@ import { installTransformers } from './transformers/semantics';
 import { installTrainer } from './transformers/trainer';
 import { installPeft } from './peft/semantics';
 import { installDatasets } from './datasets/semantics';
+import { installAccelerate } from './accelerate/semantics';
 import { installInference } from '../phases/inference';
 import { installTraining } from '../phases/training';
 
@@ -34,4 +35,5 @@ export function installFrameworks(it: Interpreter): void {
   installTrainer(it);
   installPeft(it);
   installDatasets(it);
+  installAccelerate(it);
 }
