@@ -6,6 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyze } from '../../server/src/analysis/analyze';
+import { runPythonJson } from '../python/venv';
 
 const LAYER = 404_766_720; // Llama-2-7B decoder layer in float16 (max_memory.test.ts)
 const EMBED = 262_144_000;
@@ -99,4 +100,43 @@ test('a max_memory that is not a literal leaves the placement unknown, never zer
   const reasons = r.models.flatMap((m) => m.facts.unknowns.map((u) => u.reason)).concat(r.unknowns?.map((u) => u.reason) ?? []);
   assert.ok(reasons.some((u) => /max_memory/.test(u)), reasons.join('; '));
   for (const m of r.models) for (const p of m.estimate.phases) assert.notEqual(p.fits, true);
+});
+
+const USER = `import torch
+import torch.nn as nn
+from accelerate import init_empty_weights, infer_auto_device_map, load_checkpoint_and_dispatch
+
+class Block(nn.Module):
+    def __init__(self, d):
+        super().__init__()
+        self.norm = nn.LayerNorm(d)
+        self.up = nn.Linear(d, 4 * d)
+        self.down = nn.Linear(4 * d, d)
+
+class Net(nn.Module):
+    def __init__(self, d=1024, n=12, vocab=50000):
+        super().__init__()
+        self.embed = nn.Embedding(vocab, d)
+        self.blocks = nn.ModuleList([Block(d) for _ in range(n)])
+        self.head = nn.Linear(d, vocab, bias=False)
+
+with init_empty_weights():
+    model = Net()
+dm = infer_auto_device_map(model, max_memory={0: "600MB", 1: "400MB", "cpu": "1GB"}, no_split_module_classes=["Block"])
+`;
+
+test('a torch module made under init_empty_weights: infer_auto_device_map equals the real accelerate\'s, and dispatch loads by it', async () => {
+  const [truth] = runPythonJson<({ device_map: Record<string, number | string> } | { error: string })[]>('hf_device_map.py', [{ source: USER }]);
+  assert.ok('device_map' in truth, JSON.stringify(truth));
+  const r = await analyze(`${USER}model = load_checkpoint_and_dispatch(model, "ckpt", device_map=dm)\n`, { device: '2xa100-40gb', versions: {} });
+  assert.equal(r.models.length, 1, 'the meta-device construction is not a second model');
+  const p = r.models[0].estimate.phases.find((x) => x.phase === 'load')!;
+  // Bytes per device from the real map: embed 50000·1024·4 B, each Block (2·1024 + 2·(1024·4096) + 4096 + 1024)·4 B, head 50000·1024·4 B.
+  const EMB = 50000 * 1024 * 4;
+  const BLOCK = (2 * 1024 + 1024 * 4096 + 4096 + 4096 * 1024 + 1024) * 4;
+  const size = (k: string) => (k === 'embed' || k === 'head' ? EMB : k === 'blocks' ? 12 * BLOCK : BLOCK);
+  const on = (d: number) => Object.entries(truth.device_map).filter(([, v]) => v === d).reduce((a, [k]) => a + size(k), 0);
+  assert.ok(on(0) > 0 && on(1) > 0 && Object.values(truth.device_map).includes('cpu'), JSON.stringify(truth.device_map));
+  assert.equal(p.perDeviceBytes[0], on(0));
+  assert.equal(p.perDeviceBytes[1], on(1));
 });

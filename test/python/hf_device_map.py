@@ -11,7 +11,7 @@ nothing downloaded) and asks the real libraries where each module goes.
   (accelerate.utils.get_balanced_memory + infer_auto_device_map, as
   accelerate/big_modeling.py does).
 
-stdin: JSON list of {"config": {...}, "class": "AutoModelForCausalLM", "dtype": "float16",
+stdin: JSON list of {"source": "<python program binding dm>"} or {"config": {...}, "class": "AutoModelForCausalLM", "dtype": "float16",
   "device_map": "auto" | "balanced_low_0" | "sequential", "max_memory": {"0": "6GiB", "cpu": ...}, "via": ...}
   (max_memory keys that are digits are GPU indices).
 stdout: JSON list of {"device_map": {module: device}} or {"error": str}, same order.
@@ -33,6 +33,12 @@ def max_memory_of(d):
 
 
 def run(e):
+    if "source" in e:
+        # A test's own fixture program (torch modules under init_empty_weights, then infer_auto_device_map):
+        # run it and return the map it bound to `dm`.
+        scope = {}
+        exec(compile(e["source"], "<fixture>", "exec"), scope)
+        return scope["dm"]
     cfg = dict(e["config"])
     model_type = cfg.pop("model_type")
     config = AutoConfig.for_model(model_type, **cfg)

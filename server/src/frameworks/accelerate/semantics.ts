@@ -254,7 +254,7 @@ export function installAccelerate(it: Interpreter): void {
     if (model.t !== 'inst') return model;
     // The load record opens first, so what the placement cannot say is noted against this model.
     const hf = hfLoadOf(model);
-    const rec = it.memory.current ? undefined : it.memory.begin({ name: hf?.modelName ?? model.cls.name, framework: hf ? 'transformers' : 'torch', span: it.span(node), phase: 'load', jitted: false, gc: false });
+    const rec = it.memory.current ? undefined : it.memory.begin({ name: hf?.modelName ?? model.cls.name, framework: hf ? 'transformers' : 'torch', span: it.span(node), definitionSpan: model.cls.node && model.cls.node.tree === it.tree ? it.span(model.cls.node) : undefined, phase: 'load', jitted: false, gc: false });
     const tree = modelTree(model, noSplitOf(model, c.kw.get('no_split_module_classes')), dtype);
     let placementOf: (name: string) => Placement = () => ({ kind: 'device', index: 0 });
     if (dm?.t === 'str' && /^(auto|balanced|balanced_low_0|sequential)$/.test(dm.v)) {
@@ -307,7 +307,11 @@ function materialize(it: Interpreter, model: InstV, placementOf: (name: string) 
       if (x.t === 'tensor' && (x.role === 'param' || x.role === 'buffer')) {
         if (!x.abstract) { made.push(x); return; }
         const dt = dtype && /float/.test(x.dtype) ? dtype : x.dtype;
-        const t = it.memory.alloc({ shape: x.shape, dtype: dt, role: x.role, name, path: [], span: it.span(node), placement: placementOf(name), lib: 'torch', citation: x.citation ?? 'accelerate v1.15.0 big_modeling.py load_checkpoint_and_dispatch (weights loaded on the device of the device_map)' });
+        const top = name.split('.');
+        const placement = placementOf(name);
+        const t = it.memory.alloc({ shape: x.shape, dtype: dt, role: x.role, name: x.group ? name : top.slice(1).join('.') || top[0], path: x.group ? [] : top.slice(0, 1), span: it.span(node), placement, lib: 'torch', citation: x.citation ?? 'accelerate v1.15.0 big_modeling.py load_checkpoint_and_dispatch (weights loaded on the device of the device_map)' });
+        // Offloaded by the device map: in CPU RAM for good, not a module still to be moved (analyze.ts toFacts).
+        if (placement.kind === 'host') it.state.set(`offloaded:${t.id}`, true);
         if (x.group) {
           t.group = x.group.replace(/\((float32|float16|bfloat16)\)$/, `(${dt})`);
           const last = rec?.events[rec.events.length - 1];
