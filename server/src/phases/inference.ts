@@ -97,6 +97,14 @@ export interface GradLoop {
 }
 
 const USES = new WeakMap<ModelRecord, InferenceUse[]>();
+
+/** A cache the model's own code preallocates (`self.cache_k = torch.zeros((max_batch_size, max_seq_len, ...))`). */
+export interface HandCache { label: string; shape: number[]; bytes: number; span?: Span }
+const HAND = new WeakMap<ModelRecord, HandCache[]>();
+/** The hand-written, preallocated KV cache tensors of a model (set when its inference phase is built). */
+export function handCaches(rec: ModelRecord): HandCache[] {
+  return HAND.get(rec) ?? [];
+}
 const LOOPS = new WeakMap<ModelRecord, GradLoop[]>();
 
 export function inferenceUses(rec: ModelRecord): InferenceUse[] {
@@ -391,7 +399,7 @@ export function inferencePhases(rec: ModelRecord, it: Interpreter, phases: Phase
     const key = JSON.stringify({ ...u, sized: undefined, trace: undefined });
     if (!seenUse.has(key)) { seenUse.add(key); uses.push(u); }
   }
-  if (!uses.length && rec.framework === 'torch') uses.push(...syntacticForwards(it, rec));
+  if (!uses.length && rec.framework === 'torch') for (const u of syntacticForwards(it, rec)) { uses.push(u); addUse(rec, u); }
   if (!uses.length) return [];
   const base = phases.find((p) => p.phase === 'load' || p.phase === 'init');
   if (!base) return [];
@@ -424,6 +432,8 @@ export function inferencePhases(rec: ModelRecord, it: Interpreter, phases: Phase
     });
   }
   if (handKv) notes.push(`${handKv} hand-written KV cache tensor(s) are preallocated at their full size`);
+  HAND.set(rec, events.flatMap((ev) => (ev.op === 'alloc' && ev.tensor.role === 'kv-cache'
+    ? [{ label: ev.tensor.label, shape: ev.tensor.shape, bytes: ev.tensor.shape.reduce((a, d) => a * d, 1) * dtypeBytes(ev.tensor.dtype), span: ev.tensor.span }] : [])));
 
   const load = hfLoads(it).find((l) => l.span.start === rec.span.start && l.span.end === rec.span.end);
   const config = load ? (load.config ?? hfConfig(load.checkpoint)) : undefined;
@@ -605,7 +615,12 @@ function syntacticForwards(it: Interpreter, rec: ModelRecord): ForwardUse[] {
   for (const n of nodesOfType(it, 'call')) {
     let f = n.childForFieldName('function');
     if (f?.type === 'attribute' && f.childForFieldName('attribute')?.text === 'forward') f = f.childForFieldName('object');
-    if (f && names.has(f.text) && !inTrainingStep(n)) out.push({ kind: 'forward', span: { start: n.startIndex, end: n.endIndex }, batch: null, tokens: null, gradEnabled: !syntacticNoGrad(n), outputHiddenStates: false, useCache: false, unknowns: [] });
+    if (!f || !names.has(f.text) || inTrainingStep(n)) continue;
+    // The input's shape when the first argument names a module-level tensor (`tokens = torch.zeros((4, 64))`).
+    const a0 = n.childForFieldName('arguments')?.namedChildren[0];
+    const x = a0?.type === 'identifier' ? it.globals.vars.get(a0.text) : undefined;
+    const dim = (i: number) => (x?.t === 'tensor' && typeof x.shape[i] === 'number' ? x.shape[i] as number : null);
+    out.push({ kind: 'forward', span: { start: n.startIndex, end: n.endIndex }, batch: dim(0), tokens: dim(1), gradEnabled: !syntacticNoGrad(n), outputHiddenStates: false, useCache: false, unknowns: [] });
   }
   return out;
 }
