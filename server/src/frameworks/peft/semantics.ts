@@ -46,6 +46,7 @@ import { trainingProgram } from '../../phases/training';
 export const DEFAULT_LORA_TARGETS: Record<string, string[]> = {
   llama: ['q_proj', 'v_proj'], mistral: ['q_proj', 'v_proj'], qwen2: ['q_proj', 'v_proj'], qwen3: ['q_proj', 'v_proj'],
   gemma: ['q_proj', 'v_proj'], gemma2: ['q_proj', 'v_proj'], gemma3_text: ['q_proj', 'v_proj'], gpt2: ['c_attn'],
+  opt: ['q_proj', 'v_proj'], falcon: ['query_key_value'], bloom: ['query_key_value'], gpt_neox: ['query_key_value'],
 };
 
 export interface PeftInfo {
@@ -167,6 +168,7 @@ function loraInfo(it: Interpreter, model: InstV, cfgV: Value | undefined, autoca
   const tm = k.get('target_modules');
   let match: (name: string) => boolean;
   const mt = load?.config?.model_type;
+  if (tm?.t === 'str' && tm.v === 'all-linear' && layout.allLinearAlso) { info.why = layout.allLinearAlso; return info; }
   if (tm?.t === 'str' && tm.v === 'all-linear') {
     const out = layout.outputLayer?.split('.').pop();
     const names = new Set(layout.linears.map((l) => l.name.split('.').pop()!).filter((x) => x !== out));

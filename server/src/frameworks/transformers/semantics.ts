@@ -210,7 +210,7 @@ function fromPretrained(it: Interpreter, className: string, args: Value[], kw: M
   };
   hfLoads(it).push(load);
   LOAD_OF.set(inst, load);
-  if (config) load.layout = linearLayout(config, className);
+  if (config) load.layout = linearLayout(config, className, tv);
   // Sizes: the local checkpoint's safetensors headers (exact), else config.json arithmetic per model_type.
   const stored = weights && 'tensors' in weights && weights.tensors ? weights.tensors : undefined;
   let sizes: ModuleSize[] = stored ? groupTensors(stored) : config ? moduleSizes(config, className) : [];
@@ -229,7 +229,10 @@ function fromPretrained(it: Interpreter, className: string, args: Value[], kw: M
   } else if (!sizes.length) {
     const mt = String(config?.model_type ?? '?');
     const known = KNOWN_MODEL_TYPES.includes(mt);
-    it.note(known
+    const headOnly = known && config && moduleSizes(config, 'AutoModel').length > 0;
+    it.note(headOnly
+      ? `checkpoint "${id}": the ${className} head of model_type "${mt}" is not listed by oomlens (the base model is): its size is unknown`
+      : known
       ? `checkpoint "${id}": config.json (model_type "${mt}") lacks a field the parameter formula needs: its size is unknown`
       : `checkpoint "${id}": model_type "${mt}" has no parameter formula in oomlens${config?.auto_map ? ' (custom code, trust_remote_code)' : ''} and no local safetensors weights: its size is unknown`, node);
   } else if (!dtype && !stored) {
