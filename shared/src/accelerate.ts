@@ -126,7 +126,11 @@ function walk(nodes: PlaceNode[], f: (n: PlaceNode) => void): void {
   for (const n of nodes) { f(n); walk(n.children, f); }
 }
 
-export function inferDeviceMap(top: PlaceNode[], o: MapOptions): DevicePlan {
+/**
+ * get_balanced_memory: the caps each GPU gets for "auto" / "balanced" / "balanced_low_0" (unchanged for
+ * "sequential"), GPU index → bytes, with "cpu" kept as given.
+ */
+export function balancedMemory(top: PlaceNode[], o: Omit<MapOptions, 'deviceCount'>): { mem: Record<string, number>; exact: boolean; formula: string } {
   const total = top.reduce((a, n) => a + n.bytes, 0);
   const gpuIdx = Object.keys(o.gpus).map(Number).filter((i) => Number.isInteger(i) && i >= 0).sort((a, b) => a - b);
   const mem: Record<string, number> = {};
@@ -134,8 +138,6 @@ export function inferDeviceMap(top: PlaceNode[], o: MapOptions): DevicePlan {
   if (o.cpu !== undefined) mem.cpu = o.cpu;
   let exact = true;
   let balance = '';
-
-  // get_balanced_memory
   if (o.mode !== 'sequential') {
     const active = gpuIdx.filter((g) => mem[g] > 0);
     const n = active.length;
@@ -171,6 +173,12 @@ export function inferDeviceMap(top: PlaceNode[], o: MapOptions): DevicePlan {
       balance = `balanced caps: total ${total} B // ${lowZero ? n - 1 : n} GPU(s) + buffer ${buffer} B (1.25 × max(largest no-split block ${noSplitMax} B, ${o.variant === 'transformers' ? `largest leaf ${leafMax}` : `mean leaf ≤ ${other}`} B)) on all but the last GPU; `;
     }
   }
+  return { mem, exact, formula: balance };
+}
+
+export function inferDeviceMap(top: PlaceNode[], o: MapOptions): DevicePlan {
+  const gpuIdx = Object.keys(o.gpus).map(Number).filter((i) => Number.isInteger(i) && i >= 0).sort((a, b) => a - b);
+  const { mem, exact, formula: balance } = balancedMemory(top, o);
 
   // infer_auto_device_map
   const devices: MapDevice[] = [...gpuIdx, ...(o.cpu !== undefined ? ['cpu' as const] : []), 'disk'];

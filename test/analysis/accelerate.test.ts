@@ -140,3 +140,12 @@ test('a torch module made under init_empty_weights: infer_auto_device_map equals
   assert.equal(p.perDeviceBytes[0], on(0));
   assert.equal(p.perDeviceBytes[1], on(1));
 });
+
+test('get_balanced_memory then infer_auto_device_map: the caps and the map load_checkpoint_and_dispatch would compute', async () => {
+  // The same as device_map="auto" with that max_memory (accelerate's big_modeling.py does exactly these two calls).
+  const src = HF('from accelerate.utils import get_balanced_memory\nmm = get_balanced_memory(model, max_memory={0: "6GiB", 1: "30GiB"}, no_split_module_classes=["LlamaDecoderLayer"], dtype=torch.float16)\ndm = infer_auto_device_map(model, max_memory=mm, no_split_module_classes=["LlamaDecoderLayer"], dtype=torch.float16)\nmodel = load_checkpoint_and_dispatch(model, "ckpt", device_map=dm, dtype=torch.float16)\n');
+  const { p } = await phase(src, '2xa100-40gb', 'load');
+  assert.ok(p, 'load phase');
+  assert.equal(p.perDeviceBytes[0], EMBED + 14 * LAYER);
+  assert.equal(p.perDeviceBytes[1], 18 * LAYER + 8192 + EMBED);
+});

@@ -26,7 +26,7 @@
  *   (transformers' copy of the algorithm): `placeModules` below.
  */
 import type { DType, Placement } from '../../../../shared/src/facts';
-import { fileSizeToInt, inferDeviceMap, treeFromSizes, type MapDevice, type MapMode, type PlaceNode } from '../../../../shared/src/accelerate';
+import { balancedMemory, fileSizeToInt, inferDeviceMap, treeFromSizes, type MapDevice, type MapMode, type PlaceNode } from '../../../../shared/src/accelerate';
 import { CUDA_CONTEXT_BYTES } from '../../../../shared/src/budget';
 import { dtypeBytes } from '../../../../shared/src/dtypes';
 import type { CallArgs, Interpreter } from '../../interp/interp';
@@ -242,7 +242,21 @@ export function installAccelerate(it: Interpreter): void {
     const keys = Object.keys(r.assignment);
     return { t: 'dict', keys: keys.map((k) => str(k)), vals: keys.map((k) => { const d = r.assignment[k]; return typeof d === 'number' ? { t: 'int', v: d } : str(d); }) };
   });
-  reg(['accelerate.utils.get_balanced_memory', 'accelerate.utils.modeling.get_balanced_memory'], (_s, c) => ({ t: 'extern', name: '__balanced_memory__', kw: new Map([['max_memory', c.kw.get('max_memory') ?? c.args[1] ?? NONE]]) }));
+  // get_balanced_memory(model, max_memory=..., no_split_module_classes=..., dtype=..., low_zero=False) → the caps dict
+  // (utils/modeling.py), which infer_auto_device_map then fills in order.
+  reg(['accelerate.utils.get_balanced_memory', 'accelerate.utils.modeling.get_balanced_memory'], (_s, c, node) => {
+    const model = c.args[0] ?? c.kw.get('model') ?? NONE;
+    const tree = modelTree(model, noSplitOf(model, c.kw.get('no_split_module_classes') ?? c.args[2]), dtypeOf(c.kw.get('dtype')));
+    const mm = maxMemoryArg(c.kw.get('max_memory') ?? c.args[1]);
+    if (!tree) return it.note('get_balanced_memory: the model\'s modules are not known', node);
+    if (!mm) return it.note('get_balanced_memory without max_memory reads each GPU\'s free memory at run time: not known before', node);
+    if ('error' in mm) return it.note(`get_balanced_memory: max_memory ${mm.error}`, node);
+    const low = c.kw.get('low_zero');
+    const b = balancedMemory(tree, { mode: low?.t === 'bool' && low.v ? 'balanced_low_0' : 'auto', gpus: mm.gpus, cpu: mm.cpu, userSet: true, variant: 'accelerate' });
+    if (!b.exact) it.note('get_balanced_memory: the balance buffer depends on the mean size of the model\'s leaf modules, which oomlens bounds but does not know exactly', node);
+    const keys = Object.keys(b.mem);
+    return { t: 'dict', keys: keys.map((k) => (k === 'cpu' ? str(k) : { t: 'int', v: Number(k) })), vals: keys.map((k) => ({ t: 'int', v: b.mem[k] })) };
+  });
 
   // load_checkpoint_and_dispatch(model, checkpoint, device_map=..., max_memory=..., no_split_module_classes=..., dtype=...)
   // and dispatch_model(model, device_map={...}).
