@@ -223,3 +223,28 @@ test('attn_implementation="eager" materialises the prefill attention scores', as
   const inf2 = sdpa.models[0].estimate.phases.find((p) => p.phase === 'inference')!;
   assert.ok(inf2.breakdown.some((c) => /^prefill forward/.test(c.label) && c.bytes === 168_820_736), JSON.stringify(inf2.breakdown.map((c) => [c.label, c.bytes])));
 });
+
+test('a StaticCache object holds max_cache_len positions, for its max_batch_size before transformers 4.56 and for the generated batch after', async () => {
+  const text = (mb: number) => `import torch
+from transformers import AutoModelForCausalLM, StaticCache
+model = AutoModelForCausalLM.from_pretrained("meta-llama/Llama-2-7b-hf", torch_dtype=torch.float16, device_map="cuda:0")
+ids = torch.randint(0, 32000, (2, 512), device="cuda:0")
+cache = StaticCache(config=model.config, max_batch_size=${mb}, max_cache_len=4096, device="cuda:0", dtype=torch.float16)
+out = model.generate(ids, max_new_tokens=64, past_key_values=cache)
+`;
+  const kv = async (mb: number, transformers?: string) => {
+    const r = await analyze(text(mb), { device: 'a100-80gb', versions: transformers ? { transformers } : {} });
+    const inf = r.models[0].estimate.phases.find((p) => p.phase === 'inference')!;
+    return { bytes: inf.breakdown.filter((c) => c.role === 'kv-cache').reduce((a, c) => a + c.bytes, 0), inf };
+  };
+  // 32 layers × 2 × batch × 32 KV heads × 4096 positions × 128 × 2 B = 2,147,483,648 B per sequence.
+  assert.equal((await kv(2, '4.45.0')).bytes, 2 * 2_147_483_648);
+  // Eager allocation (cache_utils.py StaticCache.__init__ before 4.56): the cache's own batch.
+  assert.equal((await kv(8, '4.45.0')).bytes, 8 * 2_147_483_648);
+  // Lazy from 4.56 (huggingface/transformers#39797): the batch generate runs.
+  assert.equal((await kv(8, '4.56.0')).bytes, 2 * 2_147_483_648);
+  // Unpinned: which of the two is not known.
+  const u = await kv(8);
+  assert.notEqual(u.inf.fits, true);
+  assert.ok(u.inf.unknowns.some((x) => /4\.56/.test(x.reason)));
+});
