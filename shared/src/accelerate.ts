@@ -73,6 +73,11 @@ export interface MapOptions {
   variant: 'transformers' | 'accelerate';
   /** Number of GPUs of the target (for perDevice). */
   deviceCount: number;
+  /**
+   * A factor on every cap after balancing: transformers' bitsandbytes quantizers keep 10% free for the buffers
+   * quantisation creates (quantizers/quantizer_bnb_4bit.py, quantizer_bnb_8bit.py `adjust_max_memory`: × 0.90).
+   */
+  capScale?: number;
 }
 
 /**
@@ -179,6 +184,7 @@ export function balancedMemory(top: PlaceNode[], o: Omit<MapOptions, 'deviceCoun
 export function inferDeviceMap(top: PlaceNode[], o: MapOptions): DevicePlan {
   const gpuIdx = Object.keys(o.gpus).map(Number).filter((i) => Number.isInteger(i) && i >= 0).sort((a, b) => a - b);
   const { mem, exact, formula: balance } = balancedMemory(top, o);
+  if (o.capScale !== undefined) for (const k of Object.keys(mem)) mem[k] *= o.capScale;
 
   // infer_auto_device_map
   const devices: MapDevice[] = [...gpuIdx, ...(o.cpu !== undefined ? ['cpu' as const] : []), 'disk'];

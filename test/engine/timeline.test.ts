@@ -144,6 +144,10 @@ test('accelerate placement: balanced caps and the room kept on GPU 0 for the lar
   const one = inferDeviceMap(tree, { mode: 'auto', gpus: { 0: 4.4 * GiB }, cpu: Infinity, userSet: false, variant: 'transformers', deviceCount: 1 });
   assert.deepEqual(one.perDevice, [2 * GiB]);
   assert.equal(one.cpuBytes, 2 * GiB);
+  // bitsandbytes loads keep 10% of each cap free (transformers adjust_max_memory): GPU 0's 3.25 GiB becomes
+  // 2.925 GiB, less the 1 GiB reserve: one block; GPU 1 (9 GiB) the other three.
+  const q = inferDeviceMap(tree, { mode: 'auto', gpus: { 0: 10 * GiB, 1: 10 * GiB }, userSet: true, variant: 'transformers', deviceCount: 2, capScale: 0.9 });
+  assert.deepEqual(q.perDevice, [GiB, 3 * GiB]);
   // At 5 GiB (4.5 usable) all four fit: the reserve is for layers still to place, and none is left after the last.
   assert.deepEqual(inferDeviceMap(tree, { mode: 'auto', gpus: { 0: 5 * GiB }, cpu: Infinity, userSet: false, variant: 'transformers', deviceCount: 1 }).perDevice, [4 * GiB]);
 });

@@ -81,7 +81,7 @@ const toPlacement = (d: MapDevice | undefined): Placement => (d === undefined ? 
  * torch.cuda.mem_get_info reports once a tensor is on it) and the CPU takes the rest
  * (get_max_memory lists the host's available RAM).
  */
-export function placeModules(it: Interpreter, tree: PlaceNode[], mode: MapMode, maxMemV: Value | undefined, node: SyntaxNode, variant: 'transformers' | 'accelerate', who: string): PlaceResult | undefined {
+export function placeModules(it: Interpreter, tree: PlaceNode[], mode: MapMode, maxMemV: Value | undefined, node: SyntaxNode, variant: 'transformers' | 'accelerate', who: string, capScale?: number): PlaceResult | undefined {
   const count = (it.state.get('deviceCount') as number | undefined) ?? 1;
   const mm = maxMemoryArg(maxMemV);
   if (mm && 'error' in mm) { it.note(`max_memory: ${mm.error}`, node); return undefined; }
@@ -94,7 +94,7 @@ export function placeModules(it: Interpreter, tree: PlaceNode[], mode: MapMode, 
     for (let i = 0; i < count; i++) gpus[i] = Math.max(0, capacity - CUDA_CONTEXT_BYTES);
     cpu = Infinity;
   }
-  const plan = inferDeviceMap(tree, { mode, gpus, cpu, userSet: !!mm, variant, deviceCount: count });
+  const plan = inferDeviceMap(tree, { mode, gpus, cpu, userSet: !!mm, variant, deviceCount: count, capScale });
   if (!plan.exact) it.note(`${who}: accelerate's balance buffer depends on the mean size of the model's leaf modules, which oomlens bounds but does not know exactly; the per-GPU split may differ`, node);
   if (plan.diskBytes > 0) {
     it.note(`${who}: max_memory leaves no room for ${plan.unplaced.length} module(s) (${plan.unplaced.slice(0, 3).join(', ')}${plan.unplaced.length > 3 ? '…' : ''}, ${plan.diskBytes.toLocaleString('en-US')} B) on the GPUs${cpu === undefined ? ' and lists no "cpu"' : ' or the CPU'}: accelerate offloads them to disk (offload_folder), which oomlens does not estimate`, node);

@@ -250,7 +250,8 @@ function fromPretrained(it: Interpreter, className: string, args: Value[], kw: M
       // transformers ≥ 5 runs its own copy of accelerate's placement (integrations/accelerate.py); 4.x calls accelerate's.
       const variant = tv && Number(tv.split('.')[0]) < 5 ? 'accelerate' : 'transformers';
       const tree = treeFromSizes(sizes.map((s) => ({ name: s.name, bytes: s.params * (s.keepDtype ? dtypeBytes(dtypeOf(s)) : bytes) })));
-      const r = placeModules(it, tree, mode, kw.get('max_memory'), node, variant, `from_pretrained(device_map="${mode}")`);
+      // bitsandbytes quantizers keep 10% of every cap free (quantizer_bnb_4bit.py / _8bit.py adjust_max_memory).
+      const r = placeModules(it, tree, mode, kw.get('max_memory'), node, variant, `from_pretrained(device_map="${mode}")`, load.quant?.method.startsWith('bnb') ? 0.9 : undefined);
       if (r) places = sizes.map((s) => r.placementOf(s.name));
     } else if (deviceMap?.startsWith('cuda:')) {
       places = sizes.map(() => ({ kind: 'device', index: Number(deviceMap.split(':')[1]) || 0 }) as Placement);
