@@ -149,3 +149,18 @@ test('get_balanced_memory then infer_auto_device_map: the caps and the map load_
   assert.equal(p.perDeviceBytes[0], EMBED + 14 * LAYER);
   assert.equal(p.perDeviceBytes[1], 18 * LAYER + 8192 + EMBED);
 });
+
+test('device_map="auto" without max_memory on one GPU too small for the model: the rest is offloaded to CPU RAM, not an out-of-memory', async () => {
+  // Llama-2-13B in float16 (26.0 GB) on an RTX 4090: GPU 0 offers 90% of (24 GiB − 400 MiB of CUDA context), less one
+  // decoder layer kept free; the CPU (get_max_memory lists its free RAM) takes the layers that do not fit.
+  const r = await analyze(`import torch
+from transformers import AutoModelForCausalLM
+model = AutoModelForCausalLM.from_pretrained("meta-llama/Llama-2-13b-hf", torch_dtype=torch.float16, device_map="auto")
+`, { device: 'rtx-4090', versions: { transformers: '4.45.0' } });
+  const m = r.models[0];
+  const load = m.estimate.phases.find((p) => p.phase === 'load')!;
+  const cap = 0.9 * (24 * 2 ** 30 - 400 * 2 ** 20);
+  assert.ok(load.perDeviceBytes[0] > 0.8 * cap && load.perDeviceBytes[0] <= cap, String(load.perDeviceBytes[0]));
+  assert.equal(load.fits, true);
+  assert.ok(load.notes.some((n) => /CPU RAM/.test(n)), JSON.stringify(load.notes));
+});
