@@ -118,8 +118,9 @@ test('a hand-written cache (Meta Llama model.py style cache_k / cache_v) counts 
   const kv = inf.breakdown.filter((c) => c.role === 'kv-cache');
   assert.equal(kv.reduce((a, c) => a + c.bytes, 0), 268_435_456);
   assert.match(kv[0].label, /KV cache/);
-  // The module's own forward working memory is not estimated: said so, not guessed.
-  assert.ok(inf.unknowns.some((u) => /not estimated for user-defined modules/.test(u.reason)));
+  // `model.forward(tokens, 0)` runs like `model(tokens, 0)`: the forward is traced (it returns its input: nothing more).
+  assert.ok(!inf.unknowns.some((u) => /not estimated for user-defined modules/.test(u.reason)), inf.unknowns.map((u) => u.reason).join('; '));
+  assert.ok(inf.breakdown.some((c) => c.role === 'input'));
 });
 
 test('the Mistral example still reads: load and an inference phase bounded below, with the prompt-length reason', async () => {
