@@ -169,7 +169,8 @@ function unusedCacheRows(ctx: Parameters<Rule['check']>[0]): ReturnType<Rule['ch
     if (tips) message += `; without them the inference peak would be ${fmt(phase.peakBytes - unused)} instead of ${fmt(phase.peakBytes)} (${fmt(phase.budgetBytes)} usable on ${deviceLabel(ctx.target)})`;
     message += `. Size the cache for the prompts actually run (max_batch_size=${used}).`;
     // The literal the cache's batch dimension came from, when the file spells it `max_batch_size = N` / `max_batch_size: int = N`.
-    const lits = [...ctx.text.matchAll(/\bmax_batch_size\s*(?::\s*int\s*)?=\s*(\d+)\b/g)].filter((m) => Number(m[1]) === rows);
+    const inComment = (at: number) => ctx.text.slice(ctx.text.lastIndexOf('\n', at) + 1, at).includes('#');
+    const lits = [...ctx.text.matchAll(/\bmax_batch_size\s*(?::\s*int\s*)?=\s*(\d+)\b/g)].filter((m) => Number(m[1]) === rows && !inComment(m.index!));
     const fixes = lits.length === 1 ? [{
       title: `Preallocate the cache for ${used} sequences (max_batch_size=${used})`,
       applicability: 'unsafe' as const,
