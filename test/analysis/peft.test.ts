@@ -13,8 +13,14 @@ import { runPythonJson } from '../python/venv';
 const LLAMA = { model_type: 'llama', vocab_size: 1000, hidden_size: 64, num_hidden_layers: 2, num_attention_heads: 4, num_key_value_heads: 2, intermediate_size: 96 };
 const QWEN2 = { model_type: 'qwen2', vocab_size: 1000, hidden_size: 64, num_hidden_layers: 2, num_attention_heads: 4, num_key_value_heads: 2, intermediate_size: 96 };
 const GPT2 = { model_type: 'gpt2', vocab_size: 1000, n_embd: 64, n_layer: 2, n_head: 4, n_positions: 128 };
+const MIXTRAL = { model_type: 'mixtral', vocab_size: 1000, hidden_size: 64, num_hidden_layers: 2, num_attention_heads: 4, num_key_value_heads: 2, intermediate_size: 96, num_local_experts: 4 };
+const FALCON = { model_type: 'falcon', vocab_size: 1000, hidden_size: 64, num_hidden_layers: 2, num_attention_heads: 4 };
+const FALCON_NDA = { ...FALCON, new_decoder_architecture: true, num_kv_heads: 2, bias: true };
+const BLOOM = { model_type: 'bloom', vocab_size: 1000, hidden_size: 64, n_layer: 2, n_head: 4 };
+const OPT = { model_type: 'opt', vocab_size: 1000, hidden_size: 64, num_hidden_layers: 2, ffn_dim: 96, num_attention_heads: 4, max_position_embeddings: 128, word_embed_proj_dim: 32 };
+const NEOX = { model_type: 'gpt_neox', vocab_size: 1000, hidden_size: 64, num_hidden_layers: 2, num_attention_heads: 4, intermediate_size: 96 };
 
-interface Case { config: Record<string, unknown>; lora?: Record<string, unknown>; quant?: Record<string, unknown>; dtype?: string; kbit?: boolean }
+interface Case { config: Record<string, unknown>; lora?: Record<string, unknown>; quant?: Record<string, unknown>; dtype?: string; kbit?: boolean; tv?: string }
 const CASES: Case[] = [
   { config: LLAMA, lora: { r: 8, target_modules: ['q_proj', 'v_proj'] }, dtype: 'bfloat16' },
   { config: LLAMA, lora: { r: 4, target_modules: 'all-linear', modules_to_save: ['lm_head'] }, dtype: 'bfloat16' },
@@ -25,6 +31,14 @@ const CASES: Case[] = [
   { config: GPT2, lora: { r: 8, target_modules: ['c_attn'], fan_in_fan_out: true, bias: 'all' }, dtype: 'float32' },
   { config: LLAMA, lora: { r: 4, target_modules: 'all-linear' }, quant: { load_in_4bit: true, bnb_4bit_quant_type: 'nf4', bnb_4bit_use_double_quant: true, bnb_4bit_compute_dtype: 'bfloat16' }, dtype: 'bfloat16' },
   { config: LLAMA, quant: { load_in_4bit: true, bnb_4bit_quant_type: 'fp4' }, dtype: 'float16' },
+  { config: MIXTRAL, lora: { r: 8, target_modules: ['q_proj', 'k_proj', 'v_proj', 'o_proj'] }, dtype: 'bfloat16', tv: '5.0.0' },
+  { config: MIXTRAL, lora: { r: 4, target_modules: ['q_proj', 'v_proj', 'gate'] }, dtype: 'bfloat16', tv: '5.0.0' },
+  { config: FALCON, lora: { r: 8, target_modules: ['query_key_value', 'dense_h_to_4h'], bias: 'all' }, dtype: 'bfloat16' },
+  { config: FALCON_NDA, lora: { r: 8, target_modules: 'all-linear', bias: 'all' }, dtype: 'bfloat16' },
+  { config: BLOOM, lora: { r: 8, bias: 'all', modules_to_save: ['word_embeddings'] }, dtype: 'float32' },
+  { config: OPT, lora: { r: 8, target_modules: 'all-linear', bias: 'all' }, dtype: 'float16' },
+  { config: OPT, lora: { r: 16 }, dtype: 'float16' },
+  { config: NEOX, lora: { r: 8, target_modules: 'all-linear', bias: 'all' }, dtype: 'bfloat16' },
   { config: LLAMA, quant: { load_in_8bit: true }, dtype: 'bfloat16' },
   { config: { ...LLAMA, hidden_size: 96, intermediate_size: 200 }, quant: { load_in_4bit: true, bnb_4bit_use_double_quant: true }, dtype: 'bfloat16' },
 ];
@@ -54,7 +68,7 @@ from peft import LoraConfig, get_peft_model, prepare_model_for_kbit_training
 model = AutoModelForCausalLM.from_pretrained("./ckpt", torch_dtype=torch.${c.dtype}${q})
 ${c.kbit ? 'model = prepare_model_for_kbit_training(model)\n' : ''}${c.lora ? `model = get_peft_model(model, LoraConfig(${kwargs(c.lora)}))\n` : ''}Trainer(model=model, args=TrainingArguments(output_dir="o", per_device_train_batch_size=1, max_length=16)).train()
 `;
-    const r = await analyze(text, { path: join(root, 't.py'), device: 'a100-40gb', versions: { transformers: '4.45.0' } });
+    const r = await analyze(text, { path: join(root, 't.py'), device: 'a100-40gb', versions: { transformers: c.tv ?? '4.45.0' } });
     return r.models[0];
   } finally { rmSync(root, { recursive: true, force: true }); }
 }
@@ -109,4 +123,13 @@ test('a LoRA config that matches nothing leaves the trainable state unknown, nev
   const tr = m.estimate.phases.find((p) => p.phase === 'training')!;
   assert.notEqual(tr.fits, true);
   assert.ok(tr.unknowns.some((u) => /matches no Linear layer/.test(u.reason)), JSON.stringify(tr.unknowns));
+});
+
+test('Mixtral: "all-linear" (which peft extends to the fused experts) and transformers 4.x expert Linears are unknown, never zero', async () => {
+  for (const c of [{ config: MIXTRAL, lora: { r: 8, target_modules: 'all-linear' }, dtype: 'bfloat16', tv: '5.0.0' }, { config: MIXTRAL, lora: { r: 8, target_modules: ['q_proj'] }, dtype: 'bfloat16', tv: '4.45.0' }]) {
+    const m = await oomlens(c);
+    const tr = m.estimate.phases.find((p) => p.phase === 'training')!;
+    assert.notEqual(tr.fits, true);
+    assert.ok(tr.unknowns.length > 0 || m.facts.unknowns.length > 0, JSON.stringify(c.lora));
+  }
 });

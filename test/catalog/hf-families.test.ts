@@ -41,6 +41,15 @@ const CASES: { config: HfConfig; class?: string }[] = [
   { config: { ...S, model_type: 'bert' } as HfConfig, class: 'AutoModelForMaskedLM' },
   { config: { ...S, model_type: 'roberta' } as HfConfig, class: 'AutoModelForMaskedLM' },
   { config: { model_type: 't5', vocab_size: 1000, d_model: 64, d_ff: 96, d_kv: 16, num_layers: 2, num_decoder_layers: 3, num_heads: 4, feed_forward_proj: 'gated-gelu' } as unknown as HfConfig, class: 'AutoModelForSeq2SeqLM' },
+  { config: { ...S, model_type: 'deberta-v2' } as HfConfig, class: 'AutoModel' },
+  { config: { ...S, model_type: 'deberta-v2', relative_attention: true, position_buckets: 32, norm_rel_ebd: 'layer_norm', share_att_key: true, pos_att_type: 'p2c|c2p', position_biased_input: false } as HfConfig, class: 'AutoModelForMaskedLM' },
+  { config: { ...S, model_type: 'deberta-v2', relative_attention: true, pos_att_type: ['c2p', 'p2c'], type_vocab_size: 2, embedding_size: 32, conv_kernel_size: 3, legacy: false } as HfConfig, class: 'AutoModelForMaskedLM' },
+  { config: { model_type: 'bart', vocab_size: 1000, d_model: 64, encoder_layers: 2, decoder_layers: 3, encoder_attention_heads: 4, decoder_attention_heads: 4, encoder_ffn_dim: 96, decoder_ffn_dim: 80, max_position_embeddings: 128 } as unknown as HfConfig, class: 'AutoModelForSeq2SeqLM' },
+  { config: { model_type: 'bart', vocab_size: 1000, d_model: 64, encoder_layers: 2, decoder_layers: 2, encoder_attention_heads: 4, decoder_attention_heads: 4, encoder_ffn_dim: 96, decoder_ffn_dim: 96, max_position_embeddings: 128 } as unknown as HfConfig, class: 'AutoModel' },
+  { config: { model_type: 'whisper', vocab_size: 1000, d_model: 64, encoder_layers: 2, decoder_layers: 3, encoder_attention_heads: 4, decoder_attention_heads: 4, encoder_ffn_dim: 96, decoder_ffn_dim: 80, max_source_positions: 100, max_target_positions: 64, num_mel_bins: 16, pad_token_id: 1, bos_token_id: 2, eos_token_id: 2, decoder_start_token_id: 3 } as unknown as HfConfig, class: 'AutoModelForSpeechSeq2Seq' },
+  { config: { model_type: 'vit', hidden_size: 64, num_hidden_layers: 2, num_attention_heads: 4, intermediate_size: 96, image_size: 32, patch_size: 8 } as unknown as HfConfig, class: 'AutoModel' },
+  { config: { model_type: 'vit', hidden_size: 64, num_hidden_layers: 2, num_attention_heads: 4, intermediate_size: 96, image_size: 48, patch_size: 16, qkv_bias: false, num_labels: 7 } as unknown as HfConfig, class: 'AutoModelForImageClassification' },
+  { config: { model_type: 'clip', text_config: { vocab_size: 1000, hidden_size: 64, num_hidden_layers: 2, num_attention_heads: 4, intermediate_size: 96, max_position_embeddings: 77 }, vision_config: { hidden_size: 48, num_hidden_layers: 3, num_attention_heads: 4, intermediate_size: 80, image_size: 32, patch_size: 8 }, projection_dim: 40 } as unknown as HfConfig, class: 'AutoModel' },
 ];
 
 test('each family formula equals transformers\' own count for the same config (meta device)', () => {
@@ -49,7 +58,7 @@ test('each family formula equals transformers\' own count for the same config (m
   CASES.forEach((c, i) => {
     const t = truth[i];
     if (!('params' in t)) { bad.push(`${c.config.model_type}: transformers could not build it: ${t.error}`); return; }
-    if (!hasArithmetic(c.config)) { bad.push(`${c.config.model_type}: no arithmetic`); return; }
+    if (!hasArithmetic(c.config, c.class)) { bad.push(`${c.config.model_type}: no arithmetic`); return; }
     const ours = countParams(c.config, c.class ?? 'AutoModelForCausalLM');
     if (ours !== t.params) bad.push(`${c.config.model_type} ${JSON.stringify(c.config).slice(0, 80)}…: oomlens ${ours}, transformers ${t.params}`);
   });
@@ -77,6 +86,19 @@ test('published counts of one real checkpoint per family (config values from eac
   // deepseek-ai/DeepSeek-V3 (without the multi-token-prediction layer, which transformers does not build): "671B".
   const v3 = n({ model_type: 'deepseek_v3', vocab_size: 129280, hidden_size: 7168, num_hidden_layers: 61, num_attention_heads: 128, intermediate_size: 18432, moe_intermediate_size: 2048, n_routed_experts: 256, n_shared_experts: 1, first_k_dense_replace: 3, q_lora_rank: 1536, kv_lora_rank: 512, qk_rope_head_dim: 64, qk_nope_head_dim: 128, v_head_dim: 128, tie_word_embeddings: false });
   assert.ok(Math.abs(v3 - 671e9) / 671e9 < 0.005, `DeepSeek-V3 ${v3}`);
+  // facebook/bart-large (BartForConditionalGeneration): 406,291,456 ("406M").
+  assert.equal(n({ model_type: 'bart', vocab_size: 50265, d_model: 1024, encoder_layers: 12, decoder_layers: 12, encoder_attention_heads: 16, decoder_attention_heads: 16, encoder_ffn_dim: 4096, decoder_ffn_dim: 4096, max_position_embeddings: 1024 }, 'BartForConditionalGeneration'), 406_291_456);
+  // openai/whisper-small: model card "244 M" (the Whisper paper's table); 241,734,912 counted.
+  assert.equal(n({ model_type: 'whisper', vocab_size: 51865, d_model: 768, encoder_layers: 12, decoder_layers: 12, encoder_attention_heads: 12, decoder_attention_heads: 12, encoder_ffn_dim: 3072, decoder_ffn_dim: 3072, num_mel_bins: 80, max_source_positions: 1500, max_target_positions: 448 }, 'WhisperForConditionalGeneration'), 241_734_912);
+  // openai/whisper-large-v3: "1550 M"; 1,543,490,560 counted (128 mel bins, 51866 tokens).
+  assert.equal(n({ model_type: 'whisper', vocab_size: 51866, d_model: 1280, encoder_layers: 32, decoder_layers: 32, encoder_attention_heads: 20, decoder_attention_heads: 20, encoder_ffn_dim: 5120, decoder_ffn_dim: 5120, num_mel_bins: 128, max_source_positions: 1500, max_target_positions: 448 }, 'WhisperForConditionalGeneration'), 1_543_490_560);
+  // google/vit-base-patch16-224 (ViTForImageClassification, 1000 ImageNet labels): 86,567,656 ("86M").
+  assert.equal(n({ model_type: 'vit', hidden_size: 768, num_hidden_layers: 12, num_attention_heads: 12, intermediate_size: 3072, image_size: 224, patch_size: 16, num_labels: 1000 }, 'ViTForImageClassification'), 86_567_656);
+  // openai/clip-vit-base-patch32 (CLIPModel): 151,277,313 ("151M").
+  assert.equal(n({ model_type: 'clip', text_config: { vocab_size: 49408, hidden_size: 512, intermediate_size: 2048, num_hidden_layers: 12, num_attention_heads: 8, max_position_embeddings: 77 }, vision_config: { hidden_size: 768, intermediate_size: 3072, num_hidden_layers: 12, num_attention_heads: 12, image_size: 224, patch_size: 32 }, projection_dim: 512 }, 'CLIPModel'), 151_277_313);
+  // microsoft/deberta-v3-base (DebertaV2Model): model card "86M backbone parameters with a vocabulary containing 128K tokens
+  // which introduces 98M parameters in the Embedding layer": 183,831,552 counted (98,380,800 in the word embeddings).
+  assert.equal(n({ model_type: 'deberta-v2', vocab_size: 128100, hidden_size: 768, num_hidden_layers: 12, num_attention_heads: 12, intermediate_size: 3072, max_position_embeddings: 512, relative_attention: true, position_buckets: 256, norm_rel_ebd: 'layer_norm', share_att_key: true, pos_att_type: 'p2c|c2p', position_biased_input: false, type_vocab_size: 0 }, 'AutoModel'), 183_831_552);
 });
 
 test('unknown model_type: no arithmetic, no sizes (unknown, never 0)', () => {

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { replayPhase, tensorBytes } from '../../shared/src/timeline';
 import { threefryTemporaries } from '../../shared/src/threefry';
-import { balancedDeviceMap } from '../../shared/src/accelerate';
+import { inferDeviceMap, treeFromSizes } from '../../shared/src/accelerate';
 import { estimate } from '../../shared/src/estimate';
 import { parseDeviceSpec } from '../../shared/src/devices';
 import type { MemoryEvent, ModelFacts, PhaseTrace, Placement, TensorFact } from '../../shared/src/facts';
@@ -131,33 +131,40 @@ test('threefry temporaries: flax#3701 numbers', () => {
   assert.match(orig.citation, /prng\.py/);
 });
 
-test('accelerate balanced map: two GPUs, equal layers', () => {
-  // 4 modules of 1 GiB on 2 GPUs: cap GPU0 = 4 GiB / 2 + 1 GiB (largest) = 3 GiB,
-  // so GPU0 takes 3 modules and GPU1 (no cap) the last one.
-  const mods = [0, 1, 2, 3].map((i) => ({ name: `layer.${i}`, bytes: GiB }));
-  const plan = balancedDeviceMap(mods, 2);
-  assert.deepEqual(plan.perDevice, [3 * GiB, GiB]);
+test('accelerate placement: balanced caps and the room kept on GPU 0 for the largest layer', () => {
+  // 4 blocks of 1 GiB on 2 GPUs of 10 GiB (max_memory given): balanced cap = 4 GiB // 2 + int(1.25 × 1 GiB)
+  // = 3.25 GiB on GPU 0, which also keeps 1 GiB free for the largest layer still to place (a main device):
+  // blocks 0 and 1 fit under 2.25 GiB, block 2 does not, so GPU 1 takes blocks 2 and 3.
+  const tree = treeFromSizes([0, 1, 2, 3].map((i) => ({ name: `layer.${i}`, bytes: GiB })));
+  const plan = inferDeviceMap(tree, { mode: 'auto', gpus: { 0: 10 * GiB, 1: 10 * GiB }, userSet: true, variant: 'transformers', deviceCount: 2 });
+  assert.deepEqual(plan.perDevice, [2 * GiB, 2 * GiB]);
   assert.equal(plan.assignment['layer.3'], 1);
-  assert.equal(plan.perDevice.reduce((a, b) => a + b, 0), 4 * GiB);
-  // One GPU: everything on it.
-  assert.deepEqual(balancedDeviceMap(mods, 1).perDevice, [4 * GiB]);
+  // One GPU of 4.4 GiB, no max_memory: 90% of it (3.96 GiB) less the 1 GiB reserve holds two blocks; the
+  // third does not fit, so the device is closed and the CPU takes the other two.
+  const one = inferDeviceMap(tree, { mode: 'auto', gpus: { 0: 4.4 * GiB }, cpu: Infinity, userSet: false, variant: 'transformers', deviceCount: 1 });
+  assert.deepEqual(one.perDevice, [2 * GiB]);
+  assert.equal(one.cpuBytes, 2 * GiB);
+  // bitsandbytes loads keep 10% of each cap free (transformers adjust_max_memory): GPU 0's 3.25 GiB becomes
+  // 2.925 GiB, less the 1 GiB reserve: one block; GPU 1 (9 GiB) the other three.
+  const q = inferDeviceMap(tree, { mode: 'auto', gpus: { 0: 10 * GiB, 1: 10 * GiB }, userSet: true, variant: 'transformers', deviceCount: 2, capScale: 0.9 });
+  assert.deepEqual(q.perDevice, [GiB, 3 * GiB]);
+  // At 5 GiB (4.5 usable) all four fit: the reserve is for layers still to place, and none is left after the last.
+  assert.deepEqual(inferDeviceMap(tree, { mode: 'auto', gpus: { 0: 5 * GiB }, cpu: Infinity, userSet: false, variant: 'transformers', deviceCount: 1 }).perDevice, [4 * GiB]);
 });
 
-test('accelerate balanced map with max_memory: caps, the last GPU uncapped by the balance, CPU offload', () => {
-  const mods = [0, 1, 2, 3].map((i) => ({ name: `layer.${i}`, bytes: GiB }));
-  // Balanced cap = 4 GiB / 2 + 1 GiB = 3 GiB; GPU 0 gets min(3, 1.5) = 1.5 GiB → one module;
-  // GPU 1 is the last listed, so its cap is its max_memory, 10 GiB → the other three.
-  const a = balancedDeviceMap(mods, 2, undefined, 'auto', { 0: 1.5 * GiB, 1: 10 * GiB });
-  assert.deepEqual(a.perDevice, [GiB, 3 * GiB]);
-  assert.deepEqual(a.unplaced, []);
-  // GPU 1 capped at 2.5 GiB holds two; the fourth goes to the CPU when max_memory lists "cpu" ...
-  const b = balancedDeviceMap(mods, 2, undefined, 'auto', { 0: 1.5 * GiB, 1: 2.5 * GiB }, true);
-  assert.deepEqual(b.perDevice, [GiB, 2 * GiB]);
-  assert.equal(b.assignment['layer.3'], -1);
-  // ... and is reported as unplaced when it does not.
-  assert.deepEqual(balancedDeviceMap(mods, 2, undefined, 'auto', { 0: 1.5 * GiB, 1: 2.5 * GiB }).unplaced, ['layer.3']);
+test('accelerate placement with max_memory: a GPU too small for a block after the reserve, CPU and disk offload', () => {
+  const tree = treeFromSizes([0, 1, 2, 3].map((i) => ({ name: `layer.${i}`, bytes: GiB })));
+  // GPU 0: min(3.25, 1.5) GiB less the 1 GiB reserve holds no block; GPU 1 (the last, uncapped by the balance)
+  // holds two at 2.5 GiB; the rest go to the CPU when max_memory lists it ...
+  const b = inferDeviceMap(tree, { mode: 'auto', gpus: { 0: 1.5 * GiB, 1: 2.5 * GiB }, cpu: 100 * GiB, userSet: true, variant: 'transformers', deviceCount: 2 });
+  assert.deepEqual(b.perDevice, [0, 2 * GiB]);
+  assert.equal(b.assignment['layer.3'], 'cpu');
+  assert.equal(b.cpuBytes, 2 * GiB);
+  // ... and to disk when it does not.
+  const c = inferDeviceMap(tree, { mode: 'auto', gpus: { 0: 1.5 * GiB, 1: 2.5 * GiB }, userSet: true, variant: 'transformers', deviceCount: 2 });
+  assert.deepEqual(c.unplaced, ['layer.2', 'layer.3']);
   // A GPU missing from max_memory gets nothing.
-  assert.deepEqual(balancedDeviceMap(mods, 2, undefined, 'auto', { 1: 10 * GiB }).perDevice, [0, 4 * GiB]);
+  assert.deepEqual(inferDeviceMap(tree, { mode: 'auto', gpus: { 1: 10 * GiB }, userSet: true, variant: 'transformers', deviceCount: 2 }).perDevice, [0, 4 * GiB]);
 });
 
 test('estimate: parameters by dtype and phases', () => {

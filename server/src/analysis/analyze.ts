@@ -98,6 +98,7 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
   if (opts.cancelled) it.cancelled = opts.cancelled;
   it.state.set('versions', versions);
   it.state.set('deviceCount', spec.count);
+  it.state.set('deviceCapacity', spec.device.capacityBytes);
   // Local checkpoint folders named in the code resolve against the analysed file's folder.
   if (opts.path) it.state.set('fileDir', dirname(opts.path));
   installFrameworks(it);
@@ -272,7 +273,8 @@ function toFacts(rec: ModelRecord, versions: Record<string, string>, it: Interpr
   const phases: PhaseTrace[] = [];
   if (rec.framework === 'torch') {
     // Modules are built on the host; the accelerator holds them once moved (`.to("cuda")`).
-    const placed = (t: TensorV) => ({ ...fact(t), placement: t.placement.kind === 'host' ? { kind: 'device' as const, index: 0 } : t.placement });
+    // Tensors a device map offloaded to the CPU stay there (frameworks/accelerate/semantics.ts).
+    const placed = (t: TensorV) => ({ ...fact(t), placement: t.placement.kind === 'host' && !it.state.has(`offloaded:${t.id}`) ? { kind: 'device' as const, index: 0 } : t.placement });
     const sized = [...params, ...buffers].filter((t) => t.shape.every((d) => typeof d === 'number'));
     // `.half()` / `.to(torch.bfloat16)` after construction: the module exists in the dtype it was built in, and
     // Module._apply replaces one tensor at a time (the new one made before the old one is freed), so the phase

@@ -16,6 +16,7 @@ import { installPeft } from './peft/semantics';
 import { installDatasets } from './datasets/semantics';
 import { installTrl } from './transformers/trl';
 import { installLightning } from './lightning/semantics';
+import { installAccelerate } from './accelerate/semantics';
 import { installInference } from '../phases/inference';
 import { installTraining } from '../phases/training';
 
@@ -38,4 +39,5 @@ export function installFrameworks(it: Interpreter): void {
   installDatasets(it);
   installTrl(it);
   installLightning(it);
+  installAccelerate(it);
 }

@@ -1311,10 +1311,28 @@ export class Interpreter {
     }
   }
 
+  /** Modules whose `.forward(...)` is being run through `__call_inst__` (see `call`). */
+  private forwardRouting = new Set<number>();
+
   call(fn: Value, call: CallArgs, node: SyntaxNode): Value {
     this.tick(node);
     switch (fn.t) {
-      case 'func': return this.callFunction(fn, call, node);
+      case 'func': {
+        // `model.forward(x)` / `self.model.forward(x)` on a torch module runs what `model(x)` runs (nn.Module.__call__
+        // calls forward; the hooks it skips hold no memory), so the phases see the call the same way.
+        // `super().forward(x)` is the parent's forward of a module already running: called directly.
+        const s = fn.self;
+        const callee = node.type === 'call' ? node.childForFieldName('function') : null;
+        const obj = callee?.type === 'attribute' ? callee.childForFieldName('object') : null;
+        if (fn.name === 'forward' && s?.t === 'inst' && s.cls.kind === 'torch' && obj && obj.type !== 'call' && !this.forwardRouting.has(s.id)) {
+          const h = this.externs.get('__call_inst__');
+          if (h) {
+            this.forwardRouting.add(s.id);
+            try { return h(this, s, call, node, { t: 'extern', name: '__call_inst__' }); } finally { this.forwardRouting.delete(s.id); }
+          }
+        }
+        return this.callFunction(fn, call, node);
+      }
       case 'class': return this.instantiate(fn, call, node);
       case 'extern': return this.callExtern(fn, call, node);
       case 'inst': {

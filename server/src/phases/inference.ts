@@ -45,6 +45,12 @@ export interface GenerateUse {
   numBeams: number;
   numReturnSequences: number;
   cache: 'dynamic' | 'static' | 'offloaded' | 'quantized' | 'none';
+  /**
+   * A `StaticCache(config, max_batch_size / batch_size, max_cache_len)` object passed as past_key_values: its
+   * length, and its batch when transformers allocates it at construction (before 4.56) rather than at the first
+   * update with the batch generate runs (4.56+, huggingface/transformers#39797 "all caches are initialized lazily").
+   */
+  staticCache?: { len: number | null; batch: number | null; eager: boolean };
   unknowns: Unknown[];
   /** The `max_new_tokens=` value in the call, when it is written there. */
   maxNewTokensArg?: Span;
@@ -97,6 +103,14 @@ export interface GradLoop {
 }
 
 const USES = new WeakMap<ModelRecord, InferenceUse[]>();
+
+/** A cache the model's own code preallocates (`self.cache_k = torch.zeros((max_batch_size, max_seq_len, ...))`). */
+export interface HandCache { label: string; shape: number[]; bytes: number; span?: Span }
+const HAND = new WeakMap<ModelRecord, HandCache[]>();
+/** The hand-written, preallocated KV cache tensors of a model (set when its inference phase is built). */
+export function handCaches(rec: ModelRecord): HandCache[] {
+  return HAND.get(rec) ?? [];
+}
 const LOOPS = new WeakMap<ModelRecord, GradLoop[]>();
 
 export function inferenceUses(rec: ModelRecord): InferenceUse[] {
@@ -196,6 +210,17 @@ export function installInference(it: Interpreter): void {
   }]);
   // BatchEncoding.to(device) returns the same mapping.
   it.externs.set('builtins.dict.to', (_i, self) => self ?? NONE);
+
+  // transformers.StaticCache(config=..., max_batch_size= / batch_size=, max_cache_len=, device=, dtype=): a value generate reads.
+  for (const n of ['transformers.StaticCache', 'transformers.cache_utils.StaticCache']) {
+    it.externs.set(n, (_i, _s, c) => {
+      const kw = new Map(c.kw);
+      // 4.4x positional order (cache_utils.py StaticCache.__init__): config, batch_size, max_cache_len, device, dtype.
+      if (!kw.has('batch_size') && !kw.has('max_batch_size') && c.args[1]) kw.set('batch_size', c.args[1]);
+      if (!kw.has('max_cache_len') && c.args[2]) kw.set('max_cache_len', c.args[2]);
+      return { t: 'extern', name: 'transformers.StaticCache', kw };
+    });
+  }
 
   // generate() on a transformers model.
   for (const base of ['torch.nn.Module', 'transformers.PreTrainedModel']) {
@@ -322,12 +347,25 @@ function generate(it: Interpreter, self: Value | undefined, args: Value[], kw0: 
   const cache: GenerateUse['cache'] = useCache?.t === 'bool' && !useCache.v ? 'none'
     : impl?.t === 'str' && (impl.v === 'static' || impl.v === 'offloaded' || impl.v === 'quantized') ? impl.v : 'dynamic';
   if (impl?.t === 'str' && !['static', 'dynamic', 'offloaded', 'quantized'].includes(impl.v)) unknowns.push({ what: 'cache_implementation', reason: `cache_implementation="${impl.v}" is not modelled; sized as a dynamic cache`, span: it.span(node) });
+  let staticCache: GenerateUse['staticCache'];
+  const pkv = kw.get('past_key_values');
+  if (pkv?.t === 'extern' && pkv.name === 'transformers.StaticCache') {
+    const len = num(pkv.kw?.get('max_cache_len') ?? NONE);
+    const bV = pkv.kw?.get('max_batch_size') ?? pkv.kw?.get('batch_size');
+    const b = bV ? num(bV) : undefined;
+    const tv = ((it.state.get('versions') as Record<string, string> | undefined) ?? {}).transformers;
+    const below = versionBelow(tv, 4, 56);
+    if (len === undefined) unknowns.push({ what: 'cache length', reason: 'StaticCache(max_cache_len=...) is not a known integer', span: it.span(node) });
+    if (below === undefined) unknowns.push({ what: 'StaticCache', reason: 'transformers is not pinned: before 4.56 a StaticCache is allocated at construction for its batch_size, from 4.56 at the first update for the batch generate runs', span: it.span(node) });
+    else if (below && b === undefined) unknowns.push({ what: 'StaticCache batch', reason: 'StaticCache(max_batch_size / batch_size=...) is not a known integer', span: it.span(node) });
+    staticCache = { len: len ?? null, batch: b ?? null, eager: below === true };
+  }
   const argList = node.childForFieldName('arguments');
   const mnt = argList?.namedChildren.find((a) => a?.type === 'keyword_argument' && a.childForFieldName('name')?.text === 'max_new_tokens')?.childForFieldName('value');
   const use: GenerateUse = {
     kind: 'generate', span: it.span(node), batch: inp.batch, promptTokens: inp.tokens, maxNewTokens, maxLength,
     numBeams: intArg(it, kw, 'num_beams', node, unknowns) ?? 1, numReturnSequences: intArg(it, kw, 'num_return_sequences', node, unknowns) ?? 1,
-    cache, unknowns, maxNewTokensArg: mnt && mnt.type === 'integer' ? it.span(mnt) : undefined,
+    cache: staticCache ? 'static' : cache, staticCache, unknowns, maxNewTokensArg: mnt && mnt.type === 'integer' ? it.span(mnt) : undefined,
     ...keywordSlot(node),
   };
   if (rec) addUse(rec, use);
@@ -391,7 +429,7 @@ export function inferencePhases(rec: ModelRecord, it: Interpreter, phases: Phase
     const key = JSON.stringify({ ...u, sized: undefined, trace: undefined });
     if (!seenUse.has(key)) { seenUse.add(key); uses.push(u); }
   }
-  if (!uses.length && rec.framework === 'torch') uses.push(...syntacticForwards(it, rec));
+  if (!uses.length && rec.framework === 'torch') for (const u of syntacticForwards(it, rec)) { uses.push(u); addUse(rec, u); }
   if (!uses.length) return [];
   const base = phases.find((p) => p.phase === 'load' || p.phase === 'init');
   if (!base) return [];
@@ -424,6 +462,8 @@ export function inferencePhases(rec: ModelRecord, it: Interpreter, phases: Phase
     });
   }
   if (handKv) notes.push(`${handKv} hand-written KV cache tensor(s) are preallocated at their full size`);
+  HAND.set(rec, events.flatMap((ev) => (ev.op === 'alloc' && ev.tensor.role === 'kv-cache'
+    ? [{ label: ev.tensor.label, shape: ev.tensor.shape, bytes: ev.tensor.shape.reduce((a, d) => a * d, 1) * dtypeBytes(ev.tensor.dtype), span: ev.tensor.span }] : [])));
 
   const load = hfLoads(it).find((l) => l.span.start === rec.span.start && l.span.end === rec.span.end);
   const config = load ? (load.config ?? hfConfig(load.checkpoint)) : undefined;
@@ -518,7 +558,11 @@ export function inferencePhases(rec: ModelRecord, it: Interpreter, phases: Phase
       const g = generateBatch(u.batch ?? 1, u.numBeams, u.numReturnSequences);
       if (u.batch === null) notes.push('batch size unknown: sized for 1 prompt (a lower bound)');
       const len = generateCacheTokens({ promptTokens: u.promptTokens, maxNewTokens: u.maxNewTokens, maxLength: u.maxLength });
-      const T = len.tokens ?? len.atLeast;
+      // A StaticCache object holds max_cache_len positions whatever is generated, for its own batch when allocated eagerly.
+      const sc = u.staticCache;
+      const T = sc?.len ?? len.tokens ?? len.atLeast;
+      const kvBatch = sc?.eager && sc.batch !== null ? sc.batch : g.batch;
+      if (sc?.eager && sc.batch !== null && sc.batch !== g.batch) notes.push(`StaticCache preallocated for ${sc.batch} sequences while generate runs ${g.batch}: transformers < 4.56 copies keys into it by index and needs the same batch (it fails at the first update); sized as allocated`);
       if (len.tokens === null && T > 0) notes.push(`KV cache sized for the ${T} positions known (${len.formula}): a lower bound`);
       const kind = u.cache === 'static' ? 'StaticCache' : u.cache === 'dynamic' ? 'DynamicCache' : u.cache;
       // OffloadedCache (cache_utils.py): layer k runs while k+1 is prefetched and k-1 is evicted: at most 3 layers on the device.
@@ -528,7 +572,7 @@ export function inferencePhases(rec: ModelRecord, it: Interpreter, phases: Phase
       const P = u.promptTokens;
       // Prefill: the prompt's cache (or the whole static cache) plus the prompt's forward.
       if (P !== null && P > 0) {
-        const ids = u.cache === 'none' ? [] : kvAlloc(u.cache === 'static' ? T : P, g.batch, kind, u.span, onDevice);
+        const ids = u.cache === 'none' ? [] : kvAlloc(u.cache === 'static' ? T : P, u.cache === 'static' ? kvBatch : g.batch, kind, u.span, onDevice);
         const s = step(P, g.batch, P, keepsLast ? 1 : P, 0);
         if (!keepsLast && P > 1) {
           u.prefillLogits = {
@@ -542,10 +586,10 @@ export function inferencePhases(rec: ModelRecord, it: Interpreter, phases: Phase
       // Last decode step: the cache at its final length, one token through the model.
       // Decode steps exist only when more than one token is generated (the prefill samples the first).
       if (T > 0 && u.cache !== 'none' && (P === null || T > P)) {
-        const ids = kvAlloc(T, g.batch, kind, u.span, onDevice);
-        const kvAll = kvCacheBytes({ layers: a.layers, kvHeads: a.kvHeads, headDim: a.headDim, seq: T, batch: g.batch, bytesPerElement: e });
-        const layerPerToken = kvLayerTensorBytes({ kvHeads: a.kvHeads, headDim: a.headDim, seq: 1, batch: g.batch, bytesPerElement: e });
-        u.sized = { tokens: T, batch: g.batch, bytes: kvAll.bytes, perToken: 2 * a.layers * layerPerToken, layerPerToken, formula: kvAll.formula, lowerBound: len.tokens === null, layers: a.layers };
+        const ids = kvAlloc(T, kvBatch, kind, u.span, onDevice);
+        const kvAll = kvCacheBytes({ layers: a.layers, kvHeads: a.kvHeads, headDim: a.headDim, seq: T, batch: kvBatch, bytesPerElement: e });
+        const layerPerToken = kvLayerTensorBytes({ kvHeads: a.kvHeads, headDim: a.headDim, seq: 1, batch: kvBatch, bytesPerElement: e });
+        u.sized = { tokens: T, batch: kvBatch, bytes: kvAll.bytes, perToken: 2 * a.layers * layerPerToken, layerPerToken, formula: kvAll.formula, lowerBound: sc?.len != null ? false : len.tokens === null, layers: a.layers };
         const cat = u.cache === 'dynamic' || u.cache === 'offloaded' ? kvLayerTensorBytes({ kvHeads: a.kvHeads, headDim: a.headDim, seq: T, batch: g.batch, bytesPerElement: e }) : 0;
         const s = step(1, g.batch, T, 1, cat);
         events.push({ op: 'transient', label: `decode step (1 token × ${g.batch}, cache ${T})`, bytesPerDevice: s.bytes, role: 'activation', span: u.span, formula: s.formula, citation: s.citation });
@@ -605,7 +649,12 @@ function syntacticForwards(it: Interpreter, rec: ModelRecord): ForwardUse[] {
   for (const n of nodesOfType(it, 'call')) {
     let f = n.childForFieldName('function');
     if (f?.type === 'attribute' && f.childForFieldName('attribute')?.text === 'forward') f = f.childForFieldName('object');
-    if (f && names.has(f.text) && !inTrainingStep(n)) out.push({ kind: 'forward', span: { start: n.startIndex, end: n.endIndex }, batch: null, tokens: null, gradEnabled: !syntacticNoGrad(n), outputHiddenStates: false, useCache: false, unknowns: [] });
+    if (!f || !names.has(f.text) || inTrainingStep(n)) continue;
+    // The input's shape when the first argument names a module-level tensor (`tokens = torch.zeros((4, 64))`).
+    const a0 = n.childForFieldName('arguments')?.namedChildren[0];
+    const x = a0?.type === 'identifier' ? it.globals.vars.get(a0.text) : undefined;
+    const dim = (i: number) => (x?.t === 'tensor' && typeof x.shape[i] === 'number' ? x.shape[i] as number : null);
+    out.push({ kind: 'forward', span: { start: n.startIndex, end: n.endIndex }, batch: dim(0), tokens: dim(1), gradEnabled: !syntacticNoGrad(n), outputHiddenStates: false, useCache: false, unknowns: [] });
   }
   return out;
 }

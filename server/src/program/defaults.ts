@@ -42,6 +42,8 @@ export function buildFromDefaults(it: Interpreter): { built: DefaultBuild[]; unb
     return d?.type === 'function_definition' ? [d] : [];
   });
   const builtClasses = new Set(it.memory.reported().flatMap((r) => (r.definitionSpan && !r.definitionSpan.file ? [r.definitionSpan.start] : [])));
+  // Classes built on the meta device (init_empty_weights, torch.device("meta")): built, holding no memory.
+  for (const s of (it.state.get('metaBuiltClasses') as Set<number> | undefined) ?? []) builtClasses.add(s);
   const model = (v: Value | undefined): v is ClassV => v?.t === 'class' && v.node?.tree === it.tree && v.kind !== 'plain';
   const classes = classNodes.map((n) => it.globals.vars.get(n.childForFieldName('name')!.text)).filter(model);
   // Parts of other models (called inside another class's body) and bases of other classes are not models of their own.

@@ -8,6 +8,7 @@ import { gradEnabledEvalLoop } from './grad-enabled-eval-loop';
 import { initOutsideJit } from './init-outside-jit';
 import { jaxEnvAfterBackendStart } from './jax-env-after-backend-start';
 import { jaxPreallocation } from './jax-preallocation';
+import { optimizerStateExceedsDevice } from './optimizer-state-exceeds-device';
 import { oversizedKvCache } from './oversized-kv-cache';
 import type { Rule } from './types';
 import { unpartitionedRandomInit } from './unpartitioned-random-init';
@@ -24,6 +25,7 @@ export const RULES: Rule[] = [
   fullPrefillLogits,
   fullPrecisionOptimizerState,
   activationsWithoutCheckpointing,
+  optimizerStateExceedsDevice,
   jaxEnvAfterBackendStart,
   jaxPreallocation,
 ];

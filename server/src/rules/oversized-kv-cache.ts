@@ -31,11 +31,35 @@
  * out = model.generate(ids, max_new_tokens=2048, num_beams=4, cache_implementation="offloaded")
  * ```
  *
+ * The same holds for a cache the model's own code preallocates
+ * (`self.cache_k = torch.zeros((max_batch_size, max_seq_len, n_kv_heads,
+ * head_dim))`, as in Meta's Llama reference model.py): it is allocated
+ * for `max_batch_size` sequences when the model is built, however few
+ * prompts are then run. When every forward of the program uses fewer rows
+ * than the cache's leading (batch) dimension, the unused rows are reported
+ * when they are larger than the weights or when without them the peak
+ * would fit.
+ *
+ * ```python
+ * class Attention(nn.Module):
+ *     def __init__(self, dim, n_heads, max_batch_size, max_seq_len):
+ *         super().__init__()
+ *         self.wq = nn.Linear(dim, dim, bias=False, dtype=torch.float16)
+ *         self.cache_k = torch.zeros((max_batch_size, max_seq_len, n_heads, dim // n_heads), dtype=torch.float16).cuda()
+ *         self.cache_v = torch.zeros((max_batch_size, max_seq_len, n_heads, dim // n_heads), dtype=torch.float16).cuda()
+ * ...
+ * model = Transformer(max_batch_size=32, max_seq_len=2048).cuda()
+ * tokens = torch.zeros((4, 64), dtype=torch.long, device="cuda")   # 4 prompts
+ * ```
+ * Use `max_batch_size=4` (the fix offers it when the literal is in the file).
+ *
  * ## Fix safety
  * Unsafe. `cache_implementation="offloaded"` keeps the output but moves
  * all but about three layers' cache to CPU memory (slower, needs host RAM).
  * Lowering `max_new_tokens` to what fits changes how much text is
- * generated. Other options, not offered as edits: fewer prompts or beams
+ * generated. Lowering a preallocated cache's `max_batch_size` to the
+ * number of prompts used makes a later call with more prompts fail (Meta's
+ * generate asserts `bsz <= max_batch_size`). Other options, not offered as edits: fewer prompts or beams
  * per call, a quantized cache (`cache_implementation="quantized"`), or more
  * devices (`device_map="auto"` puts each layer's cache with its layer).
  *
@@ -43,9 +67,10 @@
  * - transformers generation/utils.py: `max_cache_length = generation_config.max_length - 1`; `_expand_inputs_for_generation(expand_size=max(num_beams, num_return_sequences))`
  * - transformers cache_utils.py: `DynamicLayer.update` (torch.cat per layer), `OffloadedCache` (prefetch layer k+1, evict k-1)
  * - transformers docs, kv_cache.md ("Best Practices for Generation with Cache")
+ * - meta-llama/llama model.py `Attention.__init__` (cache_k / cache_v of `(args.max_batch_size, args.max_seq_len, n_local_kv_heads, head_dim)`), generation.py `assert bsz <= params.max_batch_size`
  */
 import type { PhaseEstimate } from '../../../shared/src/types';
-import { inferenceUses } from '../phases/inference';
+import { handCaches, inferenceUses } from '../phases/inference';
 import type { Rule } from './types';
 import { deviceLabel, fmt } from './util';
 
@@ -109,9 +134,53 @@ export const oversizedKvCache: Rule = {
         out.push({ span: u.span, message, related: [], fixes });
       }
     }
+    out.push(...unusedCacheRows(ctx));
     return out;
   },
 };
+
+/**
+ * Hand-written caches sized for more sequences than any forward of the program runs: the rows beyond the
+ * largest batch used hold memory from construction on. Reported when those rows are larger than the
+ * weights or when, without them, the inference peak would fit.
+ */
+function unusedCacheRows(ctx: Parameters<Rule['check']>[0]): ReturnType<Rule['check']> {
+  const out: ReturnType<Rule['check']> = [];
+  for (const { report, record } of ctx.models) {
+    const caches = handCaches(record);
+    if (!caches.length) continue;
+    const phase = report.estimate.phases.find((p) => p.phase === 'inference');
+    if (!phase || phase.peakBytes === null) continue;
+    const uses = inferenceUses(record);
+    const batches = uses.map((u) => u.batch);
+    if (!batches.length || batches.some((b) => b === null)) continue;
+    const used = Math.max(...(batches as number[]), 1);
+    const rows = caches[0].shape[0];
+    const sized = caches.filter((c) => c.shape[0] === rows);
+    if (!(rows > used) || sized.length !== caches.length) continue;
+    const total = sized.reduce((a, c) => a + c.bytes, 0);
+    const unused = Math.floor((total * (rows - used)) / rows);
+    const weights = report.estimate.paramBytes;
+    const bigger = weights !== null && unused > weights;
+    const tips = phase.fits === false && phase.peakBytes - unused <= phase.budgetBytes;
+    if (!bigger && !tips) continue;
+    let message = `${sized.length} preallocated KV cache tensors (${sized[0].label.replace(/\.(cuda|to|half|bfloat16|float)$/, '')}, …) hold ${fmt(total)} for ${rows} sequences, but the program runs at most ${used} at a time: the other ${rows - used} rows are ${fmt(unused)}`;
+    if (bigger) message += `, more than the ${fmt(weights!)} of weights`;
+    if (tips) message += `; without them the inference peak would be ${fmt(phase.peakBytes - unused)} instead of ${fmt(phase.peakBytes)} (${fmt(phase.budgetBytes)} usable on ${deviceLabel(ctx.target)})`;
+    message += `. Size the cache for the prompts actually run (max_batch_size=${used}).`;
+    // The literal the cache's batch dimension came from, when the file spells it `max_batch_size = N` / `max_batch_size: int = N`.
+    const inComment = (at: number) => ctx.text.slice(ctx.text.lastIndexOf('\n', at) + 1, at).includes('#');
+    const lits = [...ctx.text.matchAll(/\bmax_batch_size\s*(?::\s*int\s*)?=\s*(\d+)\b/g)].filter((m) => Number(m[1]) === rows && !inComment(m.index!));
+    const fixes = lits.length === 1 ? [{
+      title: `Preallocate the cache for ${used} sequences (max_batch_size=${used})`,
+      applicability: 'unsafe' as const,
+      edits: [{ start: lits[0].index! + lits[0][0].length - lits[0][1].length, end: lits[0].index! + lits[0][0].length, newText: String(used) }],
+    }] : [];
+    const span = lits.length === 1 ? { start: lits[0].index!, end: lits[0].index! + lits[0][0].length } : sized[0].span ?? uses[0].span;
+    out.push({ span, message, related: [], fixes });
+  }
+  return out;
+}
 
 function sumRole(p: PhaseEstimate, role: string): number {
   return p.breakdown.filter((c) => c.role === role).reduce((a, c) => a + c.bytes, 0);

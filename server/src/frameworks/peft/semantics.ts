@@ -43,9 +43,10 @@ import type { LinearModule, ModelLayout } from '../transformers/linears';
 import { trainingProgram } from '../../phases/training';
 
 /** peft's default LoRA targets per model_type (utils/constants.py TRANSFORMERS_MODELS_TO_LORA_TARGET_MODULES_MAPPING, peft 0.21). */
-const DEFAULT_TARGETS: Record<string, string[]> = {
+export const DEFAULT_LORA_TARGETS: Record<string, string[]> = {
   llama: ['q_proj', 'v_proj'], mistral: ['q_proj', 'v_proj'], qwen2: ['q_proj', 'v_proj'], qwen3: ['q_proj', 'v_proj'],
   gemma: ['q_proj', 'v_proj'], gemma2: ['q_proj', 'v_proj'], gemma3_text: ['q_proj', 'v_proj'], gpt2: ['c_attn'],
+  opt: ['q_proj', 'v_proj'], falcon: ['query_key_value'], bloom: ['query_key_value'], gpt_neox: ['query_key_value'],
 };
 
 export interface PeftInfo {
@@ -167,6 +168,7 @@ function loraInfo(it: Interpreter, model: InstV, cfgV: Value | undefined, autoca
   const tm = k.get('target_modules');
   let match: (name: string) => boolean;
   const mt = load?.config?.model_type;
+  if (tm?.t === 'str' && tm.v === 'all-linear' && layout.allLinearAlso) { info.why = layout.allLinearAlso; return info; }
   if (tm?.t === 'str' && tm.v === 'all-linear') {
     const out = layout.outputLayer?.split('.').pop();
     const names = new Set(layout.linears.map((l) => l.name.split('.').pop()!).filter((x) => x !== out));
@@ -182,7 +184,7 @@ function loraInfo(it: Interpreter, model: InstV, cfgV: Value | undefined, autoca
     match = (n) => list.some((t) => endsWith(n, t));
     info.how = `target_modules=[${list.join(', ')}]`;
   } else if (!tm || tm.t === 'none') {
-    const d = mt ? DEFAULT_TARGETS[mt] : undefined;
+    const d = mt ? DEFAULT_LORA_TARGETS[mt] : undefined;
     if (!d) { info.why = `LoraConfig has no target_modules and peft has no default for ${mt ? `model_type "${mt}"` : 'a model built in code'}`; return info; }
     match = (n) => d.some((t) => endsWith(n, t));
     info.how = `peft's default target_modules for ${mt}: [${d.join(', ')}]`;

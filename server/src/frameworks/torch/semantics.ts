@@ -375,7 +375,7 @@ export function installTorch(it: Interpreter): void {
   // its layers were recorded one by one as their constructors ran; the Sequential's record absorbs them.
   reg(['torch.nn.Sequential'], (s, c, node) => {
     const inst = listLike('Sequential')(s, c, node);
-    if (it.memory.current || it.memory.abstractDepth > 0 || inst.t !== 'inst' || !hasTensors(inst)) return inst;
+    if (it.memory.current || it.memory.abstractDepth > 0 || it.state.get('torchMeta') === true || inst.t !== 'inst' || !hasTensors(inst)) return inst;
     const rec = it.memory.begin({ name: 'Sequential', framework: 'torch', span: it.span(node), phase: 'load', jitted: it.memory.jitDepth > 0, gc: false });
     rec.result = inst;
     it.memory.end(rec);

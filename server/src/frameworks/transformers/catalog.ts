@@ -13,6 +13,7 @@
  * Face Hub (huggingface.co/<id>/blob/main/config.json), copied into the table.
  */
 import { EXTRA_FAMILIES, FAMILY_TIE_DEFAULT, extraFamilySizes } from './families';
+import { ENCODER_FAMILIES, ENCODER_TIE_DEFAULT, encoderFamilySizes } from './families-encoders';
 
 export interface HfConfig {
   model_type: string;
@@ -238,8 +239,8 @@ export function moduleSizes(c: HfConfig, className = 'AutoModelForCausalLM'): Mo
 }
 
 /** Whether `moduleSizes` knows this config's architecture; an empty list otherwise means "unknown", not zero. */
-export function hasArithmetic(c: HfConfig): boolean {
-  return FAMILIES.includes(c.model_type) && moduleSizes(c).length > 0;
+export function hasArithmetic(c: HfConfig, className?: string): boolean {
+  return FAMILIES.includes(c.model_type) && moduleSizes(c, className).length > 0;
 }
 
 /**
@@ -248,9 +249,9 @@ export function hasArithmetic(c: HfConfig): boolean {
  * False; configuration_gemma.py, _gemma2: True; GPT-2, BERT and T5 inherit
  * PretrainedConfig's True).
  */
-const TIE_DEFAULT: Record<string, boolean> = { llama: false, mistral: false, mixtral: false, qwen2: false, phi: false, phi3: false, gemma: true, gemma2: true, gpt2: true, bert: true, roberta: true, t5: true, ...FAMILY_TIE_DEFAULT };
+const TIE_DEFAULT: Record<string, boolean> = { llama: false, mistral: false, mixtral: false, qwen2: false, phi: false, phi3: false, gemma: true, gemma2: true, gpt2: true, bert: true, roberta: true, t5: true, ...FAMILY_TIE_DEFAULT, ...ENCODER_TIE_DEFAULT };
 
-const FAMILIES = ['llama', 'mistral', 'mixtral', 'qwen2', 'gemma', 'gemma2', 'phi3', 'phi', 'gpt2', 'bert', 'roberta', 't5', ...EXTRA_FAMILIES];
+const FAMILIES = ['llama', 'mistral', 'mixtral', 'qwen2', 'gemma', 'gemma2', 'phi3', 'phi', 'gpt2', 'bert', 'roberta', 't5', ...EXTRA_FAMILIES, ...ENCODER_FAMILIES];
 
 /** The model_types whose parameters oomlens computes from config.json. */
 export const KNOWN_MODEL_TYPES: readonly string[] = FAMILIES;
@@ -279,6 +280,8 @@ function familySizes(c: HfConfig, className: string): ModuleSize[] {
     case 'roberta': return bertSizes(c, kind, 'roberta.', 'lm_head');
     case 't5': return t5Sizes(c, base, tied);
     default: {
+      const enc = encoderFamilySizes(c, className, tied);
+      if (enc) return enc;
       const extra = extraFamilySizes(c, base, tied);
       if (extra) return extra;
       throw new Error(`no parameter arithmetic for model_type "${c.model_type}"`);

@@ -9,14 +9,15 @@
  * visible GPUs as accelerate does (shared/src/accelerate.ts).
  */
 import type { DType, Placement, Span } from '../../../../shared/src/facts';
-import { balancedDeviceMap } from '../../../../shared/src/accelerate';
+import { treeFromSizes, type MapMode } from '../../../../shared/src/accelerate';
+import { placeModules } from '../accelerate/semantics';
 import { dtypeBytes, parseDType } from '../../../../shared/src/dtypes';
 import { checkpointDir, readLocalConfig, readLocalWeights, SAFETENSORS_DTYPE_BYTES, type StoredTensor } from './hf-cache';
 import { defaultLoadDType, dtypeKeyword, KNOWN_MODEL_TYPES, lookupCheckpoint, moduleSizes, type HfConfig, type ModuleSize } from './catalog';
 import { keywordSlot } from '../args';
 import { linearize, type Interpreter } from '../../interp/interp';
 import type { SyntaxNode } from '../../interp/parser';
-import { type ClassV, type InstV, type Value, describe, unknown } from '../../interp/values';
+import { type ClassV, type InstV, type Value, unknown } from '../../interp/values';
 import { linearLayout, type ModelLayout } from './linears';
 import { fromData } from '../../program/configfiles';
 import { describeQuant, isQuantized, quantFromCall, quantFromConfig, quantizedWeightBytes, type QuantSpec } from './quantization';
@@ -72,8 +73,17 @@ const NOT_MODELS = /(Tokenizer|TokenizerFast|Processor|Config|FeatureExtractor|I
 
 export function installTransformers(it: Interpreter): void {
   it.externPrefixes.push(['transformers.', (_i, _self, c, node, fnv) => {
-    if (!fnv.name.endsWith('.from_pretrained')) return unknown('__pass__');
     const className = fnv.name.split('.').slice(-2, -1)[0];
+    if (fnv.name.endsWith('.from_config') && !NOT_MODELS.test(className)) {
+      // AutoModelFor….from_config(config): the architecture the config describes, built randomly initialised
+      // (modeling_utils.py _from_config: dtype= else config.dtype in v5; float32 before). No weights are read.
+      const cfgV = c.args[0] ?? c.kw.get('config');
+      const cfg = cfgV ? valueToJson(cfgV) : undefined;
+      if (!cfg || typeof cfg !== 'object' || typeof (cfg as HfConfig).model_type !== 'string') return it.note(`${className}.from_config: the config is not known (AutoConfig.from_pretrained with a literal checkpoint name gives it)`, node);
+      const id = (cfgV && CONFIG_ID.get(cfgV)) ?? `config (model_type ${(cfg as HfConfig).model_type})`;
+      return fromPretrained(it, className, [{ t: 'str', v: id }], c.kw, node, cfg as HfConfig);
+    }
+    if (!fnv.name.endsWith('.from_pretrained')) return unknown('__pass__');
     // AutoConfig.from_pretrained(id): the checkpoint's config.json (local folder / HF cache, else the shipped
     // table), so `config.model_type == "llama"` decides as it does at run time (configuration_utils.py).
     if (/^(Auto|[A-Z]\w*)Config$/.test(className) && !/^(Generation|BitsAndBytes|Lora|Peft)Config$/.test(className)) {
@@ -84,6 +94,7 @@ export function installTransformers(it: Interpreter): void {
         if (cfg) {
           const v = fromData(cfg, true);
           if (v.t === 'dict') for (const [k, x] of c.kw) if (k !== 'pretrained_model_name_or_path' && !k.startsWith('_')) { const i = v.keys.findIndex((y) => y.t === 'str' && y.v === k); if (i >= 0) v.vals[i] = x; else { v.keys.push({ t: 'str', v: k }); v.vals.push(x); } }
+          CONFIG_ID.set(v, idV.v);
           return v;
         }
       }
@@ -121,11 +132,29 @@ export function loadPretrained(it: Interpreter, className: string, id: string, k
   return fromPretrained(it, className, [{ t: 'str', v: id }], kw, node);
 }
 
+/** The checkpoint an AutoConfig.from_pretrained value was read from (a from_config model keeps its name). */
+const CONFIG_ID = new WeakMap<object, string>();
+
+/** A config value (dict with attributes, lists, scalars) back to JSON, as config.json would hold it. */
+function valueToJson(v: Value): unknown {
+  switch (v.t) {
+    case 'dict': {
+      const o: Record<string, unknown> = {};
+      v.keys.forEach((k, i) => { if (k.t === 'str') o[k.v] = valueToJson(v.vals[i]); });
+      return o;
+    }
+    case 'list': case 'tuple': return v.items.map(valueToJson);
+    case 'int': case 'float': case 'str': case 'bool': return v.v;
+    case 'none': return null;
+    default: return undefined;
+  }
+}
+
 function hfClass(it: Interpreter, name: string): ClassV {
   return { t: 'class', name, bases: [], ns: new Map(), kind: 'torch', dataclass: false, fields: [] };
 }
 
-function fromPretrained(it: Interpreter, className: string, args: Value[], kw: Map<string, Value>, node: SyntaxNode): Value {
+function fromPretrained(it: Interpreter, className: string, args: Value[], kw: Map<string, Value>, node: SyntaxNode, fromConfig?: HfConfig): Value {
   const idV = args[0] ?? kw.get('pretrained_model_name_or_path');
   const argList = node.childForFieldName('arguments');
   const slot = keywordSlot(node);
@@ -134,11 +163,12 @@ function fromPretrained(it: Interpreter, className: string, args: Value[], kw: M
   const versions = (it.state.get('versions') as Record<string, string> | undefined) ?? {};
   const tv = versions.transformers;
   const baseDir = it.state.get('fileDir') as string | undefined;
-  const local = readLocalConfig(id, process.env, baseDir);
-  const entry = lookupCheckpoint(id);
-  const dir = checkpointDir(id, process.env, baseDir);
+  // from_config: the config given, and no checkpoint files (the weights are randomly initialised).
+  const local = fromConfig ? undefined : readLocalConfig(id, process.env, baseDir);
+  const entry = fromConfig ? undefined : lookupCheckpoint(id);
+  const dir = fromConfig ? undefined : checkpointDir(id, process.env, baseDir);
   const weights = dir ? readLocalWeights(dir) : undefined;
-  const config: HfConfig | undefined = (local && 'config' in local ? (local.config as HfConfig) : undefined) ?? entry?.config;
+  const config: HfConfig | undefined = fromConfig ?? (local && 'config' in local ? (local.config as HfConfig) : undefined) ?? entry?.config;
 
   // dtype: explicit argument, else the version's default.
   let dtypeArg: HfLoad['dtypeArg'];
@@ -174,7 +204,9 @@ function fromPretrained(it: Interpreter, className: string, args: Value[], kw: M
   const dm = kw.get('device_map');
   const deviceMap = dm?.t === 'str' ? dm.v : dm?.t === 'int' ? `cuda:${dm.v}` : dm ? 'custom' : undefined;
 
-  const rec = it.memory.current ? undefined : it.memory.begin({ name: id, framework: 'transformers', span: it.span(node), phase: 'load', jitted: false, gc: false });
+  // Under init_empty_weights() / torch.device("meta") the weights are on the meta device: no memory, no load.
+  const meta = it.state.get('torchMeta') === true;
+  const rec = it.memory.current || meta ? undefined : it.memory.begin({ name: id, framework: 'transformers', span: it.span(node), phase: 'load', jitted: false, gc: false });
   const inst = it.newInst(hfClass(it, className));
   const load: HfLoad = {
     span: it.span(node), ...slot, torchName: it.nameFor('torch'), checkpoint: id, className,
@@ -183,7 +215,7 @@ function fromPretrained(it: Interpreter, className: string, args: Value[], kw: M
   };
   hfLoads(it).push(load);
   LOAD_OF.set(inst, load);
-  if (config) load.layout = linearLayout(config, className);
+  if (config) load.layout = linearLayout(config, className, tv);
   // Sizes: the local checkpoint's safetensors headers (exact), else config.json arithmetic per model_type.
   const stored = weights && 'tensors' in weights && weights.tensors ? weights.tensors : undefined;
   let sizes: ModuleSize[] = stored ? groupTensors(stored) : config ? moduleSizes(config, className) : [];
@@ -195,14 +227,17 @@ function fromPretrained(it: Interpreter, className: string, args: Value[], kw: M
     else if (stored) quantWhy = `${qSpec.how}: quantising a checkpoint sized from its safetensors headers is not modelled`;
     else { sizes = quantizeSizes(sizes, layout, qSpec); load.quant = qSpec; }
   }
-  load.sizedFrom = stored ? `${weights && 'source' in weights ? weights.source : 'safetensors headers'} in ${dir}` : local && 'config' in local ? `${local.path} (model_type ${config?.model_type})` : entry ? entry.source : undefined;
+  load.sizedFrom = fromConfig ? `the config given to from_config (model_type ${config?.model_type})` : stored ? `${weights && 'source' in weights ? weights.source : 'safetensors headers'} in ${dir}` : local && 'config' in local ? `${local.path} (model_type ${config?.model_type})` : entry ? entry.source : undefined;
   if (weights && 'unknown' in weights) it.note(`checkpoint files of "${id}": ${weights.unknown}`, node);
   if (!config && !stored) {
     it.note(`unknown checkpoint "${id}": not in oomlens's table, and neither a local folder nor the Hugging Face cache (${'HF_HUB_CACHE / HF_HOME / ~/.cache/huggingface/hub'}) holds its config.json or weights: its size is unknown`, node);
   } else if (!sizes.length) {
     const mt = String(config?.model_type ?? '?');
     const known = KNOWN_MODEL_TYPES.includes(mt);
-    it.note(known
+    const headOnly = known && config && moduleSizes(config, 'AutoModel').length > 0;
+    it.note(headOnly
+      ? `checkpoint "${id}": the ${className} head of model_type "${mt}" is not listed by oomlens (the base model is): its size is unknown`
+      : known
       ? `checkpoint "${id}": config.json (model_type "${mt}") lacks a field the parameter formula needs: its size is unknown`
       : `checkpoint "${id}": model_type "${mt}" has no parameter formula in oomlens${config?.auto_map ? ' (custom code, trust_remote_code)' : ''} and no local safetensors weights: its size is unknown`, node);
   } else if (!dtype && !stored) {
@@ -210,21 +245,23 @@ function fromPretrained(it: Interpreter, className: string, args: Value[], kw: M
   } else if (quantWhy) {
     it.note(`quantised loading: ${quantWhy}; its size is unknown`, node);
   } else {
-    const count = it.state.get('deviceCount') as number | undefined ?? 1;
     const loadDtype: DType = dtype ?? storedFloatDtype(stored!) ?? 'float32';
     if (!dtype) { load.dtype = loadDtype; load.dtypeWhy = `${why}; the checkpoint's safetensors store ${loadDtype}`; }
     const dtypeOf = (s: ModuleSize): DType => (s.keepDtype as DType | undefined) ?? loadDtype;
     const bytes = dtypeBytes(loadDtype);
     let places: Placement[] = sizes.map(() => ({ kind: 'device', index: 0 }) as Placement);
-    const maxMem = maxMemoryArg(kw.get('max_memory'));
-    if (maxMem && 'error' in maxMem) it.note(`max_memory: ${maxMem.error}`, node);
-    else if (deviceMap && /^(auto|balanced|balanced_low_0|sequential)$/.test(deviceMap) && (count > 1 || maxMem)) {
-      const plan = balancedDeviceMap(sizes.map((s) => ({ name: s.name, bytes: s.params * (s.keepDtype ? dtypeBytes(dtypeOf(s)) : bytes) })), count, undefined, deviceMap, maxMem?.gpus, maxMem?.cpu);
-      if (plan.unplaced.length) it.note(`max_memory leaves no room for ${plan.unplaced.length} module(s) (${plan.unplaced.slice(0, 3).join(', ')}…) and lists no "cpu": accelerate would offload them to disk or fail; not estimated`, node);
-      places = sizes.map((s) => (plan.assignment[s.name] === -1 ? { kind: 'host' } : { kind: 'device', index: plan.assignment[s.name] ?? 0 }) as Placement);
+    const mode = deviceMap && /^(auto|balanced|balanced_low_0|sequential)$/.test(deviceMap) ? deviceMap as MapMode : undefined;
+    if (mode && !meta) {
+      // transformers ≥ 5 runs its own copy of accelerate's placement (integrations/accelerate.py); 4.x calls accelerate's.
+      const variant = tv && Number(tv.split('.')[0]) < 5 ? 'accelerate' : 'transformers';
+      const tree = treeFromSizes(sizes.map((s) => ({ name: s.name, bytes: s.params * (s.keepDtype ? dtypeBytes(dtypeOf(s)) : bytes) })));
+      // bitsandbytes quantizers keep 10% of every cap free (quantizer_bnb_4bit.py / _8bit.py adjust_max_memory).
+      const r = placeModules(it, tree, mode, kw.get('max_memory'), node, variant, `from_pretrained(device_map="${mode}")`, load.quant?.method.startsWith('bnb') ? 0.9 : undefined);
+      if (r) places = sizes.map((s) => r.placementOf(s.name));
     } else if (deviceMap?.startsWith('cuda:')) {
       places = sizes.map(() => ({ kind: 'device', index: Number(deviceMap.split(':')[1]) || 0 }) as Placement);
     }
+    if (meta) it.memory.abstractDepth++;
     let total = 0;
     const tensors = sizes.map((s, i) => {
       total += s.holds ?? s.params;
@@ -238,6 +275,7 @@ function fromPretrained(it: Interpreter, className: string, args: Value[], kw: M
       inst.attrs.set(s.name, t);
       return t;
     });
+    if (meta) it.memory.abstractDepth--;
     load.params = total;
     if (rec) rec.params = tensors;
   }
@@ -273,35 +311,6 @@ function quantizeSizes(sizes: ModuleSize[], layout: ModelLayout, spec: QuantSpec
     if (q) res.push({ name: s.name, params: q.bytes, keepDtype: 'uint8', holds: q.holds });
   }
   return res;
-}
-
-/**
- * `max_memory={0: "20GiB", 1: 30 * 2**30, "cpu": "100GB"}`: GPU index → bytes, as accelerate's
- * convert_file_size_to_int reads them (utils/memory.py, v0.25.0: "GiB"/"MiB"/"KiB" are powers of 2,
- * "GB"/"MB"/"KB" powers of 10; an int is bytes). Whether a "cpu" entry is present decides offloading.
- */
-export function maxMemoryArg(v: Value | undefined): { gpus: Record<number, number>; cpu: boolean } | { error: string } | undefined {
-  if (!v || v.t === 'none') return undefined;
-  if (v.t !== 'dict') return { error: 'not a literal dict, so the per-GPU caps are not known' };
-  const gpus: Record<number, number> = {};
-  let cpu = false;
-  const UNITS: Record<string, number> = { GIB: 2 ** 30, MIB: 2 ** 20, KIB: 2 ** 10, GB: 1e9, MB: 1e6, KB: 1e3, TIB: 2 ** 40, TB: 1e12 };
-  for (let i = 0; i < v.keys.length; i++) {
-    const k = v.keys[i];
-    const val = v.vals[i];
-    let bytes: number | undefined;
-    if (val.t === 'int') bytes = val.v;
-    else if (val.t === 'str') {
-      const m = /^\s*([\d.]+)\s*([KMGT]I?B)\s*$/i.exec(val.v);
-      if (m) bytes = Math.floor(Number(m[1]) * UNITS[m[2].toUpperCase()]);
-    }
-    if (k.t === 'str' && (k.v === 'cpu' || k.v === 'disk' || k.v === 'mps')) { if (k.v === 'cpu') cpu = true; continue; }
-    const idx = k.t === 'int' ? k.v : k.t === 'str' && /^(cuda:)?\d+$/.test(k.v) ? Number(k.v.replace('cuda:', '')) : undefined;
-    if (idx === undefined) return { error: `key ${describe(k)} is not a GPU index or "cpu"` };
-    if (bytes === undefined) return { error: `the size for GPU ${idx} is not known` };
-    gpus[idx] = bytes;
-  }
-  return { gpus, cpu };
 }
 
 const ST_DTYPES: Record<string, DType> = { F32: 'float32', F16: 'float16', BF16: 'bfloat16', F64: 'float64', I8: 'int8', U8: 'uint8', I32: 'int32', I64: 'int64', I16: 'int16', U32: 'uint32', BOOL: 'bool' } as Record<string, DType>;
