@@ -208,3 +208,33 @@ test('a script missing required flags gets a [[tool.oomlens.runs]] template nami
     assert.equal(after.run, 'args from pyproject.toml:2');
   } finally { rmSync(root, { recursive: true, force: true }); }
 });
+
+test('accelerate launch --mixed_precision / --config_file reach Accelerator() through the environment it sets', async () => {
+  const code = `import torch, torch.nn as nn
+from accelerate import Accelerator
+acc = Accelerator()
+model = nn.Sequential(nn.Linear(1024, 4096), nn.GELU(), nn.Linear(4096, 1024))
+opt = torch.optim.AdamW(model.parameters())
+model, opt = acc.prepare(model, opt)
+for step in range(10):
+    x = torch.randn(32, 1024, device=acc.device)
+    loss = model(x).pow(2).mean()
+    acc.backward(loss)
+    opt.step()
+    opt.zero_grad()
+`;
+  const root = project({
+    'train.py': code,
+    'fsdp.yaml': 'distributed_type: FSDP\nnum_processes: 4\nmixed_precision: bf16\n',
+    'run.sh': 'accelerate launch --config_file fsdp.yaml train.py\n',
+  });
+  try {
+    const r = await paramsOf(root, 'train.py');
+    assert.equal(r.run, 'args from run.sh:1, accelerate ×4');
+    const p = r.result.models[0].estimate.phases.find((x) => x.phase === 'training')!;
+    assert.ok(p.notes.some((n) => /autocast\(bfloat16\)/.test(n)), JSON.stringify(p.notes));
+    const n = 1024 * 4096 + 4096 + 4096 * 1024 + 1024;
+    const opt = p.breakdown.filter((c) => c.role === 'optimizer').reduce((a, c) => a + c.bytes, 0);
+    assert.equal(opt, (2 * n * 4) / 4, 'FSDP from the config divides AdamW state over 4 processes');
+  } finally { rmSync(root, { recursive: true, force: true }); }
+});

@@ -112,6 +112,7 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
     try { launch = opts.launch === undefined ? launchCommandsFor(ws, it.path)[0] : opts.launch ?? undefined; } catch (e) { opts.onInternalError?.('launch commands', e); }
     if (launch) {
       it.state.set('argv', launch.argv);
+      if (launch.env) it.state.set('launchEnv', launch.env);
       // One device per launched process: `torchrun --nproc_per_node 4` with a device of one card is 4 of them.
       // deepspeed / accelerate / torchrun --nproc_per_node=gpu without a count start one process per visible GPU.
       if (launch.world === undefined && launch.launcher !== 'python' && launch.launcher !== 'launch.json' && spec.count === 1) it.state.set('worldUnknown', `${launch.launcher} (${launch.source})`);

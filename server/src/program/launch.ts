@@ -50,6 +50,12 @@ export interface LaunchCommand {
   argv: ArgWord[];
   /** Processes the launcher starts (one per device), when it says. */
   world?: number;
+  /**
+   * Environment the launcher gives the program (accelerate launch: ACCELERATE_MIXED_PRECISION, ACCELERATE_USE_FSDP,
+   * ACCELERATE_USE_DEEPSPEED, ACCELERATE_DEEPSPEED_ZERO_STAGE from its flags or --config_file; commands/launch.py
+   * prepare_multi_gpu_env / prepare_deepspeed_cmd_env), plus `VAR=value` words before the command.
+   */
+  env?: Record<string, string>;
   launcher: 'python' | 'torchrun' | 'accelerate' | 'deepspeed' | 'mpirun' | 'srun' | 'launch.json';
 }
 
@@ -189,9 +195,20 @@ function readCommand(words: Word[], ctx: Ctx): Omit<LaunchCommand, 'source' | 'f
   } else if (launcher === 'accelerate') {
     world = num(opt(rest, ['--num_processes', '--num-processes']) ?? undefined);
     const cfg = opt(rest, ['--config_file', '--config-file']);
-    if (world === undefined && cfg) {
-      const text = locate(ctx, cfg);
-      try { const y = text ? parseYaml(ctx.ws.readText(text)!) as Record<string, unknown> : undefined; if (typeof y?.num_processes === 'number') world = y.num_processes; } catch { /* unreadable config: world stays unknown */ }
+    let y: Record<string, unknown> | undefined;
+    if (cfg) {
+      const path = locate(ctx, cfg);
+      try { y = path ? parseYaml(ctx.ws.readText(path)!) as Record<string, unknown> : undefined; } catch { /* unreadable config: nothing from it */ }
+      if (world === undefined && typeof y?.num_processes === 'number') world = y.num_processes;
+    }
+    const mp = opt(rest, ['--mixed_precision', '--mixed-precision']) ?? (typeof y?.mixed_precision === 'string' ? y.mixed_precision : undefined);
+    if (mp) env.set('ACCELERATE_MIXED_PRECISION', mp);
+    if (rest.includes('--use_fsdp') || y?.distributed_type === 'FSDP') env.set('ACCELERATE_USE_FSDP', 'true');
+    const dsCfg = y?.deepspeed_config as Record<string, unknown> | undefined;
+    if (rest.includes('--use_deepspeed') || y?.distributed_type === 'DEEPSPEED') {
+      env.set('ACCELERATE_USE_DEEPSPEED', 'true');
+      const zs = opt(rest, ['--zero_stage']) ?? (dsCfg?.zero_stage !== undefined ? String(dsCfg.zero_stage) : undefined);
+      if (zs) env.set('ACCELERATE_DEEPSPEED_ZERO_STAGE', zs);
     }
   } else if (launcher === 'deepspeed') {
     const g = num(opt(rest, ['--num_gpus', '--num-gpus']) ?? undefined);
@@ -207,7 +224,8 @@ function readCommand(words: Word[], ctx: Ctx): Omit<LaunchCommand, 'source' | 'f
     script = found?.path ?? (found?.dir ? join(found.dir, '__main__.py') : undefined);
   } else if (scriptWord) script = locate(ctx, scriptWord);
   if (!script) return undefined;
-  return { script, argv, world, launcher };
+  const envOut = Object.fromEntries([...env].filter(([k]) => !ctx.env.has(k) || ctx.env.get(k) !== env.get(k)));
+  return { script, argv, world, launcher, ...(Object.keys(envOut).length ? { env: envOut } : {}) };
 }
 
 /** A path word resolved as the shell would from one of the command's likely working folders. */

@@ -13,8 +13,10 @@
  *   (utils/modeling.py `get_grad_scaler`). `accelerator.backward(loss)` is
  *   `loss.backward()` (divided by the accumulation steps first);
  *   `accelerator.accumulate(model)` skips gradient synchronisation, adding
- *   no memory (.grad accumulates in place). `ACCELERATE_MIXED_PRECISION` from
- *   `accelerate launch --mixed_precision` is not seen (not in the file).
+ *   no memory (.grad accumulates in place). Without keywords, the
+ *   environment `accelerate launch` sets (program/launch.ts: `--mixed_precision`,
+ *   `--use_fsdp`, `--use_deepspeed --zero_stage`, or its `--config_file`)
+ *   decides mixed precision and sharding.
  * - `init_empty_weights()` (big_modeling.py): parameters made inside are on
  *   the meta device and take no memory.
  * - `infer_auto_device_map(model, max_memory=..., no_split_module_classes=[...], dtype=...)`
@@ -171,9 +173,16 @@ export function installAccelerate(it: Interpreter): void {
 
   // Accelerator(...)
   reg(['accelerate.Accelerator', 'accelerate.accelerator.Accelerator'], (_s, c, node) => {
-    const mp = c.kw.get('mixed_precision');
+    // Without the keyword, Accelerator reads what `accelerate launch` put in the environment (accelerator.py:
+    // "Will default to the value in the environment variable ACCELERATE_MIXED_PRECISION"; state.py for FSDP/DeepSpeed).
+    const env = (it.state.get('launchEnv') as Record<string, string> | undefined) ?? {};
+    const mp = c.kw.get('mixed_precision') ?? (env.ACCELERATE_MIXED_PRECISION ? str(env.ACCELERATE_MIXED_PRECISION) : undefined);
+    if (!c.kw.get('fsdp_plugin') && env.ACCELERATE_USE_FSDP === 'true' && !prog().fsdp) prog().fsdp = { span: it.span(node), stage: 3, how: 'accelerate launch with FSDP (ACCELERATE_USE_FSDP)' };
+    const envStage = Number(env.ACCELERATE_DEEPSPEED_ZERO_STAGE);
+    if (!c.kw.get('deepspeed_plugin') && env.ACCELERATE_USE_DEEPSPEED === 'true' && Number.isInteger(envStage) && envStage >= 0 && envStage <= 3 && !prog().zero) prog().zero = { span: it.span(node), stage: envStage as 0 | 1 | 2 | 3, how: `accelerate launch with DeepSpeed ZeRO stage ${envStage}` };
     const p = prog();
-    if (mp?.t === 'str' && MP[mp.v] && !p.autocast) p.autocast = { dtype: MP[mp.v], span: it.span(node) };
+    // prepare_model wraps model.forward in autocast: every forward of the step runs under it.
+    if (mp?.t === 'str' && MP[mp.v] && !p.autocast) { p.autocast = { dtype: MP[mp.v], span: it.span(node) }; p.autocastAll = true; }
     if (mp?.t === 'str' && mp.v === 'fp16' && !p.gradScaler) p.gradScaler = it.span(node);
     if (mp?.t === 'str' && mp.v === 'fp8') p.trainerUnknowns.push({ what: 'mixed precision', reason: 'Accelerator(mixed_precision="fp8") (TransformerEngine / MS-AMP) is not modelled: the activations\' dtype is not known', span: it.span(node) });
     const ds = c.kw.get('deepspeed_plugin');
