@@ -238,3 +238,27 @@ for step in range(10):
     assert.equal(opt, (2 * n * 4) / 4, 'FSDP from the config divides AdamW state over 4 processes');
   } finally { rmSync(root, { recursive: true, force: true }); }
 });
+
+test('hydra command-line overrides: group=option picks the config file, key.sub=value sets a value', async () => {
+  const root = project({
+    'conf/config.yaml': 'defaults:\n  - model: small\n  - _self_\nbatch: 8\n',
+    'conf/model/small.yaml': 'width: 64\ndepth: 2\n',
+    'conf/model/big.yaml': 'width: 512\ndepth: 4\n',
+    'train.py': `import hydra
+import torch.nn as nn
+
+@hydra.main(config_path="conf", config_name="config", version_base=None)
+def main(cfg):
+    model = nn.Sequential(*[nn.Linear(cfg.model.width, cfg.model.width) for _ in range(cfg.model.depth)])
+
+if __name__ == "__main__":
+    main()
+`,
+    'run.sh': 'python train.py model=big model.depth=3 +extra.note=x\n',
+  });
+  try {
+    const r = await paramsOf(root, 'train.py');
+    assert.equal(r.count, 3 * (512 * 512 + 512));
+    assert.equal(r.run, 'args from run.sh:1');
+  } finally { rmSync(root, { recursive: true, force: true }); }
+});

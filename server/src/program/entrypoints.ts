@@ -450,16 +450,57 @@ function hydraConfig(it: Interpreter, dirV: Value | undefined, nameV: Value | un
   const own = () => primary.keys.forEach((k, i) => { if (k.t === 'str' && k.v !== 'defaults') put(k.v, primary.vals[i]); });
   const di = primary.keys.findIndex((k) => k.t === 'str' && k.v === 'defaults');
   const defaults = di >= 0 ? primary.vals[di] : undefined;
+  // Command-line overrides (hydra/core/override_parser): `group=option` picks another file of a config group
+  // of the defaults list, `key.sub=value` (and `+key=value`, `++key=value`) sets a value after composition,
+  // `~key` deletes it. Values are YAML scalars; a word the shell leaves unknown makes its key unknown.
+  const words = commandLine(it) ?? [];
+  const groupPick = new Map<string, string>();
+  const sets: [string[], Value][] = [];
+  const dels: string[][] = [];
+  for (const w of words) {
+    if (w === null) continue;
+    if (w.startsWith('~')) { dels.push(w.slice(1).split('=')[0].split('.')); continue; }
+    const m = /^\+{0,2}([\w./-]+)=(.*)$/s.exec(w);
+    if (!m || w.startsWith('-')) continue;
+    const key = m[1];
+    let v: Value;
+    try { v = fromData(parseYaml(m[2] === '' ? "''" : m[2]), true); } catch { v = str(m[2]); }
+    sets.push([key.split('.'), v]);
+    if (!key.includes('.') && !key.includes('/') && v.t !== 'dict' && v.t !== 'list') groupPick.set(key, m[2]);
+  }
   let selfPlaced = false;
+  const groupsSeen = new Set<string>();
   for (const d of defaults?.t === 'list' ? defaults.items : []) {
     if (d.t === 'str' && d.v === '_self_') { own(); selfPlaced = true; continue; }
-    if (d.t === 'dict' && d.keys.length === 1 && d.keys[0].t === 'str' && d.vals[0].t === 'str') {
+    if (d.t === 'dict' && d.keys.length === 1 && d.keys[0].t === 'str' && (d.vals[0].t === 'str' || d.vals[0].t === 'none')) {
       const group = d.keys[0].v.replace(/^override /, '');
-      put(group, load(`${group}/${d.vals[0].v}.yaml`));
+      groupsSeen.add(group);
+      const option = groupPick.get(group) ?? (d.vals[0].t === 'str' ? d.vals[0].v : undefined);
+      if (option !== undefined && option !== 'null') put(group, load(`${group}/${option}.yaml`));
     }
   }
   // Without `_self_` in the list, hydra 1.1+ composes the primary config after its defaults.
   if (!selfPlaced) own();
+  for (const [path, v] of sets) {
+    if (path.length === 1 && groupsSeen.has(path[0])) continue; // a group choice, applied above
+    let cur: Value = out;
+    for (const k of path.slice(0, -1)) {
+      if (cur.t !== 'dict') break;
+      const i = cur.keys.findIndex((x) => x.t === 'str' && x.v === k);
+      if (i < 0) { const d: Value = { t: 'dict', keys: [], vals: [], attrs: true }; cur.keys.push(str(k)); cur.vals.push(d); cur = d; } else cur = cur.vals[i];
+    }
+    if (cur.t !== 'dict') continue;
+    const last = path[path.length - 1];
+    const i = cur.keys.findIndex((x) => x.t === 'str' && x.v === last);
+    if (i >= 0) cur.vals[i] = v; else { cur.keys.push(str(last)); cur.vals.push(v); }
+  }
+  for (const path of dels) {
+    let cur: Value = out;
+    for (const k of path.slice(0, -1)) { if (cur.t !== 'dict') break; const i = cur.keys.findIndex((x) => x.t === 'str' && x.v === k); if (i < 0) break; cur = cur.vals[i]; }
+    if (cur.t !== 'dict') continue;
+    const i = cur.keys.findIndex((x) => x.t === 'str' && x.v === path[path.length - 1]);
+    if (i >= 0) { cur.keys.splice(i, 1); cur.vals.splice(i, 1); }
+  }
   return out;
 }
 
