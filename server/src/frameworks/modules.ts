@@ -60,15 +60,16 @@ export function threefryPartitionable(it: Interpreter): { value: boolean; why: s
 }
 
 function startModel(it: Interpreter, node: SyntaxNode, name: string, framework: ModelRecord['framework'], cls?: ClassV): ModelRecord | undefined {
-  // On the meta device (`with torch.device("meta")`, accelerate's init_empty_weights()) a model holds no memory:
-  // it is loaded later (load_checkpoint_and_dispatch, to_empty), where its record starts.
-  if (framework === 'torch' && it.state.get('torchMeta') === true && !it.memory.current && cls?.node) {
+  // Under accelerate's init_empty_weights() a model holds no memory: it is loaded later (load_checkpoint_and_dispatch,
+  // to_empty), where its record starts. A plain `with torch.device("meta")` build stays a model: its parameter
+  // count is why programs write it (the load itself is abstract there).
+  if (framework === 'torch' && it.state.get('emptyWeights') === true && !it.memory.current && cls?.node) {
     // Built, on the meta device: program/defaults.ts must not build it again from its defaults.
     const made = (it.state.get('metaBuiltClasses') as Set<number> | undefined) ?? new Set<number>();
     made.add(it.span(cls.node).start);
     it.state.set('metaBuiltClasses', made);
   }
-  if (it.memory.current || it.memory.abstractDepth > 0 || (framework === 'torch' && it.state.get('torchMeta') === true)) return undefined;
+  if (it.memory.current || it.memory.abstractDepth > 0 || (framework === 'torch' && it.state.get('emptyWeights') === true)) return undefined;
   return it.memory.begin({
     name, framework, span: it.span(node), definitionSpan: cls?.node ? it.span(cls.node) : undefined,
     phase: framework === 'torch' || framework === 'transformers' ? 'load' : 'init',

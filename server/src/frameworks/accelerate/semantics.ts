@@ -231,11 +231,11 @@ export function installAccelerate(it: Interpreter): void {
   const prevEnter = it.externs.get('__enter__');
   const prevExit = it.externs.get('__exit__');
   it.externs.set('__enter__', (i, self, c, node, f) => {
-    if (self?.t === 'extern' && self.name === '__init_empty_weights__') { it.state.set('torchMeta', true); return self; }
+    if (self?.t === 'extern' && self.name === '__init_empty_weights__') { it.state.set('torchMeta', true); it.state.set('emptyWeights', true); return self; }
     return prevEnter ? prevEnter(i, self, c, node, f) : self ?? NONE;
   });
   it.externs.set('__exit__', (i, self, c, node, f) => {
-    if (self?.t === 'extern' && self.name === '__init_empty_weights__') { it.state.delete('torchMeta'); return NONE; }
+    if (self?.t === 'extern' && self.name === '__init_empty_weights__') { it.state.delete('torchMeta'); it.state.delete('emptyWeights'); return NONE; }
     return prevExit ? prevExit(i, self, c, node, f) : NONE;
   });
 
