@@ -431,7 +431,7 @@ export function installTraining(it: Interpreter): void {
 
 // -------------------------------------------------------------- architecture
 
-interface Arch { layers: number; hidden: number; heads: number; vocab?: number; dropout: boolean | undefined; why?: string }
+export interface Arch { layers: number; hidden: number; heads: number; vocab?: number; dropout: boolean | undefined; why?: string }
 
 const HEAD_KEYS = ['n_head', 'n_heads', 'num_heads', 'num_attention_heads', 'nhead', 'heads', 'num_head'];
 const HIDDEN_KEYS = ['n_embd', 'hidden_size', 'd_model', 'embed_dim', 'dim', 'hidden_dim', 'emb_dim', 'n_embed', 'model_dim'];
@@ -439,7 +439,7 @@ const LAYER_KEYS = ['n_layer', 'n_layers', 'num_layers', 'num_hidden_layers', 'd
 const VOCAB_KEYS = ['vocab_size', 'n_vocab', 'num_embeddings', 'vocab'];
 
 /** Reads a transformer's shape from the model object: its repeated blocks, embedding and config attributes. */
-function archOf(root: Value): Arch | { why: string } {
+export function archOf(root: Value): Arch | { why: string } {
   const ints = new Map<string, number>();
   let bestList: Value[] | undefined;
   let vocab: number | undefined;
