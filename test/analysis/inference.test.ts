@@ -249,3 +249,57 @@ out = model.generate(ids, max_new_tokens=64, past_key_values=cache)
   assert.notEqual(u.inf.fits, true);
   assert.ok(u.inf.unknowns.some((x) => /4\.56/.test(x.reason)));
 });
+
+// Measured: test/truth/programs/eval_grad_kept.py, 213.4 MB (PyTorch 2.13 on CPU) for three kept graphs.
+test('an eval loop that keeps each loss with autograd on holds every iteration\'s graph (OOM302)', async () => {
+  const src = (n: number) => `
+import torch
+import torch.nn as nn
+from torch.nn import functional as F
+
+
+class Block(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.ln_1 = nn.LayerNorm(64)
+        self.attn = nn.Linear(64, 3 * 64)
+        self.proj = nn.Linear(64, 64)
+        self.n_head = 4
+
+    def forward(self, x):
+        return x + self.proj(self.attn(self.ln_1(x))[..., :64])
+
+
+class LM(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.wte = nn.Embedding(1000, 64)
+        self.h = nn.ModuleList([Block() for _ in range(2)])
+        self.lm_head = nn.Linear(64, 1000, bias=False)
+
+    def forward(self, idx):
+        x = self.wte(idx)
+        for block in self.h:
+            x = block(x)
+        return self.lm_head(x)
+
+
+model = LM()
+model.eval()
+losses = []
+for i in range(${n}):
+    x = torch.randint(0, 1000, (2, 32))
+    logits = model(x)
+    losses.append(F.cross_entropy(logits.view(-1, 1000), x.view(-1)))
+`;
+  const kept = async (n: number) => {
+    const r = await analyze(src(n), { device: 'a100-80gb' });
+    const p = r.models[0].estimate.phases.find((x) => x.phase === 'inference')!;
+    return p.breakdown.filter((c) => /activations kept by autograd/.test(c.label)).reduce((a, c) => a + c.bytes, 0);
+  };
+  // Per graph, float32, eval (no dropout), materialised scores: per layer 64·s·b·h + 4·a·s²·b
+  // = 64·32·2·64 + 4·4·32²·2 = 262,144 + 32,768 = 294,912 B × 2 layers = 589,824 B; log-probs 2·32·1000·4 = 256,000 B.
+  const per = 589_824 + 256_000;
+  assert.equal(await kept(1), 589_824);
+  assert.equal(await kept(3) - await kept(1), 2 * per);
+});

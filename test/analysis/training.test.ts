@@ -357,3 +357,65 @@ for step in range(100):
   // 4.46 (SDPA): 64·786,432 × 12 = 603,979,776 B.
   assert.equal(await act({ transformers: '4.46.0' }), 603_979_776);
 });
+
+// A jitted JAX step without donation returns new parameters and optimizer state in buffers of their own, beside
+// its arguments (measured: test/truth/programs/*_eager_init.py, 151.4 MB = 2 × (25.2 + 50.4) MB); with
+// donate_argnums / equinox donate= the outputs reuse the arguments' buffers (test/truth/programs/linen_donate.py).
+test('jitted JAX step: 2 × (parameters + optimizer state) without donation, 1× with it', async () => {
+  const mlp = (decorator: string, wrap = '') => `
+import functools
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+import optax
+
+
+class MLP(eqx.Module):
+    layers: list
+
+    def __init__(self, key):
+        k1, k2 = jax.random.split(key)
+        self.layers = [eqx.nn.Linear(512, 2048, key=k1), eqx.nn.Linear(2048, 512, key=k2)]
+
+    def __call__(self, x):
+        return self.layers[1](jax.nn.relu(self.layers[0](x)))
+
+
+model = MLP(jax.random.PRNGKey(0))
+optim = optax.adam(1e-3)
+opt_state = optim.init(eqx.filter(model, eqx.is_array))
+
+${decorator}
+def train_step(model, opt_state, x):
+    def loss_fn(model):
+        return jnp.mean(jax.vmap(model)(x) ** 2)
+
+    loss, grads = eqx.filter_value_and_grad(loss_fn)(model)
+    updates, opt_state = optim.update(grads, opt_state, eqx.filter(model, eqx.is_array))
+    return eqx.apply_updates(model, updates), opt_state, loss
+
+${wrap}
+x = jnp.ones((64, 512))
+for step in range(2):
+    model, opt_state, loss = ${wrap ? 'step' : 'train_step'}(model, opt_state, x)
+`;
+  const P = 2 * 512 * 2048 + 2048 + 512;
+  const plain = (await training(mlp('@eqx.filter_jit'))).phase;
+  // Arguments (P float32 + Adam's mu and nu + int32 count) and the outputs beside them.
+  assert.equal(part(plain, /^updated parameters/), 4 * P);
+  assert.equal(part(plain, /^updated optimizer state/), 8 * P + 4);
+  assert.ok(plain.notes.some((n) => /without donate_argnums/.test(n)));
+  for (const [dec, wrap] of [
+    ['@eqx.filter_jit(donate="all")', ''],
+    ['@functools.partial(jax.jit, donate_argnums=(0, 1))', ''],
+    ['', 'step = jax.jit(train_step, donate_argnums=(0, 1))'],
+  ]) {
+    const d = (await training(mlp(dec, wrap))).phase;
+    assert.equal(part(d, /^updated /), 0, dec || wrap);
+    assert.ok(d.peakBytes! < plain.peakBytes! - 8 * P, `${dec || wrap}: ${d.peakBytes} vs ${plain.peakBytes}`);
+  }
+  // Not jitted at all: no outputs beside the arguments either.
+  assert.equal(part((await training(mlp('', ''))).phase, /^updated /), 0);
+  // donate="none" is equinox's default: no donation.
+  assert.equal(part((await training(mlp('@eqx.filter_jit(donate="none")', ''))).phase, /^updated parameters/), 4 * P);
+});

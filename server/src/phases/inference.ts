@@ -19,7 +19,8 @@
  * autograd on (rule OOM302) by reading the loop's statements.
  */
 import type { DType, MemoryEvent, PhaseTrace, Placement, Span, TensorFact, Unknown } from '../../../shared/src/facts';
-import { activationBytes } from '../../../shared/src/activations';
+import { activationBytes, trainingActivationBytes } from '../../../shared/src/activations';
+import { archOf } from './training';
 import { dtypeBytes } from '../../../shared/src/dtypes';
 import { liveAtEnd } from '../../../shared/src/timeline';
 import { KV_CITATION, forwardStepBytes, generateBatch, generateCacheTokens, kvCacheBytes, kvLayerTensorBytes } from '../../../shared/src/kvcache';
@@ -500,6 +501,22 @@ export function inferencePhases(rec: ModelRecord, it: Interpreter, phases: Phase
         if (!u.unknowns.length) unknowns.push({ what: 'forward activations', reason: `the working memory of ${rec.name}'s forward (line ${line}) is not estimated for user-defined modules yet`, span: u.span });
         continue;
       }
+      // A loop that keeps this forward's output with autograd on (OOM302) keeps each iteration's graph, and with it
+      // what autograd saved for the backward (tools/autograd/derivatives.yaml: linear/matmul their inputs, softmax
+      // its result, layer_norm input and statistics; _log_softmax its result, which nll_loss reads). Sized per
+      // transformer block (Korthikanti et al. 2022) when the model reads as one; the graphs of the iterations before
+      // this one are alive while it runs.
+      const kept = u.gradEnabled ? keptGraphs(it, rec, u) : undefined;
+      const keptIds: number[] = [];
+      if (kept) {
+        for (let k = 0; k < kept.iterations; k++) {
+          const id = nextId++;
+          keptIds.push(id);
+          const bytes = k < kept.iterations - 1 ? kept.perGraph : kept.saved;
+          events.push({ op: 'alloc', tensor: { id, label: k < kept.iterations - 1 ? `graph kept from iteration ${k + 1}` : 'activations saved by autograd (this iteration)', group: `activations kept by autograd (${kept.iterations} iterations, no torch.no_grad)`, shape: [bytes], dtype: 'uint8', role: 'activation', placement: { kind: 'device', index: 0 }, span: u.span, note: k < kept.iterations - 1 ? kept.formula : kept.savedFormula, citation: kept.citation } });
+        }
+        notes.push(`the loop keeps each forward's output with autograd on: ${kept.iterations} iterations' graphs are alive at the last one (${kept.formula} each)`);
+      }
       // The traced forward: its buffers alloc'd and freed as Python references go, then whatever it returned is dropped.
       const live = new Set<number>();
       for (const ev of u.trace.events) {
@@ -521,7 +538,8 @@ export function inferencePhases(rec: ModelRecord, it: Interpreter, phases: Phase
       for (const id of live) events.push({ op: 'free', id });
       unknowns.push(...u.trace.unknowns);
       if (u.trace.jitted) unknowns.push({ what: 'forward activations', reason: `the forward at line ${line} runs under jit: XLA's temporaries inside it are not modelled, only its outputs`, span: u.span });
-      if (u.gradEnabled) unknowns.push({ what: 'forward activations', reason: `the forward at line ${line} runs with autograd on: the activations it saves for backward are not counted (wrap it in torch.inference_mode())`, span: u.span });
+      for (const id of keptIds) events.push({ op: 'free', id });
+      if (u.gradEnabled && !kept) unknowns.push({ what: 'forward activations', reason: `the forward at line ${line} runs with autograd on: the activations it saves for backward are not counted (wrap it in torch.inference_mode())`, span: u.span });
       continue;
     }
     if (!a) {
@@ -902,4 +920,35 @@ function autogradPerIteration(it: Interpreter, rec: ModelRecord): GradLoop['perI
   const e = dtypeBytes(rec.params?.[0]?.dtype ?? 'float32');
   const act = activationBytes({ seq: f.tokens, batch: f.batch, hidden: a.hidden, heads: a.heads, layers: a.layers, bytesPerElement: e === 4 ? 4 : 2 });
   return { bytes: act.total, formula: act.formula, citation: act.citation };
+}
+
+/**
+ * The graphs a grad-enabled loop keeps (OOM302) for a user-defined torch transformer: the loop's iteration count
+ * from `range(N)` with N an integer literal, and per iteration what autograd saves in each block (Korthikanti et al.
+ * 2022 §4.1; no dropout after `.eval()`), plus the cross-entropy's saved log-probs when a loss is taken on the output
+ * (derivatives.yaml `_log_softmax: result`; `nll_loss_forward: self`). Undefined when any of it is not known.
+ */
+function keptGraphs(it: Interpreter, rec: ModelRecord, u: ForwardUse): { iterations: number; perGraph: number; saved: number; formula: string; savedFormula: string; citation: string } | undefined {
+  if (rec.framework !== 'torch' || !rec.result || u.batch === null || u.tokens === null) return undefined;
+  const loop = gradLoops(rec).find((l) => l.loop.start <= u.span.start && u.span.end <= l.loop.end);
+  if (!loop) return undefined;
+  const n = /^\s*for\s+[^:]+\s+in\s+range\s*\(\s*(\d+)\s*\)\s*:/.exec(loop.loopText);
+  if (!n) return undefined;
+  const a = archOf(rec.result);
+  if ('why' in a && !('layers' in a)) return undefined;
+  const arch = a as Exclude<typeof a, { why: string }>;
+  const dtype: DType = rec.params?.[0]?.dtype ?? 'float32';
+  const e = dtypeBytes(dtype);
+  if (e !== 2 && e !== 4) return undefined;
+  const fused = /scaled_dot_product_attention|flash_attn|memory_efficient_attention/.test(it.text);
+  const dropout = /\.eval\s*\(\s*\)/.test(it.text) ? false : (arch.dropout ?? true);
+  const act = trainingActivationBytes({ seq: u.tokens, batch: u.batch, hidden: arch.hidden, heads: arch.heads, layers: arch.layers, bytesPerElement: e, dropout, attention: fused ? 'fused' : 'materialized' });
+  const outName = assignedName(it, u.span);
+  const ce = !!outName && arch.vocab !== undefined && new RegExp(`(?:cross_entropy|criterion|loss_fn|loss_func|log_softmax)\\s*\\(\\s*${outName}\\b`).test(it.text);
+  const logProbs = ce ? u.batch * u.tokens * arch.vocab! * e : 0;
+  return {
+    iterations: Number(n[1]), perGraph: act.total + logProbs, saved: act.total,
+    formula: `${act.formula}${ce ? ` + log-probs b·s·V·${e} B = ${logProbs}` : ''}`, savedFormula: act.formula,
+    citation: `${act.citation}; tools/autograd/derivatives.yaml (_log_softmax saves result, nll_loss_forward saves self)`,
+  };
 }

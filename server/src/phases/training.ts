@@ -65,7 +65,35 @@ export interface OptimizerUse {
   bound: boolean;
 }
 
-export interface GradCall { span: Span; inputs: TensorV[] }
+export interface GradCall {
+  span: Span; inputs: TensorV[];
+  /** The step function the gradient is taken in, when it is compiled with jit: how, and whether its arguments are donated. */
+  jit?: { how: string; donated: boolean };
+}
+
+/**
+ * The jit around the function that encloses `node`: a decorator on it (`@jax.jit`, `@eqx.filter_jit`,
+ * `@nnx.jit`, `@partial(jax.jit, donate_argnums=...)`) or a call that wraps it by name
+ * (`step = jax.jit(train_step, donate_argnums=(0, 1))`). Donation is any `donate_argnums` /
+ * `donate_argnames` (jax.jit, nnx.jit) or equinox's `donate=` other than "none" (equinox/_jit.py).
+ */
+export function enclosingJit(node: SyntaxNode, text: string): GradCall['jit'] {
+  const JIT = /\b(?:jax\.jit|jit|filter_jit|pjit)\b/;
+  const donates = (t: string) => /\bdonate_arg(?:nums|names)\s*=/.test(t) || /\bdonate\s*=\s*(?!["']none["'])/.test(t);
+  for (let n: SyntaxNode | null = node.parent; n; n = n.parent) {
+    if (n.type !== 'function_definition') continue;
+    const dec = n.parent?.type === 'decorated_definition' ? n.parent.children.filter((c): c is SyntaxNode => !!c && c.type === 'decorator').map((c) => c.text) : [];
+    const d = dec.find((t) => JIT.test(t));
+    if (d) return { how: d.trim(), donated: donates(d) };
+    const name = n.childForFieldName('name')?.text;
+    if (name) {
+      const esc = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      const m = new RegExp(`\\b(?:jax\\.jit|jit|filter_jit|pjit)\\s*\\(\\s*${esc}\\b([^)]*)\\)`).exec(text);
+      if (m) return { how: m[0], donated: donates(m[1]) };
+    }
+  }
+  return undefined;
+}
 
 export interface TrainingProgram {
   optimizers: OptimizerUse[];
@@ -277,7 +305,7 @@ export function installTraining(it: Interpreter): void {
   it.externs.set('__grad_fn__', (i, _s, c, node, fnv) => {
     const f = fnv.args?.[0] ?? NONE;
     const inputs = c.args.slice(1).flatMap((a) => tensorsIn(a)).filter((t) => t.role !== 'param');
-    prog.gradCalls.push({ span: it.span(node), inputs });
+    prog.gradCalls.push({ span: it.span(node), inputs, jit: enclosingJit(node, it.text) });
     // fp32 parameters cast to 16-bit inside the differentiated function (mixed precision by hand, or jmp policies).
     const m = f.t === 'func' ? /\b(bfloat16|float16)\b/.exec(f.node.text) : null;
     if (m && !prog.jaxComputeDtype) prog.jaxComputeDtype = { dtype: m[1] as DType, span: it.span(f.t === 'func' ? f.node : node) };
@@ -411,7 +439,7 @@ export function installTraining(it: Interpreter): void {
 
 // -------------------------------------------------------------- architecture
 
-interface Arch { layers: number; hidden: number; heads: number; vocab?: number; dropout: boolean | undefined; why?: string }
+export interface Arch { layers: number; hidden: number; heads: number; vocab?: number; dropout: boolean | undefined; why?: string }
 
 const HEAD_KEYS = ['n_head', 'n_heads', 'num_heads', 'num_attention_heads', 'nhead', 'heads', 'num_head'];
 const HIDDEN_KEYS = ['n_embd', 'hidden_size', 'd_model', 'embed_dim', 'dim', 'hidden_dim', 'emb_dim', 'n_embed', 'model_dim'];
@@ -419,7 +447,7 @@ const LAYER_KEYS = ['n_layer', 'n_layers', 'num_layers', 'num_hidden_layers', 'd
 const VOCAB_KEYS = ['vocab_size', 'n_vocab', 'num_embeddings', 'vocab'];
 
 /** Reads a transformer's shape from the model object: its repeated blocks, embedding and config attributes. */
-function archOf(root: Value): Arch | { why: string } {
+export function archOf(root: Value): Arch | { why: string } {
   const ints = new Map<string, number>();
   let bestList: Value[] | undefined;
   let vocab: number | undefined;
@@ -736,6 +764,30 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
 
   if (!gradsKept) allocGrads();
 
+  // JAX: a jitted step returns new parameters and optimizer state. XLA gives a computation's outputs buffers of
+  // their own unless an argument is donated (jax docs "Buffer donation"; jax/_src/pjit.py donated_invars), and
+  // the arguments stay alive for the caller until the call returns, so without donation the update writes
+  // parameters + state beside the old ones. The gradients and activations are dead by then: the Adam update is
+  // elementwise, and XLA's buffer assignment lets an elementwise user write into its operand's buffer and places
+  // temporaries in output allocations whose live ranges do not overlap (xla/service/hlo_dataflow_analysis.cc
+  // CanShareOperandBufferWithUser; xla/service/buffer_assignment.cc), so the step's peak is
+  // inputs + max(gradients + activations, outputs). With donation the outputs alias the inputs.
+  const jitted = !torchLike ? prog.gradCalls.find((g) => g.jit)?.jit : undefined;
+  if (jitted && trainable && optBytes !== null) {
+    if (jitted.donated) notes.push(`${jitted.how}: arguments donated, the new parameters and optimizer state reuse their buffers`);
+    else {
+      for (const ev of [...events]) {
+        if (ev.op === 'alloc' && (ev.tensor.role === 'activation' || ev.tensor.label === 'gradients')) events.push({ op: 'free', id: ev.tensor.id });
+      }
+      const acc = opt?.accumulate !== undefined ? accumulationBytes(trainable).bytes : 0;
+      mk('updated parameters (jit output)', `updated parameters: jit output beside the arguments (${paramDtype})`, paramBytes, 'param', sharded(3), gradCallSpan(prog) ?? gradSpan,
+        'new parameters written to buffers of their own: the arguments are not donated', 'jax docs "Buffer donation" (donate_argnums); jax/_src/pjit.py donated_invars');
+      mk('updated optimizer state (jit output)', `updated optimizer state: jit output beside the arguments`, optBytes + acc, 'optimizer', sharded(1), gradCallSpan(prog) ?? gradSpan,
+        'new optimizer state written to buffers of its own: the arguments are not donated', 'jax docs "Buffer donation" (donate_argnums); jax/_src/pjit.py donated_invars');
+      notes.push(`${jitted.how} without donate_argnums: the step's outputs (parameters and optimizer state) are new buffers next to its arguments, 2 × (parameters + optimizer state) at the update; donating them (donate_argnums=(0, 1)) makes it 1×`);
+    }
+  }
+
   INFO.set(rec, {
     program: prog, optimizer: opt, paramDtype, computeDtype,
     parts: { params: bytesOn(weightBytes, 3), grads: bytesOn(paramBytes, 2), optimizer: optBytes === null ? null : bytesOn(optBytes, 1), activations: actBytes, logits: logitBytes },
@@ -761,6 +813,8 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
   }
   return [{ phase: 'training', events: kept, span: opt?.span ?? prog.backward[0] ?? prog.gradCalls[0]?.span ?? rec.span, notes: [...new Set(notes)], unknowns }];
 }
+
+const gradCallSpan = (prog: TrainingProgram): Span | undefined => prog.gradCalls.find((g) => g.jit)?.span;
 
 /** Batch and sequence length of the training inputs: the model's forward call (torch), or the gradient call's inputs (JAX). */
 function inputShape(rec: ModelRecord, prog: TrainingProgram, it: Interpreter): { batch: number | null; seq: number | null; why: string; span?: Span } {
