@@ -264,6 +264,9 @@ export function installModules(it: Interpreter): void {
     }
     if (cls.kind === 'equinox' || cls.kind === 'torch' || cls.kind === 'nnx') {
       if (cls.kind !== 'torch') markBackendStart(it, node, `constructing ${cls.name}`);
+      // A Module given arrays that code outside any constructor built (a layer stack from a builder function)
+      // continues their record: its parameters were made there.
+      if (!it.memory.current) for (const a of [...c.args, ...c.kw.values()]) visitTensors(a, (t) => it.memory.resumeLoose(t));
       const rec = lazyCtx(it) ? undefined : startModel(it, node, cls.name, cls.kind === 'nnx' ? 'flax' : cls.kind, cls);
       const inst = it.instantiatePlain(cls, c, node);
       finishModel(it, rec, inst);
