@@ -293,11 +293,12 @@ export function installTraining(it: Interpreter): void {
     // Outside a model's construction, run the differentiated function once per call site in a scratch record
     // and count the arrays its operations make: the residuals the backward reads are among them (JAX's
     // linearize keeps what each primitive's transpose needs, jax/_src/interpreters/ad.py), so their sum is an
-    // upper bound on the activations kept for the backward. Arrays made under jit are counted too (virtual
-    // there), since XLA keeps the residuals of a jitted gradient as well.
+    // upper bound on the activations kept for the backward.
     const site = `${node.startIndex}:${node.endIndex}`;
     let out: Value;
-    if (it.memory.current || gradTraced.has(site) || (f.t !== 'func' && f.t !== 'extern')) out = run();
+    // Eager only: under jit the step's peak is XLA's (live arguments + temporaries + outputs that are not
+    // donated), which the op outputs do not bound; its activations stay unknown.
+    if (it.memory.current || it.memory.jitDepth > 0 || gradTraced.has(site) || (f.t !== 'func' && f.t !== 'extern')) out = run();
     else {
       gradTraced.add(site);
       let bytes = 0; let count = 0; let unknownSizes = 0;
