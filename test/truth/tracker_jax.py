@@ -20,6 +20,11 @@ TrainState.create or nnx.Optimizer) is marked by wrapping the init function
 of every optax GradientTransformation as it is constructed; its executions
 belong to no init phase.
 
+Per phase, "peak" is the largest execution's peak and "peakLive" the largest
+set of arrays alive around one execution (its arguments and outputs, its XLA
+temporaries left out): the second is the same on CPU and GPU for a program
+whose executions are the same, the first is not (Threefry temporaries).
+
 Phases: "pre" (init: everything before the first optimizer init or training
 call, so an eager init is the largest of its operations and a jitted init
 its one call),
@@ -95,8 +100,15 @@ class JaxTracker:
             if "temp" in best:
                 by["XLA temporaries"] = best["temp"]
                 by["outputs (not aliased)"] = best["output"] - best["alias"]
+            # The largest set of arrays alive at once, XLA's temporaries inside each execution left out:
+            # the arguments and the result of the call (before + output - alias), or what stays after it.
+            # Inside one execution the temporaries are the backend's (the CPU expands Threefry into
+            # elementwise ops where a GPU runs one kernel); the arrays between executions are the program's.
+            live = max(group, key=lambda e: max(e["before"] + e.get("output", 0) - e.get("alias", 0), e["after"]))
             phases[name] = {"peak": best["peak"], "byKind": by, "segment": f'{best["name"]}#{ev.index(best)}',
-                            "memTracker": None}
+                            "memTracker": None,
+                            "peakLive": max(live["before"] + live.get("output", 0) - live.get("alias", 0), live["after"]),
+                            "segmentLive": f'{live["name"]}#{ev.index(live)}'}
         return {"phases": phases, "events": len(ev),
                 "calls": [e for e in ev if e["name"] not in ("prim_fun",) or e["peak"] > 1 << 20][:50]}
 

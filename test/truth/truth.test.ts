@@ -24,7 +24,7 @@ const baselinePath = join(truthDir, 'baseline.json');
 const cli = join(root, 'dist', 'cli.js');
 const TOLERANCE = 0.10;
 
-type Phases = Record<string, { peak: number; byKind: Record<string, number>; segment: string; memTracker: number | null }>;
+type Phases = Record<string, { peak: number; byKind: Record<string, number>; segment: string; memTracker: number | null; peakLive?: number; segmentLive?: string }>;
 interface Measured { framework: 'torch' | 'jax'; phases: Phases }
 interface BreakdownItem { label: string; bytes: number }
 interface OPhase { name: string; peakBytes: number | null; breakdown: BreakdownItem[] }
@@ -117,6 +117,14 @@ export function compare(program: string, measured: Measured, models: OModel[]): 
     const err = rel(o, mp.peak);
     rows.push({ program, phase, component: 'peak', measured: mp.peak, oomlens: o, memTracker: mp.memTracker,
       error: err, within: err !== null && Math.abs(err) <= TOLERANCE, segment: mp.segment });
+    if (measured.framework === 'jax' && mp.peakLive !== undefined && op) {
+      // The arrays alive between XLA executions (tracker_jax.py peakLive): an eager init's op-by-op copies
+      // (initializer sample and scaled product) without the CPU's Threefry temporaries inside each sampler,
+      // which a GPU does not have; oomlens's init models the former and no backend temporaries.
+      const e = rel(o, mp.peakLive);
+      rows.push({ program, phase, component: 'live arrays', measured: mp.peakLive, oomlens: o, memTracker: null,
+        error: e, within: e !== null && Math.abs(e) <= TOLERANCE, segment: mp.segmentLive ?? mp.segment });
+    }
     if (measured.framework !== 'torch' || !op) continue;
     const mc = sumBy(Object.entries(mp.byKind), ([k]) => measuredComponent(k), ([, v]) => v);
     const oc = sumBy(op.breakdown, b => componentOf(b.label), b => b.bytes);

@@ -40,6 +40,8 @@ export function inErrorNode(tree: Tree, start: number, end: number): boolean {
 export function isBareLayer(rec: ModelRecord): boolean {
   const r = rec.result;
   if (r?.t !== 'inst' || !r.cls.entry || r.items) return false;
+  // A vmapped construction makes a stack of layers, not one (a loose record is kept only for a vmap that made parameters).
+  if (rec.loose || rec.observations.some((o) => o.kind === 'vmap-construct')) return false;
   let specs;
   try {
     specs = r.cls.entry.params(r.catArgs ?? {});

@@ -265,7 +265,16 @@ export function installModules(it: Interpreter): void {
     }
     if (cls.kind === 'equinox' || cls.kind === 'torch' || cls.kind === 'nnx') {
       if (cls.kind !== 'torch') markBackendStart(it, node, `constructing ${cls.name}`);
+      // A Module given arrays that code outside any constructor built (a layer stack from a builder function)
+      // continues their record: its parameters were made there.
+      if (!it.memory.current) for (const a of [...c.args, ...c.kw.values()]) visitTensors(a, (t) => it.memory.resumeLoose(t));
       const rec = lazyCtx(it) ? undefined : startModel(it, node, cls.name, cls.kind === 'nnx' ? 'flax' : cls.kind, cls);
+      // An Equinox Module built outside jit runs its constructor op by op (a sample and its scaled product
+      // alive together); `eqx.filter_jit(Model)(...)` returns the same Module with only its arrays made.
+      if (rec && !rec.jitted && cls.kind === 'equinox') {
+        const f = node.childForFieldName('function');
+        rec.observations.push({ kind: 'eager-init', span: it.span(node), framework: 'equinox', callee: f ? it.span(f) : undefined, ...spellOrImport(it, 'equinox.filter_jit') });
+      }
       const inst = it.instantiatePlain(cls, c, node);
       finishModel(it, rec, inst);
       return inst;

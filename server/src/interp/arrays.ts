@@ -256,6 +256,8 @@ export function applyOp(it: Interpreter, name: string, c: CallArgs, node: Syntax
       // Casting to the dtype an array already has returns it unchanged: torch `Tensor.to` ("If self already
       // has the correct dtype, self is returned") and jax `lax.convert_element_type`, which jnp astype calls.
       if (/\.(to|type|astype)$/.test(name) && arrays[0] && arrays[0].dtype === r.dtype) return arrays[0];
+      // Casting the arrays of a stack that module-level code built continues that stack's record.
+      if (isCast && it.memory.jitDepth === 0) it.memory.resumeLoose(arrays[0]);
       const t = it.memory.alloc({
         shape: r.shape, dtype: r.dtype, role: 'activation', span: it.span(node), random: r.random, lib, placement,
         name: isCast ? undefined : shortOp(name), castFrom: isCast ? arrays[0].dtype : undefined,

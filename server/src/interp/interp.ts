@@ -239,6 +239,15 @@ export class Interpreter {
     } finally {
       this.nesting--;
     }
+    if (this.memory.current?.loose) this.memory.endLoose(this.boundBy(node));
+  }
+
+  /** The value an assignment statement bound to a name (`model = ...`), if it is one. */
+  private boundBy(node: SyntaxNode): Value | undefined {
+    const a = node.type === 'expression_statement' ? node.namedChildren[0] : undefined;
+    const left = a?.type === 'assignment' ? a.childForFieldName('left') : undefined;
+    if (left?.type !== 'identifier') return undefined;
+    return this.lookup(left.text, left);
   }
 
   private execNode(node: SyntaxNode): void {

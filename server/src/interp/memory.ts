@@ -40,6 +40,14 @@ export interface ModelRecord {
   params?: TensorV[];
   /** Extra facts the rules read (vmapped constructions, casts, random init under sharding...). */
   observations: Observation[];
+  /**
+   * Begun by a construction outside any Module constructor (a vmapped layer stack in a builder function or
+   * in module-level code): it lasts to the end of the module-level statement that made it, and a later
+   * statement that casts its arrays, or a Module constructor given them, continues it (Memory.beginLoose /
+   * resumeLoose). The number is the frame depth at or above which a statement's end ends it: the caller of
+   * the function that built the stack (or the module level).
+   */
+  loose?: number;
 }
 
 export type Observation =
@@ -160,6 +168,60 @@ export class Memory {
     }
   }
 
+  /**
+   * A record for parameters made outside any Module constructor. It stays current until the module-level
+   * statement that is running ends (Interpreter.exec calls endLoose), so a builder function's cast and
+   * the Module that receives the stack belong to it, as they belong to one `__init__` otherwise.
+   */
+  beginLoose(spec: Parameters<Memory['begin']>[0]): ModelRecord {
+    const r = this.begin(spec);
+    r.loose = Math.max(1, this.it.frames.length - 1);
+    return r;
+  }
+
+  /** Drops a loose record that made no parameters (a vmap of plain arrays). */
+  dropLoose(r: ModelRecord): void {
+    const i = this.recorders.lastIndexOf(r);
+    if (i >= 0) this.recorders.splice(i, 1);
+  }
+
+  /**
+   * When nothing is being built and `t` is a live array of a finished loose record, that record continues
+   * (the statement casts the stack that module-level code built): its timeline keeps the old copy alive
+   * next to the new one until the statement rebinds the name.
+   */
+  resumeLoose(t: TensorV): void {
+    if (this.current) return;
+    for (let k = this.finished.length - 1; k >= 0; k--) {
+      const r = this.finished[k];
+      if (!r.loose || r.atImport || !r.live.has(t.id)) continue;
+      this.finished.splice(k, 1);
+      this.recorders.push(r);
+      r.loose = this.it.frames.length;
+      return;
+    }
+  }
+
+  /** At the end of a module-level statement: ends the loose record, its result the value the statement bound when that holds its arrays. */
+  endLoose(bound: Value | undefined): void {
+    const r = this.current;
+    if (!r?.loose || this.recorders.length !== 1 || this.it.frames.length > r.loose) return;
+    if (bound) {
+      const mine = new Set<number>();
+      for (const ev of r.events) if (ev.op === 'alloc') mine.add(ev.tensor.id);
+      let holds = false;
+      visitTensors(bound, (t) => { if (mine.has(t.id)) holds = true; });
+      if (holds) {
+        r.result = bound;
+        if (bound.t === 'inst' && !bound.cls.entry) r.name = bound.cls.name;
+        // Every array leaf of an Equinox module is a parameter (as Interpreter __setattr__ marks them), also
+        // when a tree map rebuilt the module outside any constructor.
+        if (bound.t === 'inst' && bound.cls.kind === 'equinox') visitTensors(bound, (t) => { if (t.role === 'activation' || t.role === 'input') t.role = 'param'; });
+      }
+    }
+    this.end(r);
+  }
+
   end(r: ModelRecord): void {
     const i = this.recorders.lastIndexOf(r);
     if (i >= 0) this.recorders.splice(i, 1);
@@ -210,8 +272,17 @@ export class Memory {
       virtual: this.jitDepth > 0 || undefined,
       abstract: this.abstractDepth > 0 || undefined,
     };
+    for (const w of this.watchers) w(t);
     if (!t.virtual && !t.abstract) this.record(t);
     return t;
+  }
+
+  private readonly watchers: ((t: TensorV) => void)[] = [];
+
+  /** Calls `fn` with every array allocated from now on, virtual (under jit) or not, until the returned stop is called. */
+  watchAllocs(fn: (t: TensorV) => void): () => void {
+    this.watchers.push(fn);
+    return () => { const i = this.watchers.indexOf(fn); if (i >= 0) this.watchers.splice(i, 1); };
   }
 
   /** Adds a live tensor to every active recorder (nested model constructions share buffers). */

@@ -67,6 +67,10 @@ export interface OptimizerUse {
 
 export interface GradCall {
   span: Span; inputs: TensorV[];
+  /** The tensors of the differentiated argument (the model or its parameters), to find the model it trains. */
+  primal: TensorV[];
+  /** Op outputs the differentiated function made when it ran (eager or traced), and how many sizes stayed unknown. */
+  opLevel?: { bytes: number; count: number; unknowns: number };
   /** The step function the gradient is taken in, when it is compiled with jit: how, and whether its arguments are donated. */
   jit?: { how: string; donated: boolean };
 }
@@ -295,6 +299,7 @@ export function installTraining(it: Interpreter): void {
   });
   reg(['equinox.apply_updates'], (_s, c) => c.args[0] ?? NONE);
 
+  const gradTraced = new Set<string>();
   // Gradient transforms: calling the result runs the function (so its shapes are followed) and records the inputs.
   reg(['jax.grad', 'jax.value_and_grad', 'equinox.filter_grad', 'equinox.filter_value_and_grad'], (_s, c, node, fnv) => {
     const f = c.args[0];
@@ -305,11 +310,38 @@ export function installTraining(it: Interpreter): void {
   it.externs.set('__grad_fn__', (i, _s, c, node, fnv) => {
     const f = fnv.args?.[0] ?? NONE;
     const inputs = c.args.slice(1).flatMap((a) => tensorsIn(a)).filter((t) => t.role !== 'param');
-    prog.gradCalls.push({ span: it.span(node), inputs, jit: enclosingJit(node, it.text) });
+    const g: GradCall = { span: it.span(node), inputs, primal: tensorsIn(c.args[0]), jit: enclosingJit(node, it.text) };
+    prog.gradCalls.push(g);
     // fp32 parameters cast to 16-bit inside the differentiated function (mixed precision by hand, or jmp policies).
     const m = f.t === 'func' ? /\b(bfloat16|float16)\b/.exec(f.node.text) : null;
     if (m && !prog.jaxComputeDtype) prog.jaxComputeDtype = { dtype: m[1] as DType, span: it.span(f.t === 'func' ? f.node : node) };
-    const out = f.t === 'func' || f.t === 'extern' ? i.call(f, c, node) : unknown('gradient of an unknown function', it.span(node));
+    const run = (): Value => (f.t === 'func' || f.t === 'extern' ? i.call(f, c, node) : unknown('gradient of an unknown function', it.span(node)));
+    // Outside a model's construction, run the differentiated function once per call site in a scratch record
+    // and count the arrays its operations make: the residuals the backward reads are among them (JAX's
+    // linearize keeps what each primitive's transpose needs, jax/_src/interpreters/ad.py), so their sum is an
+    // upper bound on the activations kept for the backward.
+    const site = `${node.startIndex}:${node.endIndex}`;
+    let out: Value;
+    // Eager only: under jit the step's peak is XLA's (live arguments + temporaries + outputs that are not
+    // donated), which the op outputs do not bound; its activations stay unknown.
+    if (it.memory.current || it.memory.jitDepth > 0 || gradTraced.has(site) || (f.t !== 'func' && f.t !== 'extern')) out = run();
+    else {
+      gradTraced.add(site);
+      let bytes = 0; let count = 0; let unknownSizes = 0;
+      const seen = new Set<number>();
+      const stop = it.memory.watchAllocs((t) => {
+        if (t.role !== 'activation' || t.abstract || t.placement.kind === 'host' || seen.has(t.id)) return;
+        seen.add(t.id);
+        const n = t.shape.reduce<number>((a, d) => (typeof d === 'number' ? a * d : NaN), 1);
+        if (!Number.isFinite(n)) { unknownSizes++; return; }
+        bytes += n * dtypeBytes(t.dtype);
+        count++;
+      });
+      const r = it.memory.aside({ name: 'differentiated function', framework: 'jax', span: it.span(node), phase: 'training', jitted: false, gc: false }, run);
+      stop();
+      out = r.value;
+      g.opLevel = { bytes, count, unknowns: unknownSizes + r.rec.unknowns.length };
+    }
     // Gradients have the primal's structure (argnums=0); with has_aux the function's output is already (value, aux).
     const grads = c.args[0] ?? NONE;
     const value = fnv.kw?.get('value');
@@ -690,13 +722,23 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
     && !below(4, 36) && !(String((cfg as Record<string, unknown> | undefined)?.model_type) === 'gpt2' && below(4, 42));
   if (hfSdpa && !/attn_implementation/.test(it.text)) notes.push(`transformers${tv ? `==${tv}` : ' (version not pinned: a current release assumed)'} runs SDPA attention by default: the attention scores are not stored`);
   const fused = /scaled_dot_product_attention|flash_attn|memory_efficient_attention/.test(it.text) || hfSdpa;
-  const traced = mine.find((f) => f.opLevel && f.opLevel.count > 0);
+  const tracedTorch = mine.find((f) => f.opLevel && f.opLevel.count > 0);
+  // JAX: the differentiated function given this model's parameters, run once with its op outputs counted.
+  const tracedJax = torchLike ? undefined : prog.gradCalls.find((g) => g.opLevel && g.opLevel.count > 0 && g.primal.some((t) => ids.has(t.id)))
+    ?? (single && !torchLike ? prog.gradCalls.find((g) => g.opLevel && g.opLevel.count > 0) : undefined);
+  const traced = tracedTorch ?? tracedJax;
   if ('why' in a && !('layers' in a) && traced?.opLevel) {
     // Not a transformer stack: the op outputs the forward made, each kept by autograd for the backward.
     const o = traced.opLevel;
-    mk('activations (op outputs)', `activations: op outputs kept by autograd (${o.count} tensors)`, o.bytes, 'activation', { kind: 'device', index: 0 }, traced.span,
-      `sum of the ${o.count} op outputs traced in the forward, each kept for the backward (views and in-place results counted as copies: an upper bound)`,
-      'torch autograd saves the tensors each op needs for its backward (tools/autograd/derivatives.yaml); shapes from oomlens\'s op catalogue');
+    if (tracedTorch) {
+      mk('activations (op outputs)', `activations: op outputs kept by autograd (${o.count} tensors)`, o.bytes, 'activation', { kind: 'device', index: 0 }, traced.span,
+        `sum of the ${o.count} op outputs traced in the forward, each kept for the backward (views and in-place results counted as copies: an upper bound)`,
+        'torch autograd saves the tensors each op needs for its backward (tools/autograd/derivatives.yaml); shapes from oomlens\'s op catalogue');
+    } else {
+      mk('activations (op outputs)', `activations: op outputs of the differentiated function (${o.count} arrays)`, o.bytes, 'activation', { kind: 'device', index: 0 }, traced.span,
+        `sum of the ${o.count} arrays the differentiated function's operations make, each counted as kept for the backward (an upper bound: JAX keeps only the residuals each transpose reads)`,
+        'jax/_src/interpreters/ad.py (linearize keeps the residuals of each primitive\'s JVP for the transpose); shapes from oomlens\'s op catalogue');
+    }
     actBytes = o.bytes;
     if (o.unknowns) unknowns.push({ what: 'activations', reason: `${o.unknowns} op output size(s) in the forward are unknown: the activations shown are a lower bound`, span: traced.span });
   } else if ('why' in a && !('layers' in a)) {

@@ -73,14 +73,23 @@ export function installJax(it: Interpreter): void {
       return a;
     });
     if (batch === undefined) return unknown('vmapped call: the batch size could not be found from its arguments', it.span(node));
+    // A stack built outside any Module constructor (a builder function, module-level code) is a model of its
+    // own from here to the end of the module-level statement (memory.ts beginLoose).
+    const loose = !it.memory.current && it.memory.abstractDepth === 0 && it.importDepth === 0
+      ? it.memory.beginLoose({ name: 'stack', framework: 'jax', span: it.span(node), phase: 'init', jitted: it.memory.jitDepth > 0, gc: it.memory.jitDepth === 0 })
+      : undefined;
     const rec = it.memory.current;
     const before = rec?.events.length ?? 0;
     it.memory.vmap.push(batch);
     let out: Value;
+    // Whether the mapped function made parameters (virtual ones under jit too): else the loose record is no model.
+    let madeParams = false;
+    const stop = loose ? it.memory.watchAllocs((t) => { if (t.role === 'param') madeParams = true; }) : undefined;
     try {
       out = it.call(self, { args, kw: c.kw }, node);
     } finally {
       it.memory.vmap.pop();
+      stop?.();
     }
     if (rec) {
       let bytes = 0;
@@ -93,6 +102,15 @@ export function installJax(it: Interpreter): void {
           dtypes.add(ev.tensor.dtype);
           group ||= ev.tensor.group ?? '';
           ids.push(ev.tensor.id);
+        }
+      }
+      if (loose) {
+        if (!madeParams) it.memory.dropLoose(loose);
+        else {
+          loose.result = out;
+          // The framework of the layers it built (an Equinox or NNX module, else plain JAX arrays).
+          if (out.t === 'inst') loose.framework = out.cls.kind === 'equinox' ? 'equinox' : out.cls.kind === 'nnx' || out.cls.kind === 'flax' ? 'flax' : out.cls.kind === 'haiku' ? 'haiku' : 'jax';
+          if (out.t === 'inst') loose.name = out.cls.name;
         }
       }
       if (bytes > 0) {

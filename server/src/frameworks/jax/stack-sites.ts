@@ -122,7 +122,9 @@ export interface CastSite {
 }
 
 function holds(v: Value | undefined, id: number): boolean {
-  if (!v) return false;
+  // A function argument (the leaf function of a tree map) is not the data: its closure may reach the stack
+  // through the module's globals, but the stack is the argument that is mapped over.
+  if (!v || v.t === 'func') return false;
   let found = false;
   visitTensors(v, (t) => { if (t.id === id) found = true; });
   return found;
