@@ -7,7 +7,6 @@ import { installPython } from '../interp/python';
 import { installRuntime } from './jax/runtime';
 import { installTorch } from './torch/semantics';
 import { installDataLoader } from './torch/data';
-import { installLightning } from './torch/lightning';
 import { installEquinox } from './equinox/semantics';
 import { installHaiku } from './haiku/semantics';
 import { installSharding } from '../phases/sharding';
@@ -30,7 +29,6 @@ export function installFrameworks(it: Interpreter): void {
   installModules(it);
   installTorch(it);
   installDataLoader(it);
-  installLightning(it);
   installEquinox(it);
   installHaiku(it);
   installTransformers(it);

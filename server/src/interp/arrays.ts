@@ -158,21 +158,7 @@ function dtypeBytes(d: DType): number {
 
 function instAttr(it: Interpreter, obj: InstV, name: string, node: SyntaxNode): Value {
   const kind = obj.cls.kind;
-  if (kind === 'torch') {
-    // A method a framework base class adds to nn.Module (LightningModule.save_hyperparameters) is that class's.
-    const seen = new Set<Value>();
-    const stack: Value[] = [obj.cls];
-    while (stack.length) {
-      const c = stack.pop()!;
-      if (seen.has(c) || c.t !== 'class') continue;
-      seen.add(c);
-      for (const b of c.bases) {
-        if (b.t === 'extern' && it.externs.has(`${b.name}.${name}`)) return { t: 'extern', name: `${b.name}.${name}`, self: obj };
-        stack.push(b);
-      }
-    }
-    return { t: 'extern', name: `torch.nn.Module.${name}`, self: obj };
-  }
+  if (kind === 'torch') return { t: 'extern', name: `torch.nn.Module.${name}`, self: obj };
   if (kind === 'flax') return { t: 'extern', name: `flax.linen.Module.${name}`, self: obj };
   if (kind === 'haiku') return { t: 'extern', name: `haiku.Module.${name}`, self: obj };
   if (kind === 'equinox') return { t: 'extern', name: `equinox.Module.${name}`, self: obj };

@@ -1677,11 +1677,7 @@ export function canonical(name: string): string {
     .replace(/^flax\.nnx\.(?:nn\.activations\.)?(celu|elu|gelu|glu|hard_sigmoid|hard_silu|hard_swish|hard_tanh|leaky_relu|log_sigmoid|log_softmax|logsumexp|one_hot|relu|relu6|selu|sigmoid|silu|soft_sign|softmax|softplus|standardize|swish|tanh)$/, 'jax.nn.$1')
     .replace(/^flax\.nnx\.nn\.(linear|normalization|attention|stochastic|activations)\.([A-Z]\w*)$/, 'flax.nnx.$2')
     .replace(/^jax\._src\.numpy\.[a-z_]+\./, 'jax.numpy.')
-    .replace(/^tensorflow\.experimental\.numpy\./, 'numpy.')
-    // PyTorch Lightning's LightningModule under its import paths (pytorch_lightning, lightning.pytorch,
-    // lightning; lightning/pytorch/__init__.py and core/__init__.py re-export core/module.py's class).
-    .replace(/^(?:pytorch_lightning|lightning\.pytorch|lightning)(?:\.core(?:\.module|\.lightning)?)?\.LightningModule(?=$|\.)/, 'lightning.pytorch.LightningModule')
-    .replace(/^(?:pytorch_lightning|lightning\.pytorch|lightning)(?:\.trainer(?:\.trainer)?)?\.Trainer(?=$|\.)/, 'lightning.pytorch.Trainer');
+    .replace(/^tensorflow\.experimental\.numpy\./, 'numpy.');
 }
 
 const DTYPE_NAMES: Record<string, DType> = {
@@ -1722,8 +1718,6 @@ export function classKindOf(name: string): ClassV['kind'] | undefined {
   if (name === 'flax.linen.Module' || name === 'flax.nn.Module') return 'flax';
   if (name === 'flax.nnx.Module' || name === 'flax.nnx.module.Module') return 'nnx';
   if (name === 'torch.nn.Module' || name === 'torch.nn.modules.module.Module') return 'torch';
-  // lightning/pytorch/core/module.py: `class LightningModule(..., Module)`, a torch.nn.Module subclass.
-  if (canonical(name) === 'lightning.pytorch.LightningModule') return 'torch';
   // Subclasses of torch.nn layers and containers (class MLPBlock(nn.Sequential)) are torch modules too.
   if (/^torch\.nn\.(modules\.\w+\.)?[A-Z]\w*$/.test(name) && !/\.(Parameter|Buffer|UninitializedParameter)$/.test(name)) return 'torch';
   if (name === 'haiku.Module') return 'haiku';

@@ -57,8 +57,6 @@ const TABLE: CheckpointEntry[] = [];
 
 // Llama 2 (no biases, RMSNorm, SwiGLU, untied head, stored float16).
 const LLAMA2_7B = { vocab_size: 32000, hidden_size: 4096, num_hidden_layers: 32, num_attention_heads: 32, num_key_value_heads: 32, intermediate_size: 11008, tie_word_embeddings: false, torch_dtype: 'float16' };
-// LLaMA 1 7B as converted to transformers (huggyllama/llama-7b): the Llama 2 7B shape with 2048 positions.
-add(TABLE, ['huggyllama/llama-7b'], 'llama', { ...LLAMA2_7B, max_position_embeddings: 2048 });
 add(TABLE, ['meta-llama/Llama-2-7b-hf', 'meta-llama/Llama-2-7b-chat-hf'], 'llama', LLAMA2_7B);
 add(TABLE, ['meta-llama/Llama-2-13b-hf', 'meta-llama/Llama-2-13b-chat-hf'], 'llama', { ...LLAMA2_7B, hidden_size: 5120, num_hidden_layers: 40, num_attention_heads: 40, num_key_value_heads: 40, intermediate_size: 13824 });
 add(TABLE, ['meta-llama/Llama-2-70b-hf', 'meta-llama/Llama-2-70b-chat-hf'], 'llama', { ...LLAMA2_7B, hidden_size: 8192, num_hidden_layers: 80, num_attention_heads: 64, num_key_value_heads: 8, intermediate_size: 28672 });
