@@ -4,7 +4,7 @@
 // then one real checkpoint per family against its published count.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CHECKPOINTS, countParams, hasArithmetic, moduleSizes, type HfConfig } from '../../server/src/frameworks/transformers/catalog';
+import { CHECKPOINTS, countParams, hasArithmetic, lookupCheckpoint, moduleSizes, type HfConfig } from '../../server/src/frameworks/transformers/catalog';
 import { runPythonJson } from '../python/venv';
 
 const S = { vocab_size: 1000, hidden_size: 64, num_hidden_layers: 3, num_attention_heads: 4, intermediate_size: 96, max_position_embeddings: 128 };
@@ -73,6 +73,10 @@ test('published counts of one real checkpoint per family (config values from eac
   assert.equal(n({ model_type: 'gpt_neox', vocab_size: 50304, hidden_size: 768, num_hidden_layers: 12, num_attention_heads: 12, intermediate_size: 3072, tie_word_embeddings: false }), 162_322_944);
   // facebook/opt-125m: 125,239,296 (model.num_parameters()).
   assert.equal(n({ model_type: 'opt', vocab_size: 50272, hidden_size: 768, num_hidden_layers: 12, ffn_dim: 3072, num_attention_heads: 12, max_position_embeddings: 2048, word_embed_proj_dim: 768 }), 125_239_296);
+  // facebook/opt-350m (512-wide embeddings projected to 1024, no final layer norm) and huggyllama/llama-7b, as tabled:
+  // 331,196,416 and 6,738,415,616 from transformers' OPTForCausalLM / LlamaForCausalLM built on the meta device (test/realcode/manifest.json).
+  assert.equal(countParams(lookupCheckpoint('facebook/opt-350m')!.config), 331_196_416);
+  assert.equal(countParams(lookupCheckpoint('huggyllama/llama-7b')!.config), 6_738_415_616);
   // bigscience/bloom-560m: model card "559,214,592 parameters".
   assert.equal(n({ model_type: 'bloom', vocab_size: 250880, hidden_size: 1024, n_layer: 24, n_head: 16 }), 559_214_592);
   // tiiuae/falcon-7b: 6,921,720,704 ("7B"; 71 heads of 64, multi-query, parallel attention, no biases).

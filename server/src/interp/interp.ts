@@ -1383,7 +1383,7 @@ export class Interpreter {
   /** Binds arguments to a def's parameters and runs its body. */
   callFunction(fn: FuncV, call: CallArgs, node: SyntaxNode): Value {
     if (this.frames.length > MAX_DEPTH) return this.note(`call depth limit reached calling ${fn.name}`, node);
-    const env: Env = { vars: new Map(), parent: fn.closure };
+    const env: Env = { vars: new Map(), parent: fn.closure, params: [] };
     const args = [...(fn.partialArgs ?? []), ...call.args];
     const kw = new Map([...(fn.partialKw ?? []), ...call.kw]);
     if (fn.self !== undefined) args.unshift(fn.self);
@@ -1415,6 +1415,7 @@ export class Interpreter {
             v = kw.has('**') ? kw.get('**')! : unknown(`argument \`${name}\` of ${fn.name} was not given`, this.span(node));
           }
           env.vars.set(name, v);
+          env.params!.push(name);
           break;
         }
         case 'list_splat_pattern':
@@ -1423,6 +1424,7 @@ export class Interpreter {
           break;
         case 'dictionary_splat_pattern':
           env.vars.set(p.namedChildren[0]?.text ?? '_', kwDict(kw));
+          env.varKw = p.namedChildren[0]?.text ?? '_';
           kw.clear();
           break;
         case 'keyword_separator': kwOnly = true; break;

@@ -13,6 +13,9 @@ export interface Env {
   parent?: Env;
   /** Names declared `global` in this frame. */
   globals?: Set<string>;
+  /** A function call's frame: its named parameters in order, and its `**kwargs` name (read by Lightning's save_hyperparameters). */
+  params?: string[];
+  varKw?: string;
 }
 
 export type Value =

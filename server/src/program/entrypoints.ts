@@ -65,12 +65,26 @@ export function installEntryPoints(it: Interpreter): void {
   });
 
   // ------------------------------------------------------------- argparse
-  const newParser = (): Value => {
+  // ArgumentParser(parents=[p, ...]) starts with the parents' arguments and defaults
+  // (argparse.py ArgumentParser.__init__: `self._add_container_actions(parent)`, `self._defaults.update(parent._defaults)`);
+  // a parent that is not a known parser makes the new parser unknown.
+  const newParser = (c?: CallArgs, node?: SyntaxNode): Value => {
+    const st: ParserState = { args: [], defaults: new Map() };
+    const parents = c?.kw.get('parents');
+    if (parents) {
+      const items = parents.t === 'list' || parents.t === 'tuple' ? parents.items : undefined;
+      const states = items?.map((p) => parsers.get(p));
+      if (!states || states.some((x) => !x)) return unknown('argparse parents= that are not known parsers', node ? it.span(node) : undefined);
+      for (const ps of states as ParserState[]) {
+        st.args.push(...ps.args);
+        for (const [k, v] of ps.defaults) st.defaults.set(k, v);
+      }
+    }
     const v: Value = { t: 'extern', name: 'argparse.ArgumentParser', args: [] };
-    parsers.set(v, { args: [], defaults: new Map() });
+    parsers.set(v, st);
     return v;
   };
-  reg('argparse.ArgumentParser', () => newParser());
+  reg('argparse.ArgumentParser', (_s, c, node) => newParser(c, node));
   const method = (m: string, fn: (st: ParserState, self: Value, c: CallArgs, node: SyntaxNode) => Value) =>
     reg(`argparse.ArgumentParser.${m}`, (self, c, node) => {
       const st = self ? parsers.get(self) : undefined;

@@ -36,6 +36,8 @@ export async function analyzeFile(text: string, opts: AnalyzeOptions, previousTr
   const ws = workspaceFor(opts.workspaceRoot ?? findRoot(path));
   const wanted = new Set([...defaulted.map((m) => m.facts.definitionSpan!.start), ...own.unbuilt.map((u) => u.span.start)]);
   const found = new Map<number, ModelReport>();
+  const parts = new Map<number, ModelReport>();
+  const ownDefs = new Set(own.models.flatMap((m) => (m.facts.definitionSpan && m.facts.definitionSpan.file === undefined ? [m.facts.definitionSpan.start] : m.facts.definitionSpan?.file === path ? [m.facts.definitionSpan.start] : [])));
   const calls = new Map<number, ModelReport>();
   const deps = new Set(own.dependencies ?? []);
   for (const prog of programsImporting(ws, path)) {
@@ -48,13 +50,16 @@ export async function analyzeFile(text: string, opts: AnalyzeOptions, previousTr
       const def = m.facts.definitionSpan;
       if (def && def.file === path && wanted.has(def.start) && !found.has(def.start)) found.set(def.start, rehome(m, path, prog, progText));
       else if (lookForCalls && m.facts.span.file === path && !calls.has(m.facts.span.start)) calls.set(m.facts.span.start, rehome(m, path, prog, progText));
+      // A class this file's own analysis takes for a part (the base class of another model class here)
+      // that a program builds as its model is a model too: reported as built there.
+      else if (def && def.file === path && !found.has(def.start) && !ownDefs.has(def.start) && !parts.has(def.start)) { parts.set(def.start, rehome(m, path, prog, progText)); }
     }
     if (calls.size) break; // the first program that reaches this file's constructions is the one shown
   }
   own.dependencies = [...deps];
-  if (!found.size && !calls.size) return own;
+  if (!found.size && !calls.size && !parts.size) return own;
   const models = own.models.filter((m) => !(m.origin && m.facts.definitionSpan && found.has(m.facts.definitionSpan.start)));
-  models.push(...found.values(), ...calls.values());
+  models.push(...found.values(), ...calls.values(), ...[...parts].filter(([k]) => !found.has(k)).map(([, m]) => m));
   models.sort((a, b) => anchorSpan(a).start - anchorSpan(b).start);
   return { ...own, models, unbuilt: own.unbuilt.filter((u) => !found.has(u.span.start)) };
 }

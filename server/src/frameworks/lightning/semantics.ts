@@ -50,16 +50,43 @@ export function installLightning(it: Interpreter): void {
     if (name === 'is_global_zero') return { t: 'bool', v: true };
     return undefined;
   });
-  // self.save_hyperparameters(): `self.hparams` holds the __init__ arguments (core/mixins/hparams_mixin.py); no parameters.
-  it.externs.set('torch.nn.Module.save_hyperparameters', (_i, self) => {
+  // self.save_hyperparameters() (core/mixins/hparams_mixin.py save_hyperparameters → utilities/parsing.py
+  // save_hyperparameters / collect_init_args): without arguments `self.hparams` (an AttributeDict) holds the
+  // calling __init__'s named parameters and the entries of its **kwargs; string arguments keep only those
+  // names; `ignore=` drops names; a dict argument is stored as it is. No parameters are created.
+  it.externs.set('torch.nn.Module.save_hyperparameters', (_i, self, c, node) => {
     if (self?.t !== 'inst') return NONE;
     const frame = it.currentFrame();
+    const first = c.args[0];
+    if (first && first.t !== 'str') {
+      self.attrs.set('hparams', first.t === 'dict' ? { t: 'dict', keys: [...first.keys], vals: [...first.vals], attrs: true } : unknown('save_hyperparameters of a value that is not a dict', it.span(node)));
+      return NONE;
+    }
+    if (!frame.params) {
+      self.attrs.set('hparams', unknown('save_hyperparameters called outside a function: its arguments are not known', it.span(node)));
+      return NONE;
+    }
+    const ignoreV = c.kw.get('ignore');
+    const ignore = new Set<string>(ignoreV?.t === 'str' ? [ignoreV.v] : ignoreV?.t === 'list' || ignoreV?.t === 'tuple' ? ignoreV.items.flatMap((x) => (x.t === 'str' ? [x.v] : [])) : []);
+    const wanted = c.args.flatMap((a) => (a.t === 'str' ? [a.v] : []));
     const keys: Value[] = [];
     const vals: Value[] = [];
-    for (const [k, v] of frame.vars) if (k !== 'self' && k !== '__class__' && !k.startsWith('__')) { keys.push({ t: 'str', v: k }); vals.push(v); }
+    const add = (k: string, v: Value): void => {
+      if (k === 'self' || k === '__class__' || ignore.has(k) || (wanted.length && !wanted.includes(k))) return;
+      keys.push({ t: 'str', v: k });
+      vals.push(v);
+    };
+    for (const p of frame.params) { const v = frame.vars.get(p); if (v !== undefined) add(p, v); }
+    const kwv = frame.varKw ? frame.vars.get(frame.varKw) : undefined;
+    if (kwv?.t === 'dict') kwv.keys.forEach((k, i) => { if (k.t === 'str') add(k.v, kwv.vals[i]); });
     self.attrs.set('hparams', { t: 'dict', keys, vals, attrs: true });
     return NONE;
   });
+  // Trainer.add_argparse_args(parser) (pytorch_lightning 1.x, utilities/argparse.py add_argparse_args) adds the
+  // Trainer's own flags to `parser` and returns it: the model's flags on that parser keep their defaults.
+  for (const n of ['lightning.pytorch.Trainer', 'lightning.Trainer', 'pytorch_lightning.Trainer']) {
+    it.externs.set(`${n}.add_argparse_args`, (_i, _self, c, node) => c.args[0] ?? c.kw.get('parent_parser') ?? unknown('Trainer.add_argparse_args without a parser', it.span(node)));
+  }
   for (const m of ['log', 'log_dict', 'print']) it.externs.set(`torch.nn.Module.${m}`, () => NONE);
   // torchmetrics metrics (Accuracy, MeanMetric, F1Score, …) are nn.Modules without parameters: their states are
   // add_state tensors, non-persistent, a few values per class (torchmetrics/metric.py add_state), not counted.

@@ -104,6 +104,8 @@ add(TABLE, ['t5-large', 'google-t5/t5-large'], 't5', { ...T5, hidden_size: 1024,
 // Other families (formulas in families.ts; counts checked in test/catalog/hf-families.test.ts).
 const OPT = { vocab_size: 50272, max_position_embeddings: 2048, tie_word_embeddings: true, torch_dtype: 'float16' };
 add(TABLE, ['facebook/opt-125m'], 'opt', { ...OPT, hidden_size: 768, word_embed_proj_dim: 768, num_hidden_layers: 12, num_attention_heads: 12, ffn_dim: 3072, intermediate_size: 3072 });
+// opt-350m projects its 512-wide embeddings to 1024 (project_in / project_out) and has no final layer norm (do_layer_norm_before false).
+add(TABLE, ['facebook/opt-350m'], 'opt', { ...OPT, hidden_size: 1024, word_embed_proj_dim: 512, num_hidden_layers: 24, num_attention_heads: 16, ffn_dim: 4096, intermediate_size: 4096, do_layer_norm_before: false });
 add(TABLE, ['facebook/opt-1.3b'], 'opt', { ...OPT, hidden_size: 2048, word_embed_proj_dim: 2048, num_hidden_layers: 24, num_attention_heads: 32, ffn_dim: 8192, intermediate_size: 8192 });
 add(TABLE, ['facebook/opt-6.7b'], 'opt', { ...OPT, hidden_size: 4096, word_embed_proj_dim: 4096, num_hidden_layers: 32, num_attention_heads: 32, ffn_dim: 16384, intermediate_size: 16384 });
 add(TABLE, ['facebook/opt-13b'], 'opt', { ...OPT, hidden_size: 5120, word_embed_proj_dim: 5120, num_hidden_layers: 40, num_attention_heads: 40, ffn_dim: 20480, intermediate_size: 20480 });
