@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { timelineHtml } from '../../client/src/timelineHtml';
 import { estimate } from '../../shared/src/estimate';
 import { parseDeviceSpec } from '../../shared/src/devices';
-import { timelineSvg } from '../../shared/src/timelineSvg';
+import { timelineSvg } from '../../shared/src/timelineSeries';
 import type { ModelFacts } from '../../shared/src/facts';
 import type { DeviceSpec } from '../../shared/src/types';
 

@@ -11,7 +11,7 @@ import { basename, join, resolve } from 'node:path';
 import { commandFromText } from '../program/launch';
 import { findRoot, workspaceFor } from '../program/workspace';
 import { displayName, listDevices, parseDeviceSpec } from '../../../shared/src/devices';
-import { timelineSvg } from '../../../shared/src/timelineSvg';
+import { timelineSvg } from '../../../shared/src/timelineSeries';
 import { GB, GiB } from '../../../shared/src/units';
 import type { Units } from '../../../shared/src/types';
 import { analyzeFile as analyze } from '../program/project';

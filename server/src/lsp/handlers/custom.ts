@@ -1,6 +1,6 @@
 /** The custom `oomlens/<verb>` requests declared in ../../protocol.ts. */
 import { displayName, listDevices } from '../../../../shared/src/devices';
-import { timelineSvg } from '../../../../shared/src/timelineSvg';
+import { timelineSvg } from '../../../../shared/src/timelineSeries';
 import { formatBytes } from '../../../../shared/src/units';
 import { DEFAULT_SETTINGS } from '../../config/settings';
 import { ListDevicesRequest, ShowTimelineRequest, type ListDevicesResult, type ShowTimelineParams, type ShowTimelineResult } from '../../protocol';

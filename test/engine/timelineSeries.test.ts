@@ -4,7 +4,7 @@
 // well formed, deterministic, escaped and self-contained.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { escapeXml, phaseSeries, timelineSvg } from '../../shared/src/timelineSvg';
+import { escapeXml, phaseSeries, timelineSvg } from '../../shared/src/timelineSeries';
 import { estimate } from '../../shared/src/estimate';
 import { parseDeviceSpec } from '../../shared/src/devices';
 import type { MemoryEvent, ModelFacts, PhaseTrace, TensorFact } from '../../shared/src/facts';
