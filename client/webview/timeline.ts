@@ -69,6 +69,7 @@ async function draw(index: number): Promise<void> {
   if (!p) return;
   for (const b of tabs.querySelectorAll('button')) b.setAttribute('aria-pressed', String(b.dataset.index === String(index)));
   api.setState({ phase: index });
+  chart.dataset.rendered = 'false';
   view?.finalize();
   hideTip();
   chart.replaceChildren();

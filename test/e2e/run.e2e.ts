@@ -728,10 +728,21 @@ async function main(): Promise<void> {
     assert(/peak [\d.]+ GB/.test(svgText) && /L13/.test(svgText), `the chart marks the peak and names steps by source line: ${svgText.slice(0, 300)}`);
     assert((await f.locator('#chart svg .mark-rect path').count()) > 0, 'the contributors are drawn as bands');
     await shot('timeline-webview');
+    // Choosing another phase redraws the chart for it; then back to load.
+    const other = phases.find((x) => !x.startsWith('load'));
+    if (other) {
+      const name = other.split(' ')[0];
+      await f.locator('#phases button', { hasText: name }).click();
+      await waitFor(`the chart of the ${name} phase`, async () => (await f.locator(`#chart[data-phase="${name}"][data-rendered="true"]`).count()) > 0 && (await f.locator('#heading').innerText()).startsWith(`${name}:`), 10_000, 200);
+      log(`phase ${name}: ${await f.locator('#heading').innerText()}`);
+      await f.locator('#phases button', { hasText: 'load' }).click();
+      await waitFor('the chart of the load phase again', async () => (await f.locator('#heading').innerText()).startsWith('load:') && (await f.locator('#chart svg .mark-rect path').count()) > 0, 10_000, 200);
+    }
   });
 
   await step('timeline: hovering a band shows contributor, bytes and source line; clicking it moves the editor to that line', async () => {
-    // Move the cursor away from the model's line first, so the click's effect shows.
+    // Back to the editor (the phase buttons took the focus), and the cursor away from the model's line, so the click's effect shows.
+    await p().locator('.tabs-container .tab', { hasText: 'edit.py' }).first().click();
     await goTo(1, 1);
     const f = await chartFrame();
     const band = f.locator('#chart svg .mark-rect path').first();
