@@ -11,7 +11,18 @@ const require = createRequire(import.meta.url);
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 
+// vega-canvas's Node build awaits an optional `canvas` package at its top level, which a CommonJS bundle
+// cannot hold; its browser build returns no canvas outside a page, and vega then measures text by
+// estimate and draws SVG without one (all `--format svg` needs).
+const vegaCanvasBrowser = {
+  name: 'vega-canvas-browser',
+  setup(build) {
+    build.onResolve({ filter: /^vega-canvas$/ }, () => ({ path: join(dirname(require.resolve('vega-canvas')), 'vega-canvas.browser.js') }));
+  },
+};
+
 const common = {
+  plugins: [vegaCanvasBrowser],
   bundle: true,
   platform: 'node',
   target: 'node20',
@@ -34,6 +45,11 @@ const entries = [
   // The server's analysis worker (worker_threads), loaded from beside dist/server.js.
   { entryPoints: ['server/src/lsp/worker.ts'], outfile: 'dist/worker.js' },
   { entryPoints: ['server/src/cli/main.ts'], outfile: 'dist/cli.js' },
+  // The timeline webview's script (vega-lite + vega, run in the page under a strict CSP).
+  {
+    entryPoints: ['client/webview/timeline.ts'], outfile: 'dist/timelineView.js', platform: 'browser', format: 'iife', target: 'chrome114',
+    define: {}, banner: {},
+  },
 ];
 
 function copyWasm() {

@@ -1,18 +1,19 @@
 /**
  * The "oomlens" commands: pick target device, restart server, show logs,
- * show memory timeline (a webview with the SVG the server draws, timeline.ts).
+ * show memory timeline (a webview drawing the server's Vega-Lite charts, timeline.ts).
  */
 import * as vscode from 'vscode';
 import type { OomlensClient } from './client';
 import type { DeviceStatus } from './status';
 import { TimelinePanel } from './timeline';
+import type { TimelineContent } from './timelineHtml';
 import { withPyprojectDevice } from './pyproject';
 
 interface DeviceItem { id: string; name: string; capacity: string }
 
 const COUNTS = [1, 2, 4, 8];
 
-export function registerCommands(context: vscode.ExtensionContext, client: OomlensClient, status: DeviceStatus, output: vscode.OutputChannel): void {
+export function registerCommands(context: vscode.ExtensionContext, client: OomlensClient, status: DeviceStatus, output: vscode.LogOutputChannel): void {
   const reg = (id: string, fn: (...args: unknown[]) => unknown): void => {
     context.subscriptions.push(vscode.commands.registerCommand(id, fn));
   };
@@ -66,7 +67,7 @@ export function registerCommands(context: vscode.ExtensionContext, client: Oomle
 
   reg('oomlens.showLogs', () => output.show());
 
-  const timeline = new TimelinePanel();
+  const timeline = new TimelinePanel(context.extensionUri, output);
   context.subscriptions.push(timeline);
 
   reg('oomlens.showTimeline', async (uri?: unknown, position?: unknown) => {
@@ -76,12 +77,12 @@ export function registerCommands(context: vscode.ExtensionContext, client: Oomle
     const u = typeof uri === 'string' ? uri : editor?.document.uri.toString();
     const pos = (position as { line: number; character: number } | undefined) ?? (editor ? { line: editor.selection.active.line, character: editor.selection.active.character } : undefined);
     if (!u || !pos) return;
-    const r = await lc.sendRequest<{ svg: string | null; title: string | null }>('oomlens/showTimeline', { uri: u, position: pos });
-    if (!r.svg) {
+    const r = await lc.sendRequest<{ view: TimelineContent['view'] | null; title: string | null }>('oomlens/showTimeline', { uri: u, position: pos });
+    if (!r.view) {
       void vscode.window.showInformationMessage('oomlens: no model in this file.');
       return;
     }
-    timeline.show({ svg: r.svg, title: r.title ?? 'Memory timeline' });
+    timeline.show({ view: r.view, title: r.title ?? 'Memory timeline' });
   });
 }
 

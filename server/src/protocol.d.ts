@@ -2,6 +2,7 @@
  * Custom protocol messages between the oomlens client and server, declared
  * once (vscode-eslint's custom messages file). Each comment says who sends it.
  */
+import type { TimelineView } from './timeline/view';
 export interface DeviceItem {
     /** Catalogue id, e.g. 'h100-80gb'. */
     id: string;
@@ -17,8 +18,9 @@ export interface ListDevicesResult {
 }
 /**
  * client → server request: the memory timeline of the model at a position
- * (or the file's first model): a standalone SVG (shared/src/timelineSvg.ts)
- * and the hover Markdown; all null when the file has no model.
+ * (or the file's first model): one Vega-Lite chart per phase
+ * (server/src/timeline/view.ts), drawn by the client's webview; nulls when
+ * the file has no model.
  */
 export declare const ShowTimelineRequest = "oomlens/showTimeline";
 export interface ShowTimelineParams {

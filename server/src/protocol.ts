@@ -2,6 +2,7 @@
  * Custom protocol messages between the oomlens client and server, declared
  * once (vscode-eslint's custom messages file). Each comment says who sends it.
  */
+import type { TimelineView } from './timeline/view';
 export interface DeviceItem {
   /** Catalogue id, e.g. 'h100-80gb'. */
   id: string;
@@ -17,12 +18,13 @@ export interface ListDevicesResult { devices: DeviceItem[] }
 
 /**
  * client → server request: the memory timeline of the model at a position
- * (or the file's first model): a standalone SVG (shared/src/timelineSvg.ts)
- * and the hover Markdown; all null when the file has no model.
+ * (or the file's first model): one Vega-Lite chart per phase
+ * (server/src/timeline/view.ts), drawn by the client's webview; nulls when
+ * the file has no model.
  */
 export const ShowTimelineRequest = 'oomlens/showTimeline';
 export interface ShowTimelineParams { uri: string; position: { line: number; character: number } }
-export interface ShowTimelineResult { svg: string | null; title: string | null }
+export interface ShowTimelineResult { view: TimelineView | null; title: string | null }
 
 /**
  * server → client notification, after each analysis: the target device in

@@ -14,4 +14,4 @@ export * from './activations';
 export * from './kvcache';
 export * from './fitsWhere';
 export * from './advice';
-export * from './timelineSvg';
+export * from './timelineSeries';

@@ -702,52 +702,83 @@ async function main(): Promise<void> {
     log(`lens: ${lens}`);
   });
 
-  await step('s5: clicking the lens opens the memory timeline webview', async () => {
+  /** The webview frame (an iframe inside an iframe) once the chart is drawn. */
+  const chartFrame = () => waitFor('the timeline chart drawn inside the webview', async () => {
+    for (const f of p().frames()) {
+      if ((await f.locator('#chart[data-rendered="true"] svg').count().catch(() => 0)) > 0) return f;
+    }
+    return false;
+  }, 20_000, 250).catch(async (e) => {
+    log(`frames: ${p().frames().map((f) => f.url().slice(0, 120)).join(' | ')}`);
+    throw e;
+  });
+
+  await step('s5: clicking the lens opens the memory timeline webview, drawn by Vega-Lite', async () => {
     await p().locator('.monaco-editor .codelens-decoration a', { hasText: 'params' }).first().click();
     const tab = await waitFor('a "Memory timeline" editor tab', async () => (await p().locator('.tabs-container .tab').allInnerTexts()).find((x) => x.includes('Memory timeline')), 20_000);
     log(`webview tab: ${tab.replace(/\s+/g, ' ')}`);
     assert(/Llama-2-7b-hf/.test(tab), `the timeline tab should name the model: ${tab}`);
-    // The webview is an iframe inside an iframe: find the frame that holds the server's SVG.
-    const found = await waitFor('the timeline SVG inside the webview', async () => {
-      for (const f of p().frames()) {
-        const n = await f.locator('svg').count().catch(() => 0);
-        if (n > 0) {
-          const text = await f.locator('svg').first().textContent().catch(() => '');
-          if (text && /budget/.test(text)) return text;
-        }
-      }
-      return false;
-    }, 20_000, 250).catch(async (e) => {
-      log(`frames: ${p().frames().map((f) => f.url().slice(0, 120)).join(' | ')}`);
-      throw e;
-    });
-    assert(/load/.test(found) && /budget/.test(found), `the timeline SVG should show the load phase and the budget line: ${found.slice(0, 200)}`);
+    const f = await chartFrame();
+    const heading = await f.locator('#heading').innerText();
+    const phases = await f.locator('#phases button').allInnerTexts();
+    const svgText = (await f.locator('#chart svg').first().textContent()) ?? '';
+    log(`heading: ${heading}; phase buttons: ${phases.join(' | ')}`);
+    assert(/^load: peak [\d.]+ GB of [\d.]+ GB usable/.test(heading), `the heading names the phase, peak and budget: ${heading}`);
+    assert(phases.length >= 1 && phases.some((x) => x.startsWith('load')), `a button per phase: ${phases.join(', ')}`);
+    assert(/peak [\d.]+ GB/.test(svgText) && /L13/.test(svgText), `the chart marks the peak and names steps by source line: ${svgText.slice(0, 300)}`);
+    assert((await f.locator('#chart svg .mark-rect path').count()) > 0, 'the contributors are drawn as bands');
     await shot('timeline-webview');
+    // Choosing another phase redraws the chart for it; then back to load.
+    const other = phases.find((x) => !x.startsWith('load'));
+    if (other) {
+      const name = other.split(' ')[0];
+      await f.locator('#phases button', { hasText: name }).click();
+      await waitFor(`the chart of the ${name} phase`, async () => (await f.locator(`#chart[data-phase="${name}"][data-rendered="true"]`).count()) > 0 && (await f.locator('#heading').innerText()).startsWith(`${name}:`), 10_000, 200);
+      log(`phase ${name}: ${await f.locator('#heading').innerText()}`);
+      await f.locator('#phases button', { hasText: 'load' }).click();
+      await waitFor('the chart of the load phase again', async () => (await f.locator('#heading').innerText()).startsWith('load:') && (await f.locator('#chart svg .mark-rect path').count()) > 0, 10_000, 200);
+    }
   });
 
-  await step('timeline in a narrow panel (about 400 px): its text stays legible (≥ 10 px rendered)', async () => {
-    // A 760 px window leaves the webview about 400 px beside the explorer.
-    await p().setViewportSize({ width: 760, height: 800 });
-    await sleep(500);
-    const sizes = await waitFor('the timeline SVG text sizes in the narrow webview', async () => {
-      for (const f of p().frames()) {
-        if ((await f.locator('svg text').count().catch(() => 0)) === 0) continue;
-        const panel = await f.evaluate(() => (globalThis as unknown as { document: { body: { clientWidth: number } } }).document.body.clientWidth).catch(() => 0);
-        // The drawn font size times the scale at which the SVG is shown (shown width / drawn width).
-        type El = { getAttribute(n: string): string | null; closest(s: string): { getAttribute(n: string): string | null; getBoundingClientRect(): { width: number } } | null };
-        const heights = await f.locator('svg text').evaluateAll((els) => (els as unknown as El[]).map((e) => {
-          const svg = e.closest('svg');
-          const drawn = Number(svg?.getAttribute('width')) || 1;
-          return Number(e.getAttribute('font-size') ?? 0) * ((svg?.getBoundingClientRect().width ?? drawn) / drawn);
-        }));
-        if (heights.length) return { panel, min: Math.min(...heights) };
-      }
-      return false;
+  await step('timeline: hovering a band shows contributor, bytes and source line; clicking it moves the editor to that line', async () => {
+    // Back to the editor (the phase buttons took the focus), and the cursor away from the model's line, so the click's effect shows.
+    await p().locator('.tabs-container .tab', { hasText: 'edit.py' }).first().click();
+    await goTo(1, 1);
+    const f = await chartFrame();
+    const band = f.locator('#chart svg .mark-rect path').first();
+    await band.hover({ force: true });
+    const tip = await waitFor('the band tooltip', async () => {
+      const t = await f.locator('#tooltip:not([hidden])').innerText().catch(() => '');
+      return t.includes('contributor') ? t : false;
+    }, 10_000, 200);
+    log(`tooltip: ${tip.replace(/\s+/g, ' ')}`);
+    assert(/bytes\s+[\d.]+ [kMG]?B/.test(tip), `the tooltip gives the bytes: ${tip}`);
+    const created = /created at\s+edit\.py:(\d+)/.exec(tip);
+    assert(created, `the tooltip names the source line: ${tip}`);
+    await shot('timeline-tooltip');
+    await band.click({ force: true });
+    const line = Number(created[1]);
+    await waitFor(`the status bar to say Ln ${line}`, async () => (await p().locator('.part.statusbar').innerText()).includes(`Ln ${line}, Col 1`), 10_000);
+    log(`click moved the editor to line ${line}`);
+  });
+
+  await step('timeline in a narrow panel (about 400 px): the chart follows the width and its text stays legible (≥ 11 px)', async () => {
+    // A 1150 px window leaves the webview about 400 px beside the explorer and the editor.
+    await p().setViewportSize({ width: 1150, height: 800 });
+    await sleep(800);
+    const f = await chartFrame();
+    type El = { getBoundingClientRect(): { width: number }; ownerDocument: { defaultView: { getComputedStyle(e: unknown): { fontSize: string } } } };
+    const sizes = await waitFor('the chart re-laid out to the narrow panel', async () => {
+      const panel = await f.evaluate(() => (globalThis as unknown as { document: { body: { clientWidth: number } } }).document.body.clientWidth).catch(() => 0);
+      const svgW = await f.locator('#chart svg').first().evaluate((e) => (e as unknown as El).getBoundingClientRect().width);
+      const fonts = await f.locator('#chart svg text').evaluateAll((els) => (els as unknown as El[]).map((e) => parseFloat(e.ownerDocument.defaultView.getComputedStyle(e).fontSize)));
+      return panel > 0 && svgW <= panel + 1 ? { panel, svgW, min: Math.min(...fonts) } : false;
     }, 20_000, 250);
-    log(`narrow webview: ${sizes.panel} px wide, smallest text ${sizes.min.toFixed(1)} px`);
-    assert(sizes.panel > 0 && sizes.panel <= 520, `the webview is ${sizes.panel} px wide, not a narrow panel`);
-    assert(sizes.min >= 10, `timeline text renders at ${sizes.min.toFixed(1)} px in a ${sizes.panel} px panel`);
+    log(`narrow webview: ${sizes.panel} px wide, chart ${sizes.svgW.toFixed(0)} px, smallest text ${sizes.min.toFixed(1)} px`);
+    assert(sizes.panel >= 360 && sizes.panel <= 460, `the webview is ${sizes.panel} px wide, not a panel of about 400 px`);
+    assert(sizes.min >= 11, `timeline text renders at ${sizes.min.toFixed(1)} px in a ${sizes.panel} px panel`);
     await shot('timeline-narrow');
+    await p().setViewportSize({ width: 1280, height: 800 });
   });
 
   clearTimeout(limit);

@@ -30,9 +30,12 @@ export class LspClient {
   /** The server's window/logMessage output, for failure messages. */
   log = '';
 
-  constructor() {
+  /** window/showMessage notifications and showMessageRequest requests from the server. */
+  messages: { type: number; message: string }[] = [];
+
+  constructor(env?: Record<string, string>) {
     if (!existsSync(SERVER)) throw new Error(`${SERVER} is missing: run npm run build first`);
-    this.proc = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.proc = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'], env: env ? { ...process.env, ...env } : process.env });
     this.proc.stderr!.on('data', (d: Buffer) => { this.stderr += d.toString(); });
     this.conn = createMessageConnection(new StreamMessageReader(this.proc.stdout!), new StreamMessageWriter(this.proc.stdin!));
     this.conn.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => {
@@ -43,6 +46,8 @@ export class LspClient {
     this.conn.onRequest('workspace/codeLens/refresh', () => null);
     this.conn.onRequest('window/showDocument', () => ({ success: true }));
     this.conn.onNotification('window/logMessage', (p: { message: string }) => { this.log += p.message + '\n'; });
+    this.conn.onNotification('window/showMessage', (p: { type: number; message: string }) => { this.messages.push(p); });
+    this.conn.onRequest('window/showMessageRequest', (p: { type: number; message: string }) => { this.messages.push(p); return null; });
     this.conn.listen();
   }
 

@@ -1,7 +1,8 @@
 // The memory timeline and fits-where over LSP (dist/server.js over stdio):
-// the lens runs "Show memory timeline", the custom request returns an SVG
-// with every phase, its contributors and the budget line, the server command
-// for other editors writes it and asks to open it, and the hover carries
+// the lens runs "Show memory timeline", the custom request returns one
+// Vega-Lite chart per phase with its contributors (those the hover lists),
+// their source lines and the budget line; the server command for other
+// editors draws it to an SVG file and asks to open it; and the hover carries
 // one "Fits on … · cheapest change …" line per phase that does not fit.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -13,9 +14,9 @@ import { LspClient, SCENARIOS } from './harness';
 const S1 = join(SCENARIOS, 's1_equinox_mistral/model.py');
 const S5 = join(SCENARIOS, 's5_hf_llama_edit/edit.py');
 
-interface TimelineResult { svg: string | null; title: string | null }
-
-const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+interface Row { band: string; contributor: string; uri?: string; line?: number }
+interface PhaseView { phase: string; heading: string; notes: string[]; spec: { layer: { data?: { values: Row[] }; layer?: { mark: { type: string }; data?: unknown }[] }[]; title?: unknown } }
+interface TimelineResult { view: { title: string; phases: PhaseView[]; initial: number } | null; title: string | null }
 
 describe('memory timeline and fits-where over LSP', () => {
   let c: LspClient;
@@ -37,22 +38,32 @@ describe('memory timeline and fits-where over LSP', () => {
     assert.equal(uri, d.uri);
 
     const r = await c.conn.sendRequest<TimelineResult>('oomlens/showTimeline', { uri, position });
-    assert.ok(r.svg, 'an SVG for the model at the lens');
+    assert.ok(r.view, 'charts for the model at the lens');
     assert.match(r.title ?? '', /^Memory timeline: Transformer on A100 40GB$/);
-    assert.match(r.svg, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
-    // Budget line and its label, with the figure the lens shows.
+    const init = r.view.phases.find((p) => p.phase === 'init');
+    assert.ok(init, 'the init phase');
+    assert.equal(r.view.initial, r.view.phases.indexOf(init), 'the phase that does not fit is shown first');
+    assert.equal(init.spec.title, undefined, 'the webview shows the heading as page text');
+    // Budget line, with the figure the lens shows.
     const budget = /of ([\d.]+ GB) usable/.exec(lens.command!.title)?.[1];
     assert.ok(budget, lens.command!.title);
-    assert.ok(r.svg.includes(`budget ${budget}`), `budget ${budget} labelled`);
-    assert.ok(r.svg.includes('stroke-dasharray'), 'dashed budget line');
-    // Every contributor the hover lists at the peak is a band of the picture.
+    assert.ok(init.heading.includes(`of ${budget} usable`), init.heading);
+    const json = JSON.stringify(init.spec);
+    assert.ok(json.includes(`"budget ${budget}"`), `budget ${budget} labelled`);
+    assert.ok(init.spec.layer.flatMap((l) => l.layer ?? []).some((l) => l.mark.type === 'rule'), 'budget line');
+    // Every contributor the hover lists at the peak is a band, and a click on it opens its line in this file.
+    const rows = init.spec.layer[0].data!.values;
     const h = await c.hover(d, lens.range.start);
     const md = (h?.contents as { value: string }).value;
     const labels = [...md.matchAll(/^- [\d.]+ [kMGT]?B (.+?)(?: \(\d+ tensors\))?(?: · \[line \d+\]\(.+\))?$/gm)].map((m) => m[1]);
     assert.ok(labels.length >= 2, md);
-    for (const l of labels) assert.ok(r.svg.includes(escapeXml(l)), `band for ${l}`);
-    assert.ok(r.svg.includes('init: peak'), 'the init panel');
-    assert.ok(!/<script|href=/.test(r.svg), 'nothing to run or fetch');
+    for (const l of labels) {
+      const row = rows.find((x) => x.band === l);
+      assert.ok(row, `band for ${l}`);
+      assert.equal(row.uri, d.uri);
+      assert.ok(Number.isInteger(row.line) && row.line! >= 0, `a line for ${l}`);
+    }
+    assert.ok(!/<script|https?:\/\/(?!vega\.github\.io\/schema)/.test(json), 'nothing to run or fetch');
   });
 
   it('S1: the hover says where the init phase fits and the cheapest change, in one line', async () => {
@@ -79,10 +90,11 @@ describe('memory timeline and fits-where over LSP', () => {
     const md = ((await c.hover(d, lens.range.start))?.contents as { value: string }).value;
     assert.ok(!md.includes('Fits on ('), md);
     const r = await c.conn.sendRequest<TimelineResult>('oomlens/showTimeline', { uri: d.uri, position: { line: 0, character: 0 } });
-    assert.ok(r.svg?.includes('load: peak'), 'falls back to the file\'s first model');
+    const load = r.view?.phases.find((p) => p.phase === 'load');
+    assert.ok(load, 'falls back to the file\'s first model');
     // device_map="auto" splits float32 Llama-2-7B 16 / 16 layers (transformers computes the same for two 32 GB cards):
     // GPU 1 also holds the final norm, so it is the busier one by 16 KiB.
-    assert.ok(r.svg?.includes('(busiest device: 1)'), r.svg?.match(/busiest device: \d+/)?.[0]);
+    assert.match(load.heading, /^load: peak .*\(busiest device: 1\)/);
   });
 
   it('other editors: oomlens.server.showTimeline writes the SVG and asks the client to open it', async () => {
@@ -98,8 +110,9 @@ describe('memory timeline and fits-where over LSP', () => {
     assert.equal(shown[0].uri, pathToFileURL(r.path).href);
     assert.equal(shown[0].external, true);
     const svg = readFileSync(r.path, 'utf8');
-    assert.match(svg, /^<svg /);
+    assert.match(svg, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
     assert.ok(svg.includes('budget 32.2 GB'), 'A100 40GB under JAX: 75% of 40,960 MiB');
+    assert.ok(svg.includes('init: peak'), 'the phase heading is drawn in the file');
     // No model: nothing written, nothing shown.
     const e = c.open(join(SCENARIOS, 'no_model_cmd.py'), 'y = 2\n');
     await c.diagnostics(e);
@@ -111,6 +124,6 @@ describe('memory timeline and fits-where over LSP', () => {
     const d = c.open(join(SCENARIOS, 'no_model.py'), 'x = 1\n');
     await c.diagnostics(d);
     const r = await c.conn.sendRequest<TimelineResult>('oomlens/showTimeline', { uri: d.uri, position: { line: 0, character: 0 } });
-    assert.deepEqual(r, { svg: null, title: null });
+    assert.deepEqual(r, { view: null, title: null });
   });
 });

@@ -221,6 +221,8 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
     if (override === 'off') continue;
     let found: ReturnType<typeof rule.check> = [];
     try {
+      // Fault injection for the tests of internal-error reporting (test/lsp/internal_errors.test.ts).
+      if (process.env.OOMLENS_TEST_FAULT === 'rule' && rule === RULES[0]) throw new Error('injected rule fault (OOMLENS_TEST_FAULT=rule)');
       found = rule.check(ctx);
     } catch (e) {
       unknowns.push({ what: rule.code, reason: `rule failed: ${(e as Error).message}` });

@@ -10,8 +10,10 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { commandFromText } from '../program/launch';
 import { findRoot, workspaceFor } from '../program/workspace';
+import { pathToFileURL } from 'node:url';
 import { displayName, listDevices, parseDeviceSpec } from '../../../shared/src/devices';
-import { timelineSvg } from '../../../shared/src/timelineSvg';
+import { renderSvg } from '../timeline/render';
+import { documentSpec, locatorFor, timelineView } from '../timeline/view';
 import { GB, GiB } from '../../../shared/src/units';
 import type { Units } from '../../../shared/src/types';
 import { analyzeFile as analyze } from '../program/project';
@@ -144,7 +146,16 @@ async function check(opts: CliOptions, io: Io): Promise<number> {
   } else if (opts.format === 'github') {
     for (const l of githubAnnotations(outcomes)) io.out(l);
   } else if (opts.format === 'svg') {
-    const svgs = outcomes.flatMap((o) => (o.result?.models ?? []).map((m) => ({ file: o.file, model: m.facts.name, svg: timelineSvg(m.facts, m.estimate, { units: o.settings.units }) })));
+    const svgs: { file: string; model: string; svg: string }[] = [];
+    for (const o of outcomes) {
+      if (!o.result) continue;
+      // Lines are counted in the analysed text (a notebook's code cells joined), so cell sources are named by the notebook.
+      const locate = locatorFor(o.result.text, pathToFileURL(resolve(o.file)).href, o.path, (f) => pathToFileURL(f).href);
+      for (const m of o.result.models) {
+        const view = timelineView(m.facts, m.estimate, locate, { units: o.settings.units, width: 720 });
+        svgs.push({ file: o.file, model: m.facts.name, svg: await renderSvg(documentSpec(view, 720)) });
+      }
+    }
     const drawn = writeSvgs(svgs, opts.out, io);
     if (drawn === 'error') return 2;
   } else {

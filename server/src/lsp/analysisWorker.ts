@@ -26,7 +26,7 @@ const RECYCLE_HEAP_BYTES = 256 * 2 ** 20;
 /** How long the worker must have been idle before it is replaced. */
 const RECYCLE_IDLE_MS = 1000;
 
-export type RunOutcome = { kind: 'result'; result: AnalysisResult } | { kind: 'cancelled' } | { kind: 'error'; message: string };
+export type RunOutcome = { kind: 'result'; result: AnalysisResult; internalErrors?: string[] } | { kind: 'cancelled' } | { kind: 'error'; message: string };
 
 /**
  * `text` is read when the run is sent, not when it is queued: the edits sent to the worker meanwhile
@@ -132,7 +132,9 @@ export class AnalysisWorker {
   private async inProcess(job: Job): Promise<void> {
     let out: RunOutcome;
     try {
-      out = { kind: 'result', result: await analyze(job.text(), job.opts) };
+      const internalErrors: string[] = [];
+      const result = await analyze(job.text(), { ...job.opts, onInternalError: (where, e) => { internalErrors.push(`${where}: ${(e as Error)?.stack ?? String(e)}`); } });
+      out = { kind: 'result', result, internalErrors };
     } catch (e) {
       out = e instanceof Cancelled ? { kind: 'cancelled' } : { kind: 'error', message: (e as Error).stack ?? String(e) };
     }
@@ -163,7 +165,7 @@ export class AnalysisWorker {
     if (m.mem && process.env.OOMLENS_DEBUG_MEMORY) (globalThis as { gc?: () => void }).gc?.();
     if (m.mem && process.env.OOMLENS_DEBUG_MEMORY) this.log(`oomlens: worker memory: heap ${Math.round(m.mem.heapTotal / 2 ** 20)} MB, external ${Math.round(m.mem.external / 2 ** 20)} MB; process rss ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB, main heap ${Math.round(process.memoryUsage().heapUsed / 2 ** 20)}/${Math.round(process.memoryUsage().heapTotal / 2 ** 20)} MB, main external ${Math.round(process.memoryUsage().external / 2 ** 20)} MB`);
     if (m.job === -1) { this.log(`oomlens: analysis worker: ${m.kind === 'error' ? m.message : m.kind}`); return; }
-    this.finish(m.job, m.kind === 'result' ? { kind: 'result', result: m.result } : m.kind === 'cancelled' ? { kind: 'cancelled' } : { kind: 'error', message: m.message });
+    this.finish(m.job, m.kind === 'result' ? { kind: 'result', result: m.result, internalErrors: m.internalErrors } : m.kind === 'cancelled' ? { kind: 'cancelled' } : { kind: 'error', message: m.message });
   }
 
   private finish(id: number, out: RunOutcome): void {

@@ -19,7 +19,7 @@ import { registerCodeAction } from './handlers/codeAction';
 import { registerCodeLens } from './handlers/codeLens';
 import { registerConfiguration } from './handlers/configuration';
 import { registerCustom } from './handlers/custom';
-import { publishDiagnostics } from './handlers/diagnostics';
+import { isInternalReason, publishDiagnostics } from './handlers/diagnostics';
 import { registerDocumentSync } from './handlers/documentSync';
 import { registerExecuteCommand } from './handlers/executeCommand';
 import { registerHover } from './handlers/hover';
@@ -62,6 +62,9 @@ export class OomlensServer {
     this.notebooks.listen();
     this.connection.listen();
   }
+
+  /** Documents whose analysis died, told to the user once per session (the diagnostic stays). */
+  private readonly toldOfFailure = new Set<string>();
 
   log(msg: string): void {
     this.connection.console.log(msg);
@@ -201,12 +204,17 @@ export class OomlensServer {
       if (outcome.kind === 'result') {
         result = outcome.result;
         this.logAnalysis(uri, result, result.elapsedMs);
-        // Internal errors the analysis survived (in the worker): their message, as the stack stays there.
-        for (const u of result.unknowns) if (/internal error|rule failed/.test(u.reason)) this.logError(`${u.what} on ${uri}`, u.reason);
+        // Internal errors the analysis survived, with the stacks the worker sent.
+        if (outcome.internalErrors?.length) for (const m of outcome.internalErrors) this.logError(`on ${uri}`, m);
+        else for (const u of result.unknowns) if (isInternalReason(u.reason)) this.logError(`${u.what} on ${uri}`, u.reason);
       } else {
         // The analyzer promises not to throw on user input; if it (or its worker) fails anyway,
         // keep the server alive and say so instead of publishing stale results.
         this.logError(`analysis of ${uri}`, outcome.message);
+        if (!this.toldOfFailure.has(uri)) {
+          this.toldOfFailure.add(uri);
+          void this.connection.window.showWarningMessage(`oomlens could not analyse ${uri.split('/').pop()}: internal error (a bug in oomlens). The stack is in the "oomlens" output channel (oomlens: Show logs).`);
+        }
         const text = s.doc.getText();
         result = { text, models: [], findings: [], unbuilt: [], unknowns: [{ what: 'analysis', reason: `internal error: ${outcome.message.split('\n')[0]}` }], elapsedMs: 0 };
       }

@@ -77,10 +77,16 @@ async function handle(m: ToWorker): Promise<void> {
         if (Atomics.load(cancelFlag, 0) === m.job) { post({ kind: 'cancelled', job: m.job }); return; }
         if (m.opts.path) { const p = resolve(m.opts.path); openTexts.set(p, m.text); uriPaths.set(m.uri, p); }
         const tree = await treeFor(m.uri, m.text);
-        const opts = { ...m.opts, cancelled: () => Atomics.load(cancelFlag, 0) === m.job };
+        // Fault injection for the tests of internal-error reporting (test/lsp/internal_errors.test.ts).
+        if (process.env.OOMLENS_TEST_FAULT === 'worker') throw new Error('injected worker fault (OOMLENS_TEST_FAULT=worker)');
+        const internalErrors: string[] = [];
+        const opts = {
+          ...m.opts, cancelled: () => Atomics.load(cancelFlag, 0) === m.job,
+          onInternalError: (where: string, e: unknown) => { internalErrors.push(`${where}: ${(e as Error)?.stack ?? String(e)}`); },
+        };
         // The file's own analysis from the incremental tree; then the workspace's (models built in files importing it).
         const result = await analyzeFile(m.text, opts, undefined, await analyzeTree(m.text, opts, tree));
-        post({ kind: 'result', job: m.job, result, mem: mem() });
+        post({ kind: 'result', job: m.job, result, mem: mem(), internalErrors });
       } catch (e) {
         if (e instanceof Cancelled) post({ kind: 'cancelled', job: m.job, mem: mem() });
         else post({ kind: 'error', job: m.job, message: (e as Error).stack ?? String(e), mem: mem() });

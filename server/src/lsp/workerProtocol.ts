@@ -20,6 +20,7 @@ export type ToWorker =
 export interface WorkerMemory { heapTotal: number; external: number }
 
 export type FromWorker =
-  | { kind: 'result'; job: number; result: AnalysisResult; mem: WorkerMemory }
+  /** `internalErrors`: each internal error the analysis survived, where and its stack (logged by the server). */
+  | { kind: 'result'; job: number; result: AnalysisResult; mem: WorkerMemory; internalErrors?: string[] }
   | { kind: 'cancelled'; job: number; mem?: WorkerMemory }
   | { kind: 'error'; job: number; message: string; mem?: WorkerMemory };

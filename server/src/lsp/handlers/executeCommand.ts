@@ -14,7 +14,9 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { OomlensServer } from '../server';
 import { invalid, isPosition } from '../validate';
-import { timelineAt } from './custom';
+import { FILE_WIDTH, timelineAt } from './custom';
+import { renderSvg } from '../../timeline/render';
+import { documentSpec } from '../../timeline/view';
 
 import { COMMAND_DECLARE, declarationEdit } from './declare';
 export const COMMAND_SHOW_DOCS = 'oomlens.server.showDocumentation';
@@ -39,13 +41,14 @@ export function registerExecuteCommand(server: OomlensServer): void {
     }
     if (command === COMMAND_SHOW_TIMELINE && typeof args?.[0] === 'string') {
       const position = isPosition(args[1]) ? args[1] : { line: 0, character: 0 };
-      const t = await timelineAt(server, { uri: args[0], position });
-      if (!t.svg || !t.title) return null;
+      const t = await timelineAt(server, { uri: args[0], position }, true);
+      if (!t.view || !t.title) return null;
+      const svg = await renderSvg(documentSpec(t.view, FILE_WIDTH));
       // One file per document and model, overwritten on each request.
       const name = `oomlens-timeline-${createHash('sha256').update(`${args[0]}\n${t.title}`).digest('hex').slice(0, 16)}.svg`;
       const path = join(tmpdir(), name);
       try {
-        writeFileSync(path, t.svg);
+        writeFileSync(path, svg);
       } catch (e) {
         server.connection.console.error(`oomlens: cannot write ${path}: ${(e as Error).message}`);
         return null;

@@ -1,10 +1,10 @@
-// The memory timeline picture (timelineSvg.ts): per-contributor series that
-// add up to the replay's live bytes on the busiest device, the peak kept
-// when points are reduced, linear work on long traces, and an SVG that is
-// well formed, deterministic, escaped and self-contained.
+// The memory timeline's numbers (timelineSeries.ts): per-contributor series
+// that add up to the replay's live bytes on the busiest device, small
+// contributors grouped into "other", the peak kept when points are reduced,
+// and linear work on long traces. The chart is tested in test/timeline.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { escapeXml, phaseSeries, timelineSvg } from '../../shared/src/timelineSvg';
+import { phaseSeries } from '../../shared/src/timelineSeries';
 import { estimate } from '../../shared/src/estimate';
 import { parseDeviceSpec } from '../../shared/src/devices';
 import type { MemoryEvent, ModelFacts, PhaseTrace, TensorFact } from '../../shared/src/facts';
@@ -23,17 +23,6 @@ function facts(events: MemoryEvent[], extra: Partial<PhaseTrace> = {}): ModelFac
     name: 'Net', framework: 'jax', span: { start: 0, end: 1 }, params: [], buffers: [], paramCount: null,
     phases: [{ phase: 'init', events, notes: [], unknowns: [], ...extra }], unknowns: [], runtime: { runtime: 'jax', versions: {} },
   };
-}
-
-/** Tag balance of an SVG document: every opened element closed in order, no stray text outside the root. */
-function balanced(svg: string): boolean {
-  const stack: string[] = [];
-  for (const m of svg.matchAll(/<(\/?)([A-Za-z][\w:-]*)([^>]*?)(\/?)>/g)) {
-    const [, close, name, , self] = m;
-    if (self) continue;
-    if (close) { if (stack.pop() !== name) return false; } else stack.push(name);
-  }
-  return stack.length === 0;
 }
 
 test('series: groups stack to the live bytes at every point, and the largest total is the peak', () => {
@@ -76,7 +65,7 @@ test('series on the busiest device of several, and "other" past the band limit',
   const g = facts(many);
   const pg = estimate(g, spec('h200')).phases[0];
   const sg = phaseSeries(g.phases[0], pg, 1, 4);
-  assert.deepEqual(sg.bands.map((b) => b.label), ['g9', 'g8', 'g7', '7 smaller contributors']);
+  assert.deepEqual(sg.bands.map((b) => b.label), ['g9', 'g8', 'g7', 'other (7 smaller contributors)']);
   assert.equal(sg.bands[3].role, 'other');
   assert.equal(sg.totals[sg.totals.length - 1], 55 * GiB);
   assert.equal(sg.bands[3].max, 28 * GiB);
@@ -94,64 +83,26 @@ test('long traces: points reduced to the limit with the peak kept, in linear tim
   const t0 = Date.now();
   const p = estimate(f, spec('h200')).phases[0];
   const s = phaseSeries(f.phases[0], p, 1, 7, 500);
-  const svg = timelineSvg(f, estimate(f, spec('h200')), { units: 'GB', maxPoints: 500 });
   const ms = Date.now() - t0;
   assert.equal(s.steps.length, 500);
   assert.equal(Math.max(...s.totals), 50 * GiB);
   assert.ok(ms < 10_000, `took ${ms} ms: the replay must stay linear`);
-  assert.ok(svg.includes('peak 53.7 GB'), 'the spike is drawn and labelled');
 });
 
-test('SVG: well formed, standalone, deterministic, with the budget line, legend and escaped labels', () => {
-  const evil = 'w <script>alert("x")</script> & \'q\'';
-  const ev: MemoryEvent[] = [alloc(t(1, 20, { label: evil })), alloc(t(2, 16, { label: 'float16 copy', role: 'activation', dtype: 'float16', shape: [16 * 2 ** 29] }))];
+test('contributors below 1% of the largest go into "other", with the source span of each named band', () => {
+  const ev: MemoryEvent[] = [
+    alloc(t(1, 100, { label: 'big', span: { start: 10, end: 20 } })),
+    alloc(t(2, 0.5, { label: 'tiny1' })), alloc(t(3, 0.25, { label: 'tiny2' })),
+    { op: 'transient', label: 'scratch', bytesPerDevice: 10 * GiB, role: 'temporary', formula: 'f', citation: 'c', span: { start: 30, end: 40 } },
+  ];
   const f = facts(ev);
-  const e = estimate(f, spec('a100-40gb'));
-  const svg = timelineSvg(f, e, { units: 'GB' });
-  assert.match(svg, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" /);
-  assert.ok(svg.trimEnd().endsWith('</svg>'));
-  assert.ok(balanced(svg), 'every element is closed');
-  // Self-contained: no script, no external reference, no style sheet.
-  assert.ok(!/<script|<style|href=|url\(|@import/i.test(svg));
-  // The escaped label is there, the raw one is not.
-  assert.ok(svg.includes(escapeXml(evil).slice(0, 30)));
-  assert.ok(!svg.includes('<script>'));
-  // Budget: JAX 75% of 40,960 MiB = 32.2 GB; peak 20 + 16 GiB = 38.7 GB; legend entries name the contributors.
-  assert.ok(svg.includes('budget 32.2 GB'));
-  assert.ok(svg.includes('stroke-dasharray'));
-  assert.ok(svg.includes('init: peak 38.7 GB of 32.2 GB usable ✗ does not fit'));
-  assert.ok(svg.includes('float16 copy · activation · up to 17.2 GB'));
-  assert.equal(timelineSvg(f, e, { units: 'GB' }), svg);
-  // GiB axis and labels.
-  const gib = timelineSvg(f, e, { units: 'GiB' });
-  assert.ok(gib.includes('budget 30.0 GiB'));
-  assert.ok(gib.includes('>40 GiB<'));
-});
-
-test('escapeXml drops characters XML forbids and escapes markup', () => {
-  assert.equal(escapeXml('a\u0001b<&>"\''), 'ab&lt;&amp;&gt;&quot;&apos;');
-});
-
-test('a model without phases or events still gives a valid SVG', () => {
-  const f = facts([]);
-  const svg = timelineSvg(f, estimate(f, spec('t4')), { units: 'GB' });
-  assert.ok(balanced(svg));
-  assert.ok(svg.includes('No memory events traced in this phase.'));
-  const none: ModelFacts = { ...f, phases: [] };
-  assert.ok(timelineSvg(none, estimate(none, spec('t4')), { units: 'GB' }).includes('No phase was traced'));
-});
-
-test('a model far below its budget is drawn to the scale of its peak, the budget said to be above it', () => {
-  // 1 GiB then 1 GiB more (peak 2 GiB) against an H100's budget of about 60 GiB: the y axis ends near 2 GiB.
-  const small = facts([alloc(t(1, 1)), alloc(t(2, 1))]);
-  const svg = timelineSvg(small, estimate(small, spec('h100-80gb')), { units: 'GiB' });
-  const ticks = [...svg.matchAll(/text-anchor="end">([\d.]+) GiB</g)].map((m) => Number(m[1]));
-  assert.ok(ticks.length >= 2, svg.slice(0, 400));
-  const top = Math.max(...ticks);
-  assert.ok(top >= 2 && top < 4, `y axis to ${top} GiB for a 2 GiB peak`);
-  assert.match(svg, /budget [\d.]+ GiB ↑ above this scale \(peak [\d.]+% of it\)/);
-  assert.ok(!svg.includes('stroke-dasharray'), 'no budget line drawn off the scale');
-  // Near the budget, the line is drawn as before.
-  const big = facts([alloc(t(1, 40)), alloc(t(2, 30))]);
-  assert.ok(timelineSvg(big, estimate(big, spec('h100-80gb')), { units: 'GiB' }).includes('stroke-dasharray'));
+  const p = estimate(f, spec('h200')).phases[0];
+  const s = phaseSeries(f.phases[0], p, 1);
+  assert.deepEqual(s.bands.map((b) => b.label), ['big', 'scratch', 'other (2 smaller contributors)']);
+  assert.deepEqual(s.bands[0].span, { start: 10, end: 20 });
+  assert.deepEqual(s.bands[1].span, { start: 30, end: 40 });
+  assert.equal(s.bands[2].span, undefined);
+  assert.equal(s.spans.length, s.steps.length);
+  // Still the same totals.
+  assert.deepEqual(s.totals, p.timeline.map((x) => x.liveBytes));
 });
