@@ -14,6 +14,7 @@ import { parsePython, type Tree } from '../interp/parser';
 import { analyzeFile } from '../program/project';
 import { setOverlay } from '../program/workspace';
 import { resolve } from 'node:path';
+import { collectGarbage } from './gc';
 import type { ToWorker, FromWorker, WorkerMemory } from './workerProtocol';
 
 const cancelFlag = new Int32Array(workerData.cancel as SharedArrayBuffer);
@@ -68,6 +69,11 @@ async function handle(m: ToWorker): Promise<void> {
       docs.delete(m.uri);
       const p = uriPaths.get(m.uri);
       if (p) { openTexts.delete(p); uriPaths.delete(m.uri); }
+      return;
+    }
+    case 'gc': {
+      collectGarbage();
+      post({ kind: 'memory', job: -2, mem: mem() });
       return;
     }
     case 'analyze': {
