@@ -72,7 +72,9 @@ void (async () => {
   let requests = 0, edits = 0, docsOpened = 0, invalidAsked = 0;
   let c = new LspClient();
   let crashed = false;
-  const watch = (cl: LspClient) => cl.proc.on('exit', (code, sig) => { if (cl === c) { crashed = true; problems.push({ kind: 'crash', what: `server exited (code ${code}, signal ${sig}); stderr: ${cl.stderr.slice(-500)}`, text: current?.text ?? '' }); } });
+  /** Set before the driver's own shutdown/exit: the server's exit then is the expected one, not a crash. */
+  let closing = false;
+  const watch = (cl: LspClient) => cl.proc.on('exit', (code, sig) => { if (cl === c && !closing) { crashed = true; problems.push({ kind: 'crash', what: `server exited (code ${code}, signal ${sig}); stderr: ${cl.stderr.slice(-500)}`, text: current?.text ?? '' }); } });
   watch(c);
   await c.initialize();
   let current: Opened | undefined;
@@ -149,6 +151,7 @@ void (async () => {
     try { await c.diagnostics(current, 15_000); } catch (e) { if (!crashed) problems.push({ kind: 'unanswered', what: `no diagnostics within 15 s: ${(e as Error).message.slice(0, 200)}`, text: current.text }); }
   }
   const rssEnd = crashed ? NaN : await quietRss();
+  closing = true;
   if (!crashed) await c.close();
   latencies.sort((a, b) => a - b);
 
@@ -186,6 +189,8 @@ void (async () => {
     written.push(f);
   }
   for (const w of written) console.log(`  reproduction: ${w}`);
+  // FUZZ_LOG=file: the server's whole log (analysis times, worker replacements), to find what a problem was waiting for.
+  if (process.env.FUZZ_LOG) writeFileSync(process.env.FUZZ_LOG, c.log);
   if (process.env.FUZZ_DEBUG) console.error(c.log.split('\n').filter((l) => /worker/.test(l)).join('\n'));
   process.exit(count('crash') + count('unanswered') > 0 ? 1 : 0);
 })();

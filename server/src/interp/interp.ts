@@ -427,7 +427,7 @@ export class Interpreter {
 
   setItem(obj: Value, key: Value, value: Value, at: SyntaxNode): void {
     if (obj.t === 'dict') {
-      const i = obj.keys.findIndex((k) => keyEq(k, key));
+      const i = dictIndexOf(obj.keys, key);
       if (i >= 0) obj.vals[i] = value;
       else if (obj.keys.length >= MAX_DICT) this.note(`dict would grow past the analysis size cap (${MAX_DICT} keys); the keys past it are not followed`, at);
       else { obj.keys.push(key); obj.vals.push(value); }
@@ -1230,7 +1230,7 @@ export class Interpreter {
         return v ?? unknown(`index ${i} out of range`, this.span(node));
       }
       case 'dict': {
-        const i = obj.keys.findIndex((k) => keyEq(k, key));
+        const i = dictIndexOf(obj.keys, key);
         return i >= 0 ? obj.vals[i] : unknown(`key ${describe(key)} not found in dict`, this.span(node));
       }
       case 'str': {
@@ -1753,6 +1753,42 @@ function kwDict(kw: Map<string, Value>): Value {
 const BUILTIN_TYPES = new Set(['builtins.int', 'builtins.float', 'builtins.str', 'builtins.bool', 'builtins.NoneType', 'builtins.list', 'builtins.tuple', 'builtins.dict', 'builtins.set']);
 function isBuiltinType(v: Value): v is Value & { t: 'extern' } {
   return v.t === 'extern' && BUILTIN_TYPES.has(v.name) && !v.self && !v.kw && !v.args;
+}
+
+/** The map key of a number, string or None key (the keys `keyEq` compares by value), else undefined. */
+function primitiveKey(k: Value): string | undefined {
+  if (k.t === 'str') return `s${k.v}`;
+  if (k.t === 'none') return 'N';
+  if (k.t === 'int' || k.t === 'float' || k.t === 'bool') { const n = num(k); return n === undefined || Number.isNaN(n) ? undefined : `n${n}`; }
+  return undefined;
+}
+
+/**
+ * A dict's key positions by primitive key, built lazily for big dicts (a linear
+ * scan per insertion made filling a 10,000-key dict in a loop quadratic: 6 s).
+ * Dict keys are only ever appended (push) or removed (splice), so the index is
+ * extended while the keys it covers are unchanged (same length seen and the
+ * same last key object), rebuilt otherwise; every hit is checked with keyEq.
+ */
+const dictIndexes = new WeakMap<Value[], { at: Map<string, number>; n: number; last: Value | undefined }>();
+const DICT_INDEX_FROM = 32;
+
+export function dictIndexOf(keys: Value[], key: Value): number {
+  const pk = keys.length >= DICT_INDEX_FROM ? primitiveKey(key) : undefined;
+  if (pk === undefined) return keys.findIndex((k) => keyEq(k, key));
+  let ix = dictIndexes.get(keys);
+  const build = (from: number) => {
+    for (let i = from; i < keys.length; i++) { const p = primitiveKey(keys[i]); if (p !== undefined && !ix!.at.has(p)) ix!.at.set(p, i); }
+    ix!.n = keys.length;
+    ix!.last = keys[keys.length - 1];
+  };
+  if (!ix || ix.n > keys.length || (ix.n > 0 && keys[ix.n - 1] !== ix.last)) { ix = { at: new Map(), n: 0, last: undefined }; dictIndexes.set(keys, ix); build(0); }
+  else if (ix.n < keys.length) build(ix.n);
+  const i = ix.at.get(pk);
+  if (i === undefined) return -1;
+  if (keyEq(keys[i], key)) return i;
+  dictIndexes.delete(keys); // stale: scan
+  return keys.findIndex((k) => keyEq(k, key));
 }
 
 export function keyEq(a: Value, b: Value): boolean {

@@ -11,20 +11,24 @@ import { Worker } from 'node:worker_threads';
 import { analyzeFile as analyze } from '../program/project';
 import type { AnalysisResult, AnalyzeOptions } from '../analysis/api';
 import { Cancelled } from '../interp/interp';
+import { collectGarbage } from './gc';
 import type { FromWorker, ToWorker, TreeEdit, WorkerMemory } from './workerProtocol';
 
 /**
- * The worker is replaced by a fresh one once idle when its memory went past
- * these: tree-sitter's wasm memory only ever grows (a 2 MB file takes it to
- * ~85 MB, 5 MB to ~200 MB) and V8 keeps heap pages after a big analysis, so
- * without this the server's RSS keeps its high-water mark for good.
- * Terminating the worker returns both to the system; the next run parses
- * its document from scratch.
+ * Once the server has been idle for `IDLE_MS`, both threads collect their
+ * garbage (Node has no idle-time collection, so an idle server otherwise
+ * keeps the heap of its last burst of analyses) and the worker reports what
+ * is left. If that is over these limits the worker is replaced by a fresh one:
+ * tree-sitter's wasm memory only ever grows (a 2 MB file takes it from ~36 MB
+ * to ~85 MB, and the pages it touched stay resident), and terminating the
+ * worker is the only way to return it. A fresh worker after its warm-up holds
+ * ~18 MB of heap and ~36 MB of external (wasm) memory; the next run after a
+ * replacement parses its document from scratch.
  */
-const RECYCLE_EXTERNAL_BYTES = 96 * 2 ** 20;
-const RECYCLE_HEAP_BYTES = 256 * 2 ** 20;
-/** How long the worker must have been idle before it is replaced. */
-const RECYCLE_IDLE_MS = 1000;
+const RECYCLE_EXTERNAL_BYTES = 44 * 2 ** 20;
+const RECYCLE_HEAP_BYTES = 96 * 2 ** 20;
+/** How long the server must have been idle before the collection (and perhaps the replacement). */
+const IDLE_MS = 1000;
 
 export type RunOutcome = { kind: 'result'; result: AnalysisResult; internalErrors?: string[] } | { kind: 'cancelled' } | { kind: 'error'; message: string };
 
@@ -46,7 +50,9 @@ export class AnalysisWorker {
   lastMemory?: WorkerMemory;
   /** Workers replaced because of their memory (for tests and logs). */
   recycled = 0;
-  private recycleTimer?: ReturnType<typeof setTimeout>;
+  private idleTimer?: ReturnType<typeof setTimeout>;
+  /** A run was started since the last idle collection. */
+  private busySinceGc = false;
   /** Paths of the open documents the worker has been given, by uri: a fresh worker gets their texts again. */
   private readonly paths = new Map<string, string>();
   /** The current text of an open document (set by the server). */
@@ -118,8 +124,9 @@ export class AnalysisWorker {
   private pump(): void {
     if (this.running) return;
     const next = this.queue.values().next();
-    if (next.done) { this.maybeRecycle(); return; }
-    if (this.recycleTimer) { clearTimeout(this.recycleTimer); this.recycleTimer = undefined; }
+    if (next.done) { this.whenIdle(); return; }
+    if (this.idleTimer) { clearTimeout(this.idleTimer); this.idleTimer = undefined; }
+    this.busySinceGc = true;
     const job = next.value;
     this.queue.delete(job.uri);
     this.running = job;
@@ -141,29 +148,37 @@ export class AnalysisWorker {
     this.finish(job.id, out);
   }
 
-  /** Idle with memory over the limits: replace the worker once it has stayed idle a while. */
-  private maybeRecycle(): void {
-    const m = this.lastMemory;
-    if (!this.worker || !m || (m.external <= RECYCLE_EXTERNAL_BYTES && m.heapTotal <= RECYCLE_HEAP_BYTES) || this.recycleTimer) return;
-    this.recycleTimer = setTimeout(() => {
-      this.recycleTimer = undefined;
-      const w = this.worker;
-      if (!w || this.running || this.queue.size) return;
-      const mb = (n: number) => `${Math.round(n / 2 ** 20)} MB`;
-      this.log(`oomlens: analysis worker replaced to return its memory (heap ${mb(m.heapTotal)}, wasm and other external ${mb(m.external)})`);
-      this.worker = undefined;
-      this.lastMemory = undefined;
-      this.recycled++;
-      // A fresh worker at once, so the next run does not wait for one to start.
-      void w.terminate().then(() => this.ensure()).then(() => { if (process.env.OOMLENS_DEBUG_MEMORY) { const u = process.memoryUsage(); this.log(`oomlens: after replacing the worker: rss ${mb(u.rss)}, main heap ${mb(u.heapTotal)}, external ${mb(u.external)}`); } });
-    }, RECYCLE_IDLE_MS);
-    this.recycleTimer.unref();
+  /** After `IDLE_MS` without a run: collect garbage in this thread and ask the worker to do the same and report. */
+  private whenIdle(): void {
+    if (!this.busySinceGc || this.idleTimer) return;
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = undefined;
+      if (this.running || this.queue.size) return;
+      this.busySinceGc = false;
+      collectGarbage();
+      this.worker?.postMessage({ kind: 'gc' } satisfies ToWorker);
+    }, IDLE_MS);
+    this.idleTimer.unref();
+  }
+
+  /** The worker's memory after an idle collection: replace it if still idle and over the limits. */
+  private maybeRecycle(m: WorkerMemory): void {
+    const w = this.worker;
+    if (!w || this.running || this.queue.size || (m.external <= RECYCLE_EXTERNAL_BYTES && m.heapTotal <= RECYCLE_HEAP_BYTES)) return;
+    const mb = (n: number) => `${Math.round(n / 2 ** 20)} MB`;
+    this.log(`oomlens: analysis worker replaced to return its memory (heap ${mb(m.heapTotal)}, wasm and other external ${mb(m.external)})`);
+    this.worker = undefined;
+    this.lastMemory = undefined;
+    this.recycled++;
+    // A fresh worker at once, so the next run does not wait for one to start.
+    void w.terminate().then(() => this.ensure()).then(() => { if (process.env.OOMLENS_DEBUG_MEMORY) { const u = process.memoryUsage(); this.log(`oomlens: after replacing the worker: rss ${mb(u.rss)}, main heap ${mb(u.heapTotal)}, external ${mb(u.external)}`); } });
   }
 
   private onMessage(m: FromWorker): void {
     if (m.mem) this.lastMemory = m.mem;
     if (m.mem && process.env.OOMLENS_DEBUG_MEMORY) (globalThis as { gc?: () => void }).gc?.();
     if (m.mem && process.env.OOMLENS_DEBUG_MEMORY) this.log(`oomlens: worker memory: heap ${Math.round(m.mem.heapTotal / 2 ** 20)} MB, external ${Math.round(m.mem.external / 2 ** 20)} MB; process rss ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB, main heap ${Math.round(process.memoryUsage().heapUsed / 2 ** 20)}/${Math.round(process.memoryUsage().heapTotal / 2 ** 20)} MB, main external ${Math.round(process.memoryUsage().external / 2 ** 20)} MB`);
+    if (m.kind === 'memory') { this.maybeRecycle(m.mem); return; }
     if (m.job === -1) { this.log(`oomlens: analysis worker: ${m.kind === 'error' ? m.message : m.kind}`); return; }
     this.finish(m.job, m.kind === 'result' ? { kind: 'result', result: m.result, internalErrors: m.internalErrors } : m.kind === 'cancelled' ? { kind: 'cancelled' } : { kind: 'error', message: m.message });
   }
@@ -177,7 +192,7 @@ export class AnalysisWorker {
   }
 
   async dispose(): Promise<void> {
-    if (this.recycleTimer) clearTimeout(this.recycleTimer);
+    if (this.idleTimer) clearTimeout(this.idleTimer);
     const w = this.worker;
     this.worker = undefined;
     if (w) await w.terminate();

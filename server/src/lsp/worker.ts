@@ -15,6 +15,7 @@ import { analyzeFile } from '../program/project';
 import { forgetListings } from '../program/workspace';
 import { setOverlay } from '../program/workspace';
 import { resolve } from 'node:path';
+import { collectGarbage } from './gc';
 import type { ToWorker, FromWorker, WorkerMemory } from './workerProtocol';
 
 const cancelFlag = new Int32Array(workerData.cancel as SharedArrayBuffer);
@@ -70,6 +71,11 @@ async function handle(m: ToWorker): Promise<void> {
       docs.delete(m.uri);
       const p = uriPaths.get(m.uri);
       if (p) { openTexts.delete(p); uriPaths.delete(m.uri); }
+      return;
+    }
+    case 'gc': {
+      collectGarbage();
+      post({ kind: 'memory', job: -2, mem: mem() });
       return;
     }
     case 'analyze': {

@@ -14,7 +14,9 @@ export type ToWorker =
   | { kind: 'files-changed' }
   /** An open document's text, for imports and programs (sent to a fresh worker for the documents analysed before). */
   | { kind: 'open'; uri: string; path: string; text: string }
-  | { kind: 'analyze'; job: number; uri: string; text: string; opts: Omit<AnalyzeOptions, 'cancelled'> };
+  | { kind: 'analyze'; job: number; uri: string; text: string; opts: Omit<AnalyzeOptions, 'cancelled'> }
+  /** Idle: collect garbage and report the memory left (the main thread decides whether to replace the worker). */
+  | { kind: 'gc' };
 
 /** The worker's own memory after a run: its V8 heap and its external memory (tree-sitter's wasm memory, which never shrinks). */
 export interface WorkerMemory { heapTotal: number; external: number }
@@ -23,4 +25,6 @@ export type FromWorker =
   /** `internalErrors`: each internal error the analysis survived, where and its stack (logged by the server). */
   | { kind: 'result'; job: number; result: AnalysisResult; mem: WorkerMemory; internalErrors?: string[] }
   | { kind: 'cancelled'; job: number; mem?: WorkerMemory }
-  | { kind: 'error'; job: number; message: string; mem?: WorkerMemory };
+  | { kind: 'error'; job: number; message: string; mem?: WorkerMemory }
+  /** The answer to 'gc': memory after a full collection. */
+  | { kind: 'memory'; job: -2; mem: WorkerMemory };
