@@ -324,7 +324,7 @@ export function installTraining(it: Interpreter): void {
     let out: Value;
     // Eager only: under jit the step's peak is XLA's (live arguments + temporaries + outputs that are not
     // donated), which the op outputs do not bound; its activations stay unknown.
-    if (it.memory.current || it.memory.jitDepth > 0 || gradTraced.has(site) || (f.t !== 'func' && f.t !== 'extern')) out = run();
+    if (it.memory.current || it.memory.jitDepth > 0 || g.jit || gradTraced.has(site) || (f.t !== 'func' && f.t !== 'extern')) out = run();
     else {
       gradTraced.add(site);
       let bytes = 0; let count = 0; let unknownSizes = 0;
