@@ -31,18 +31,23 @@ export function declarationTemplate(u: UnbuiltModel, relFile: string): string {
   ].join('\n');
 }
 
-/** The edit that appends the template to pyproject.toml (or creates it at the workspace root). */
-export function declarationEdit(file: string, u: UnbuiltModel): WorkspaceEdit {
+/** The edit that appends `text` to the project's pyproject.toml (or creates it at the workspace root with it). */
+function appendToPyproject(file: string, text: (relFile: string) => string): WorkspaceEdit {
   const existing = findPyproject(file);
   const path = existing ?? join(findRoot(file), 'pyproject.toml');
   const rel = relative(dirname(path), file).split(sep).join('/');
   const uri = pathToFileURL(path).href;
   if (!existing || !existsSync(path)) {
-    return { documentChanges: [{ kind: 'create', uri, options: { ignoreIfExists: true } }, { textDocument: { uri, version: null }, edits: [{ range: zero, newText: declarationTemplate(u, rel).replace(/^\n/, '') }] }] };
+    return { documentChanges: [{ kind: 'create', uri, options: { ignoreIfExists: true } }, { textDocument: { uri, version: null }, edits: [{ range: zero, newText: text(rel).replace(/^\n/, '') }] }] };
   }
   const lines = readFileSync(path, 'utf8').split('\n');
   const end = { line: lines.length - 1, character: lines[lines.length - 1].length };
-  return { changes: { [uri]: [{ range: { start: end, end }, newText: (lines[lines.length - 1] === '' ? '' : '\n') + declarationTemplate(u, rel) }] } };
+  return { changes: { [uri]: [{ range: { start: end, end }, newText: (lines[lines.length - 1] === '' ? '' : '\n') + text(rel) }] } };
+}
+
+/** The edit that appends the template to pyproject.toml (or creates it at the workspace root). */
+export function declarationEdit(file: string, u: UnbuiltModel): WorkspaceEdit {
+  return appendToPyproject(file, (rel) => declarationTemplate(u, rel));
 }
 
 const zero: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
@@ -71,18 +76,7 @@ export function missingFlags(result: AnalysisResult): string[] {
 export function runActions(file: string, result: AnalysisResult): CodeAction[] {
   const flags = missingFlags(result);
   if (!flags.length || result.models.some((m) => m.run)) return [];
-  const existing = findPyproject(file);
-  const path = existing ?? join(findRoot(file), 'pyproject.toml');
-  const rel = relative(dirname(path), file).split(sep).join('/');
-  const uri = pathToFileURL(path).href;
-  const text = runTemplate(rel, flags);
-  let edit: WorkspaceEdit;
-  if (!existing || !existsSync(path)) edit = { documentChanges: [{ kind: 'create', uri, options: { ignoreIfExists: true } }, { textDocument: { uri, version: null }, edits: [{ range: zero, newText: text.replace(/^\n/, '') }] }] };
-  else {
-    const lines = readFileSync(path, 'utf8').split('\n');
-    const end = { line: lines.length - 1, character: lines[lines.length - 1].length };
-    edit = { changes: { [uri]: [{ range: { start: end, end }, newText: (lines[lines.length - 1] === '' ? '' : '\n') + text }] } };
-  }
+  const edit = appendToPyproject(file, (rel) => runTemplate(rel, flags));
   return [{ title: `Declare how this script is run (pyproject.toml [[tool.oomlens.runs]]: ${flags.join(', ')})`, kind: CodeActionKind.QuickFix, edit }];
 }
 
