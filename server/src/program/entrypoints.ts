@@ -317,12 +317,7 @@ export function installEntryPoints(it: Interpreter): void {
 
   // ------------------------------------------------------ HfArgumentParser
   // trl's TrlParser is an HfArgumentParser whose parse_args_and_config also reads `--config file.yaml`.
-  for (const n of ['trl.TrlParser', 'trl.scripts.utils.TrlParser']) reg(n, (_s, c) => {
-    const types = c.args[0] ?? c.kw.get('dataclass_types');
-    const items = types ? (types.t === 'tuple' || types.t === 'list' ? types.items : [types]) : [];
-    return { t: 'extern', name: 'transformers.HfArgumentParser#', args: items };
-  });
-  reg('transformers.HfArgumentParser', (_s, c) => {
+  for (const n of ['transformers.HfArgumentParser', 'trl.TrlParser', 'trl.scripts.utils.TrlParser']) reg(n, (_s, c) => {
     const types = c.args[0] ?? c.kw.get('dataclass_types');
     const items = types ? (types.t === 'tuple' || types.t === 'list' ? types.items : [types]) : [];
     return { t: 'extern', name: 'transformers.HfArgumentParser#', args: items };
@@ -417,8 +412,7 @@ export function installEntryPoints(it: Interpreter): void {
       if (data.t !== 'dict') return unknown(`TrlParser --config: ${data.t === 'unknown' ? data.reason : 'not a mapping'}`, it.span(node));
       data.keys.forEach((k, i) => { const v = data.vals[i]; if (k.t === 'str' && (v.t === 'str' || v.t === 'int' || v.t === 'float' || v.t === 'bool')) fromFile.push(`--${k.v}`, String(v.t === 'bool' ? (v.v ? 'true' : 'false') : v.v)); });
     }
-    const tuple = hfWords(self, [...fromFile, ...rest], node);
-    return tuple;
+    return hfWords(self, [...fromFile, ...rest], node);
   });
   reg('transformers.HfArgumentParser#.parse_json_file', (self, c, node) => hfFromData(self, readArgsFile(kwOr(c, 'json_file', 0), false, node), node));
   reg('transformers.HfArgumentParser#.parse_yaml_file', (self, c, node) => hfFromData(self, readArgsFile(kwOr(c, 'yaml_file', 0), true, node), node));

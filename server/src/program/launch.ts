@@ -31,7 +31,7 @@
  */
 import { dirname, extname, isAbsolute, join, resolve } from 'node:path';
 import { parse as shParse } from 'shell-quote';
-import { parseTree, findNodeAtLocation, type Node as JsonNode } from 'jsonc-parser';
+import { findNodeAtLocation, getNodeValue, parseTree } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
 import { parse as parseYaml } from 'yaml';
 import { hashText, isInside, type Workspace } from './workspace';
@@ -269,15 +269,13 @@ function fromMarkdown(ws: Workspace, file: string, text: string): LaunchCommand[
   const out: LaunchCommand[] = [];
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
-    const open = /^\s*(```|~~~)\s*(\w*)/.exec(lines[i]);
+    const open = /^\s*(```|~~~)/.exec(lines[i]);
     if (!open) continue;
     const fence = open[1];
-    const lang = open[2].toLowerCase();
     let j = i + 1;
     while (j < lines.length && !lines[j].trimStart().startsWith(fence)) j++;
     // Any language: READMEs put commands in ```markdown, ```python or ```text blocks too; a line counts only
     // when it starts with a launcher (readCommand), so code lines are never taken for commands.
-    void lang;
     out.push(...fromShell(ws, file, lines.slice(i + 1, j).join('\n'), i + 2));
     i = j;
   }
@@ -301,7 +299,7 @@ function fromLaunchJson(ws: Workspace, file: string, text: string, current: stri
     return /\$\{/.test(r) ? null : r;
   };
   for (const c of confs?.children ?? []) {
-    const v = nodeValue(c) as Record<string, unknown> | undefined;
+    const v = getNodeValue(c) as Record<string, unknown> | undefined;
     if (!v || typeof v !== 'object' || !['python', 'debugpy'].includes(String(v.type))) continue;
     const env = new Map(Object.entries((v.env as Record<string, unknown>) ?? {}).map(([k, x]) => [k, String(x)]));
     let script: string | undefined;
@@ -316,13 +314,6 @@ function fromLaunchJson(ws: Workspace, file: string, text: string, current: stri
   return out;
 }
 
-function nodeValue(n: JsonNode): unknown {
-  switch (n.type) {
-    case 'object': return Object.fromEntries((n.children ?? []).map((p) => [String(p.children?.[0]?.value), p.children?.[1] ? nodeValue(p.children[1]) : undefined]));
-    case 'array': return (n.children ?? []).map(nodeValue);
-    default: return n.value;
-  }
-}
 
 /** `[[tool.oomlens.runs]] command = "..."` in pyproject.toml at the root. */
 function fromPyproject(ws: Workspace, file: string, text: string): LaunchCommand[] {
@@ -398,6 +389,19 @@ function usageInScript(ws: Workspace, script: string): LaunchCommand[] {
   const text = ws.readText(script);
   if (text === undefined) return [];
   const head = text.slice(0, 20_000);
+  // Cached by the head's hash like the other sources: this runs on every analysis of the script (keystrokes).
+  let m = perFile.get(ws);
+  if (!m) perFile.set(ws, (m = new Map()));
+  const key = `${script}#usage`;
+  const hash = hashText(head);
+  const hit = m.get(key);
+  if (hit && hit.hash === hash) return hit.commands;
+  const commands = usageCommands(ws, script, head);
+  m.set(key, { hash, commands });
+  return commands;
+}
+
+function usageCommands(ws: Workspace, script: string, head: string): LaunchCommand[] {
   const out: LaunchCommand[] = [];
   const doc = /^(?:\s*#[^\n]*\n|\s*\n)*\s*[rRuU]?("""|''')([\s\S]*?)\1/.exec(head);
   if (doc) {

@@ -150,6 +150,4 @@ function fit(it: Interpreter, kw: Map<string, Value>, c: CallArgs, node: SyntaxN
   it.state.set('trainingStepDepth', Number(it.state.get('trainingStepDepth') ?? 0) + 1);
   try { call('training_step', [batch, { t: 'int', v: 0 }]); } finally { it.state.set('trainingStepDepth', Number(it.state.get('trainingStepDepth')) - 1); }
   prog.backward.push(span);
-  const acc = num(kw.get('accumulate_grad_batches') ?? NONE);
-  if (acc && acc > 1 && prog.trainer === undefined) void acc;
 }

@@ -125,10 +125,8 @@ function trainStep(it: Interpreter, tr: Value & { t: 'extern' }, node: SyntaxNod
   const [tM, tm] = (trlV ?? '').split('.').map(Number);
   const sftDefaults = kind === 'SFTTrainer' && (args?.t !== 'extern' || args.name !== 'transformers.TrainingArguments') && !(trlV && (tM === 0 && tm < 20));
   if (sftDefaults) {
-    const notes: string[] = [];
-    if (bool('gradient_checkpointing') === undefined) { prog.checkpointing.push({ span: ctorSpan, how: 'SFTConfig default gradient_checkpointing=True' }); notes.push('gradient_checkpointing=True'); }
-    if (bool('bf16') === undefined && bool('fp16') !== true && !prog.autocast) { prog.autocast = { dtype: 'bfloat16', span: ctorSpan }; notes.push('bf16=True'); }
-    void notes;
+    if (bool('gradient_checkpointing') === undefined) prog.checkpointing.push({ span: ctorSpan, how: 'SFTConfig default gradient_checkpointing=True' });
+    if (bool('bf16') === undefined && bool('fp16') !== true && !prog.autocast) prog.autocast = { dtype: 'bfloat16', span: ctorSpan };
   }
   const dt: DType | undefined = bool('bf16') ? 'bfloat16' : bool('fp16') ? 'float16' : undefined;
   if (dt && !prog.autocast) prog.autocast = { dtype: dt, span: ctorSpan };

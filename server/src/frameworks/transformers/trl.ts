@@ -22,7 +22,6 @@
 import type { CallArgs, Interpreter } from '../../interp/interp';
 import type { SyntaxNode } from '../../interp/parser';
 import { type Value, NONE, str, unknown } from '../../interp/values';
-void unknown;
 
 function kwOf(v: Value | undefined): Map<string, Value> | undefined {
   if (v?.t === 'extern' && v.kw) return v.kw;
@@ -74,7 +73,6 @@ export function sftModel(it: Interpreter, kw: Map<string, Value>, node: SyntaxNo
   const model = kw.get('model');
   if (model?.t !== 'str') return undefined;
   const init = new Map(kwOf(kwOf(kw.get('args'))?.get('model_init_kwargs')) ?? []);
-  if (!init.has('dtype') && !init.has('torch_dtype')) init.set('dtype', str('float32'));
   for (const [k, v] of [...init]) if (v.t === 'none') init.delete(k);
   if (!init.has('dtype') && !init.has('torch_dtype')) init.set('dtype', str('float32'));
   const q = kw.get('quantization_config');
