@@ -101,6 +101,8 @@ export interface GradLoop {
   perIteration?: { bytes: number; formula: string; citation: string };
   /** The model record the callee resolves to, if any. */
   model?: string;
+  /** The module-level name torch is bound to (`import torch as th` → 'th'); undefined when no name holds it. */
+  torchName?: string;
 }
 
 const USES = new WeakMap<ModelRecord, InferenceUse[]>();
@@ -778,6 +780,24 @@ function mentions(n: SyntaxNode, names: Set<string>): boolean {
   return hit;
 }
 
+/** Names a function assigns from an expression that contains the construction call of a model record. */
+function localModelNames(it: Interpreter, fn: SyntaxNode): string[] {
+  const spans = it.memory.finished.map((r) => r.span);
+  const out: string[] = [];
+  walk(fn, (x) => {
+    if (x.id !== fn.id && (x.type === 'function_definition' || x.type === 'class_definition')) return false;
+    if (x.type !== 'assignment') return undefined;
+    const left = x.childForFieldName('left');
+    const right = x.childForFieldName('right');
+    if (left?.type !== 'identifier' || !right) return undefined;
+    let built = false;
+    walk(right, (y) => { if (built) return false; if (spans.some((s) => s.start === y.startIndex && s.end === y.endIndex)) built = true; return undefined; });
+    if (built) out.push(left.text);
+    return undefined;
+  });
+  return out;
+}
+
 /**
  * Finds loops that call a model with autograd on and keep the result
  * across iterations. A callee is a model when it names a model the
@@ -812,6 +832,9 @@ export function findGradLoops(it: Interpreter): GradLoop[] {
     if (!evalNames) {
       evalNames = new Set<string>();
       for (const m of scope.text.matchAll(/([A-Za-z_][\w.]*)\.eval\s*\(\s*\)/g)) evalNames.add(m[1]);
+      // Inside a function, a local assigned from the construction of a model the interpreter built
+      // (`model = LM.from_pretrained(...).to("cuda")` in main()) names that model as well.
+      if (scope !== root) for (const n of localModelNames(it, scope)) evalNames.add(n);
       evalNamesOf.set(scope.id, evalNames);
     }
     // Statements of the body in order: tainted names come from a model call.
@@ -869,7 +892,7 @@ export function findGradLoops(it: Interpreter): GradLoop[] {
       const perIteration = model ? autogradPerIteration(it, model) : undefined;
       found.push({
         call: callSpan, callee, loop: { start: loop.startIndex, end: loop.endIndex }, keep: { start: keep.startIndex, end: keep.endIndex }, keepText: keep.text,
-        loopLineStart: lineStart, indent, loopText: text.slice(lineStart, loop.endIndex), perIteration, model: model?.name,
+        loopLineStart: lineStart, indent, loopText: text.slice(lineStart, loop.endIndex), perIteration, model: model?.name, torchName: it.nameFor('torch'),
       });
     }
   }

@@ -140,12 +140,40 @@ export interface TrainingInfo {
   computeDtype: DType;
   /** The model's load/from_pretrained statement (for gradient_checkpointing_enable fixes). */
   hfLoadSpan?: Span;
+  /**
+   * Where a statement run once before the training loop goes, from the syntax tree: the start of the line of
+   * the outermost loop (in the same function) around the model's first forward, or of the forward's statement
+   * when no loop holds it; its indentation, and the expression the forward calls the model through
+   * (`model`, `self.net`), under which the model is reachable there.
+   */
+  beforeLoop?: { at: number; indent: string; model: string };
 }
 
 const INFO = new WeakMap<ModelRecord, TrainingInfo>();
 
 export function trainingInfo(rec: ModelRecord): TrainingInfo | undefined {
   return INFO.get(rec);
+}
+
+function beforeLoop(it: Interpreter, fwd: Span | undefined): TrainingInfo['beforeLoop'] {
+  if (!fwd) return undefined;
+  let call: SyntaxNode | null = it.tree.rootNode.descendantForIndex(fwd.start, Math.max(fwd.start, fwd.end - 1));
+  while (call && !(call.type === 'call' && call.startIndex === fwd.start && call.endIndex === fwd.end)) call = call.parent;
+  let f = call?.childForFieldName('function');
+  if (!call || !f) return undefined;
+  if (f.type === 'attribute' && f.childForFieldName('attribute')?.text === 'forward') f = f.childForFieldName('object');
+  if (!f || (f.type !== 'identifier' && f.type !== 'attribute')) return undefined;
+  let at: SyntaxNode | undefined;
+  for (let p: SyntaxNode | null = call; p; p = p.parent) {
+    if (p.type === 'function_definition' || p.type === 'class_definition' || p.type === 'lambda') break;
+    if (p.type === 'for_statement' || p.type === 'while_statement') at = p;
+    if (!at && p.parent && (p.parent.type === 'block' || p.parent.type === 'module') && p.type.endsWith('statement')) at = p;
+  }
+  if (!at) return undefined;
+  const start = it.text.lastIndexOf('\n', at.startIndex - 1) + 1;
+  const indent = it.text.slice(start, at.startIndex);
+  if (!/^[ \t]*$/.test(indent)) return undefined;
+  return { at: start, indent, model: f.text };
 }
 
 export function trainingProgram(it: Interpreter): TrainingProgram {
@@ -833,7 +861,7 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
   INFO.set(rec, {
     program: prog, optimizer: opt, paramDtype, computeDtype,
     parts: { params: bytesOn(weightBytes, 3), grads: bytesOn(paramBytes, 2), optimizer: optBytes === null ? null : bytesOn(optBytes, 1), activations: actBytes, logits: logitBytes },
-    activation, hfLoadSpan: load?.span,
+    activation, hfLoadSpan: load?.span, beforeLoop: beforeLoop(it, prog.forwards.find((f) => f.model === rec.result)?.span),
   });
   // A launcher that starts one process per visible GPU without saying how many (program/launch.ts): on a
   // single target device the division is not known, so what ZeRO/FSDP divides is an unknown and the

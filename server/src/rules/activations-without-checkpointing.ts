@@ -76,14 +76,12 @@ export const activationsWithoutCheckpointing: Rule = {
       const after = phase.peakBytes - actAtPeak + act.fullRecompute;
       if (after > phase.budgetBytes) continue;
       const fixes = [];
-      const load = info.hfLoadSpan;
-      if (load) {
-        // `name = X.from_pretrained(...)`: insert `name.gradient_checkpointing_enable()` after the statement's line.
-        const lineStart = ctx.text.lastIndexOf('\n', load.start - 1) + 1;
-        const m = /^([ \t]*)([A-Za-z_]\w*)\s*=\s*$/.exec(ctx.text.slice(lineStart, load.start));
-        let end = ctx.text.indexOf('\n', load.end);
-        if (end < 0) end = ctx.text.length;
-        if (m) fixes.push({ title: `Enable gradient checkpointing (${m[2]}.gradient_checkpointing_enable())`, applicability: 'safe' as const, edits: [{ start: end, end, newText: `\n${m[1]}${m[2]}.gradient_checkpointing_enable()` }] });
+      // A transformers model: `M.gradient_checkpointing_enable()` run once before the training loop, through the
+      // expression the loop's forward calls the model by (phases/training.ts beforeLoop, from the syntax tree).
+      const at = info.hfLoadSpan ? info.beforeLoop : undefined;
+      if (at) {
+        const call = `${at.model}.gradient_checkpointing_enable()`;
+        fixes.push({ title: `Enable gradient checkpointing (${call})`, applicability: 'safe' as const, edits: [{ start: at.at, end: at.at, newText: `${at.indent}${call}\n` }] });
       }
       const how = record.framework === 'transformers' ? '`model.gradient_checkpointing_enable()`'
         : record.framework === 'torch' ? '`torch.utils.checkpoint.checkpoint(block, x, use_reentrant=False)` around each block'

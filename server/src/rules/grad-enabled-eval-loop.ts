@@ -55,7 +55,7 @@
  */
 import { gradLoops } from '../phases/inference';
 import type { Rule } from './types';
-import { fmt, importAlias } from './util';
+import { fmt } from './util';
 
 export const gradEnabledEvalLoop: Rule = {
   code: 'OOM302',
@@ -67,8 +67,10 @@ export const gradEnabledEvalLoop: Rule = {
   check(ctx) {
     const rec = ctx.models[0]?.record;
     if (!rec) return [];
-    const torch = importAlias(ctx.text, 'torch') ?? 'torch';
     return gradLoops(rec).map((l) => {
+      // torch spelled by the name the program binds it to; imported next to the loop when no name holds it.
+      const torch = l.torchName ?? 'torch';
+      const imp = l.torchName ? '' : `${l.indent}import torch\n`;
       const per = l.perIteration ? ` About ${fmt(l.perIteration.bytes)} per iteration at the input shape seen (${l.perIteration.formula}).` : '';
       const body = l.loopText.split('\n').map((line) => (line.trim() === '' ? line : `    ${line}`)).join('\n');
       return {
@@ -78,7 +80,7 @@ export const gradEnabledEvalLoop: Rule = {
         fixes: [{
           title: `Run the loop under ${torch}.inference_mode()`,
           applicability: 'unsafe' as const,
-          edits: [{ start: l.loopLineStart, end: l.loop.end, newText: `${l.indent}with ${torch}.inference_mode():\n${body}` }],
+          edits: [{ start: l.loopLineStart, end: l.loop.end, newText: `${imp}${l.indent}with ${torch}.inference_mode():\n${body}` }],
         }],
       };
     });

@@ -9,8 +9,10 @@ import { oom104 } from './oom104';
 import { oom201 } from './oom201';
 import { oom401 } from './oom401';
 import { oom901 } from './oom901';
+import { oom302 } from './oom302';
+import { oom402 } from './oom402';
 
-const FAMILIES: Family[] = [oom101(), oom104(), oom201(), oom401(), oom901()];
+const FAMILIES: Family[] = [oom101(), oom104(), oom201(), oom302(), oom401(), oom402(), oom901()];
 
 for (const f of FAMILIES) {
   test(`${f.code}: at least 20 variants`, () => {
