@@ -16,6 +16,8 @@ export interface Variant {
   gap?: string;
   /** Text the fixed program must contain (a name the program can resolve at the fixed site). */
   fixed?: string;
+  /** Pinned versions for this variant, over the family's. */
+  versions?: Record<string, string>;
 }
 
 export interface Family {
@@ -24,11 +26,13 @@ export interface Family {
   versions?: Record<string, string>;
   /** Whether the fix under test is unsafe (offered, not applied on save). */
   unsafe: boolean;
+  /** The rule offers no fix (fixable: 'never'): a firing variant must fire and offer none. */
+  noFix?: boolean;
   variants: Variant[];
 }
 
 export async function checkVariant(f: Family, v: Variant): Promise<string[]> {
-  const opts = { device: f.device, versions: f.versions ?? {} };
+  const opts = { device: f.device, versions: { ...(f.versions ?? {}), ...(v.versions ?? {}) } };
   const r1 = await analyze(v.text, opts);
   const fired = r1.findings.filter((x) => x.code === f.code);
   if (!v.fires) {
@@ -37,6 +41,7 @@ export async function checkVariant(f: Family, v: Variant): Promise<string[]> {
     return fired.length ? [`fires ${f.code} on a quiet variant: ${fired[0].message}`] : [];
   }
   if (!fired.length) return [`does not fire ${f.code} (unknowns: ${r1.unknowns.map((u) => u.reason).slice(0, 3).join('; ')})`];
+  if (f.noFix) return fired.some((x) => x.fixes.length) ? ['offers a fix the rule says it never offers'] : [];
   if (!fired.some((x) => x.fixes.some((fx) => fx.applicability === 'safe' || (f.unsafe && fx.applicability === 'unsafe')))) return ['no fix offered'];
   const after = applyFixes(v.text, r1, f.code, f.unsafe);
   if (after === v.text) return ['the fix changes nothing'];

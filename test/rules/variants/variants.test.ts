@@ -11,8 +11,10 @@ import { oom401 } from './oom401';
 import { oom901 } from './oom901';
 import { oom302 } from './oom302';
 import { oom402 } from './oom402';
+import { oom301 } from './oom301';
+import { oom303 } from './oom303';
 
-const FAMILIES: Family[] = [oom101(), oom104(), oom201(), oom302(), oom401(), oom402(), oom901()];
+const FAMILIES: Family[] = [oom101(), oom104(), oom201(), oom301(), oom302(), oom303(), oom401(), oom402(), oom901()];
 
 for (const f of FAMILIES) {
   test(`${f.code}: at least 20 variants`, () => {
