@@ -207,7 +207,7 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
     text, path: opts.path, target: spec, models,
     runtime: {
       envSets: envSets(it), configSets: configSets(it), backendStart: backendStart(it),
-      firstJaxImport: firstJaxImport(tree, text), otherGpuImport: otherGpuImport(tree), versions, threefryPartitionable: threefryPartitionable(it),
+      firstJaxImport: firstJaxImport(tree, text), jaxModuleSite: jaxModuleSite(tree), otherGpuImport: otherGpuImport(tree), versions, threefryPartitionable: threefryPartitionable(it),
     },
     hfLoads: hfLoads(it),
     lineOf,
@@ -412,6 +412,34 @@ function otherGpuImport(tree: Tree): { span: { start: number; end: number }; nam
     if (m) return { span: { start: s.startIndex, end: s.endIndex }, name: m[1] };
   }
   return undefined;
+}
+
+/**
+ * Where a module-level statement that needs the `jax` module goes, from the syntax tree: right after the
+ * first top-level import that binds the jax module (`import jax`, `import jax as jx`, `import jax.numpy`),
+ * under the name it binds; else before the first import of jax or a jax library, importing jax there.
+ */
+function jaxModuleSite(tree: Tree): { at: number; name: string; importJax: boolean } | undefined {
+  let first: { at: number } | undefined;
+  for (const s of tree.rootNode.namedChildren) {
+    if (!s || (s.type !== 'import_statement' && s.type !== 'import_from_statement')) continue;
+    if (s.type === 'import_statement') {
+      for (const c of s.namedChildren) {
+        if (!c) continue;
+        const dotted = c.type === 'aliased_import' ? c.childForFieldName('name') : c.type === 'dotted_name' ? c : null;
+        const alias = c.type === 'aliased_import' ? c.childForFieldName('alias')?.text : undefined;
+        if (!dotted) continue;
+        const parts = dotted.text.split('.').map((x) => x.trim());
+        if (parts[0] !== 'jax') continue;
+        // `import jax.numpy as jnp` binds jnp, not jax; `import jax.numpy` binds jax.
+        if (alias && parts.length > 1) continue;
+        return { at: s.endIndex, name: alias ?? 'jax', importJax: false };
+      }
+    }
+    const mod = s.type === 'import_from_statement' ? s.childForFieldName('module_name')?.text : s.namedChildren.map((c) => c?.text ?? '').join(',');
+    if (!first && mod && /(^|,)\s*(jax|equinox|flax|haiku|optax)\b/.test(mod)) first = { at: s.startIndex };
+  }
+  return first ? { at: first.at, name: 'jax', importJax: true } : undefined;
 }
 
 function firstJaxImport(tree: Tree, text: string): { start: number; end: number } | undefined {

@@ -24,6 +24,8 @@ export interface RuleContext {
     backendStart?: { span: Span; what: string };
     /** The first `import jax` (or jax submodule / jax library) statement. */
     firstJaxImport?: Span;
+    /** Where a statement using the jax module goes (analysis/analyze.ts jaxModuleSite): after the import that binds it (under `name`), or before the first jax-library import with `import jax` added. */
+    jaxModuleSite?: { at: number; name: string; importJax: boolean };
     /** The first import of another GPU library (torch, tensorflow, cupy) in the same program. */
     otherGpuImport?: { span: Span; name: string };
     versions: Record<string, string>;

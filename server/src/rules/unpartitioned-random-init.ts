@@ -60,7 +60,7 @@
  * - google/flax#3701
  */
 import type { Rule } from './types';
-import { fmt, importAlias } from './util';
+import { fmt } from './util';
 
 export const unpartitionedRandomInit: Rule = {
   code: 'OOM103',
@@ -76,15 +76,13 @@ export const unpartitionedRandomInit: Rule = {
       const obs = record.observations.filter((o) => o.kind === 'random-sharded' && !o.partitionable);
       if (obs.length === 0) continue;
       const worst = obs.reduce((a, b) => ((a as { transientBytes: number }).transientBytes >= (b as { transientBytes: number }).transientBytes ? a : b)) as Extract<typeof obs[number], { kind: 'random-sharded' }>;
-      const jax = importAlias(ctx.text, 'jax');
+      const site = ctx.runtime.jaxModuleSite;
       const fixes = [];
-      if (jax) {
-        // Insert right after the `import jax` line so it runs before any random draw.
-        const m = new RegExp(`^[ \\t]*import[ \\t]+jax([ \\t]+as[ \\t]+\\w+)?[ \\t]*$`, 'm').exec(ctx.text);
-        if (m) {
-          const at = m.index + m[0].length;
-          fixes.push({ title: 'Enable jax_threefry_partitionable', applicability: 'unsafe' as const, edits: [{ start: at, end: at, newText: `\n${jax}.config.update("jax_threefry_partitionable", True)` }] });
-        }
+      if (site) {
+        // After the import that binds jax (before any random draw), or importing jax above the first jax-library import.
+        const update = `${site.name}.config.update("jax_threefry_partitionable", True)`;
+        fixes.push({ title: 'Enable jax_threefry_partitionable', applicability: 'unsafe' as const,
+          edits: [{ start: site.at, end: site.at, newText: site.importJax ? `import jax\n${update}\n` : `\n${update}` }] });
       }
       const phase = report.estimate.phases.find((p) => p.phase === 'init');
       out.push({

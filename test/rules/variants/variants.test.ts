@@ -13,8 +13,10 @@ import { oom302 } from './oom302';
 import { oom402 } from './oom402';
 import { oom301 } from './oom301';
 import { oom303 } from './oom303';
+import { oom103 } from './oom103';
+import { oom902 } from './oom902';
 
-const FAMILIES: Family[] = [oom101(), oom104(), oom201(), oom301(), oom302(), oom303(), oom401(), oom402(), oom901()];
+const FAMILIES: Family[] = [oom101(), oom103(), oom104(), oom201(), oom301(), oom302(), oom303(), oom401(), oom402(), oom901(), oom902()];
 
 for (const f of FAMILIES) {
   test(`${f.code}: at least 20 variants`, () => {
