@@ -18,6 +18,7 @@ import { installTrl } from './transformers/trl';
 import { installLightning } from './lightning/semantics';
 import { installAccelerate } from './accelerate/semantics';
 import { installInference } from '../phases/inference';
+import { installPlainInit } from './jax/plain-init';
 import { installTraining } from '../phases/training';
 
 export function installFrameworks(it: Interpreter): void {
@@ -25,6 +26,7 @@ export function installFrameworks(it: Interpreter): void {
   installRuntime(it);
   installArrays(it);
   installJax(it);
+  installPlainInit(it);
   installSharding(it);
   installModules(it);
   installTorch(it);

@@ -14,6 +14,7 @@ import { type InstV, type TensorV, type Value, NONE, describe, int, num, unknown
 import { markBackendStart } from '../frameworks/jax/runtime';
 import { strFormat } from './strings';
 import { MAX_STR } from './limits';
+import { PARAM_SAMPLERS } from '../frameworks/jax/plain-init';
 
 const PASS = unknown('__pass__');
 
@@ -244,6 +245,8 @@ export function applyOp(it: Interpreter, name: string, c: CallArgs, node: Syntax
   const lib: 'jax' | 'torch' = name.startsWith('torch') ? 'torch' : arrays[0]?.lib ?? 'jax';
   if (lib === 'jax' && !name.startsWith('numpy.')) markBackendStart(it, node, name);
   const placement = arrays[0]?.placement ?? (lib === 'torch' ? torchCreatePlacement(it, args) : undefined);
+  // A parameter-like draw outside any model may begin a plain-JAX params record (frameworks/jax/plain-init.ts).
+  if (r.kind === 'array' && r.random && lib === 'jax' && PARAM_SAMPLERS.has(name)) it.plainInitDraw?.(node);
   switch (r.kind) {
     case 'unknown': return unknown(`${name}: ${r.reason}`, it.span(node));
     case 'value': return it.fromCat(r.value as CatValue);

@@ -27,6 +27,8 @@ export interface InitValue {
   name: string;
   random: boolean;
   partition?: (string | null)[];
+  /** The dtype the factory was given (`normal(0.02, dtype=jnp.bfloat16)`), the default of the initializer it returns. */
+  dtype?: string;
 }
 
 /** A callable or object known only by its qualified name (e.g. jax.nn.relu). */

@@ -11,7 +11,7 @@ import type { DType, Span } from '../../../shared/src/facts';
 import type { Args, CatValue, Dim, LayerEntry, OpEntry } from './catalog-types';
 import type { SyntaxNode, Tree } from './parser';
 import { MAX_DICT, MAX_ITEMS, MAX_NESTING, MAX_STR } from './limits';
-import { Memory } from './memory';
+import { Memory, type ModelRecord } from './memory';
 import { percentFormat } from './strings';
 import {
   type ClassV, type Env, type FuncV, type InstV, type ModuleV, type TensorV, type UnknownV, type Value,
@@ -81,6 +81,9 @@ export class Interpreter {
   readonly targetNodes: SyntaxNode[] = [];
   /** The calls being evaluated, outermost first, with their evaluated callee and arguments and the frame that made them. */
   readonly callSites: { node: SyntaxNode; fn: Value; call: CallArgs; frame: Env }[] = [];
+  /** Plain-JAX parameter init (frameworks/jax/plain-init.ts): called before a random draw or initializer call, and when its record's statement ends (true: keep it as a model). */
+  plainInitDraw?: (node: SyntaxNode) => void;
+  plainInitEnd?: (r: ModelRecord, bound: Value | undefined, stmt: SyntaxNode | undefined) => boolean;
   readonly unknowns: UnknownV[] = [];
   /**
    * Every name an import statement bound, in execution order: the local
@@ -239,7 +242,7 @@ export class Interpreter {
     } finally {
       this.nesting--;
     }
-    if (this.memory.current?.loose) this.memory.endLoose(this.boundBy(node));
+    if (this.memory.current?.loose) this.memory.endLoose(this.boundBy(node), node);
   }
 
   /** The value an assignment statement bound to a name (`model = ...`), if it is one. */
@@ -1374,7 +1377,12 @@ export class Interpreter {
     if (op) return this.applyOp(op, fn.self, call, node, fn.name);
     const init = this.cat.inits.get(fn.name);
     if (init) {
-      if (init.factory) return { t: 'init', init: { kind: 'init', name: fn.name, random: init.random } };
+      if (init.factory) {
+        const dt = call.kw.get('dtype');
+        return { t: 'init', init: { kind: 'init', name: fn.name, random: init.random, ...(dt?.t === 'dtype' ? { dtype: dt.dtype } : {}) } };
+      }
+      const h = this.externs.get('__call_value__');
+      if (h) return h(this, { t: 'init', init: { kind: 'init', name: fn.name, random: init.random } }, call, node, { t: 'extern', name: '__call_value__' });
       return unknown(`initializer ${fn.name} called directly`, this.span(node));
     }
     return unknown(`call to \`${fn.name}\` is not modelled`, this.span(node));

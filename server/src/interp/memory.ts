@@ -10,7 +10,7 @@
 import type { MemoryEvent, PhaseName, Placement, Span, Unknown } from '../../../shared/src/facts';
 import type { DType } from '../../../shared/src/facts';
 import type { Dim } from './catalog-types';
-import type { Interpreter } from './interp';
+import type { CallArgs, Interpreter } from './interp';
 import type { SyntaxNode } from './parser';
 import type { Env, TensorV, Value } from './values';
 import type { CastSite, VmapSite } from '../frameworks/jax/stack-sites';
@@ -48,6 +48,12 @@ export interface ModelRecord {
    * the function that built the stack (or the module level).
    */
   loose?: number;
+  /**
+   * Begun by a random draw or an initializer call in plain JAX code (no framework Module): it is a model only
+   * if the statement that ends it binds a parameter tree (a dict, list, tuple or plain object) whose every
+   * array it made (jax/plain-init.ts). `calls` are the call sites that led to the first draw.
+   */
+  plainInit?: { calls: { node: SyntaxNode; call: CallArgs }[]; gradCalls: number };
 }
 
 export type Observation =
@@ -71,6 +77,8 @@ export type Observation =
       kind: 'eager-init'; span: Span; framework: string;
       /** The init callee (`model.init`), and how this file spells `jax.jit` (with the import to add when it does not import jax). */
       callee?: Span; jit?: string; jitImport?: { at: number; text: string };
+      /** Plain JAX: the init function's arguments jit must take as static (shapes, sizes). */
+      static?: { argnums: number[]; argnames: string[] };
     }
   | { kind: 'jit-init'; span: Span };
 
@@ -179,6 +187,28 @@ export class Memory {
     return r;
   }
 
+  /**
+   * A plain-JAX init record ends at the end of a statement in a function that returns no value, or at module
+   * level: a function that returns a value (an `init_params` or an `init_layer` it calls) is building what it
+   * returns, and its caller's statement binds the tree.
+   */
+  private deferPlainInit(stmt: SyntaxNode | undefined): boolean {
+    for (let p = stmt?.parent; p; p = p.parent) {
+      if (p.type === 'lambda') return true;
+      if (p.type !== 'function_definition') continue;
+      let returns = false;
+      const walk = (n: SyntaxNode): void => {
+        if (returns) return;
+        if (n.id !== p!.id && (n.type === 'function_definition' || n.type === 'class_definition' || n.type === 'lambda')) return;
+        if (n.type === 'return_statement' && n.namedChildren.some((c) => c && c.type !== 'none')) { returns = true; return; }
+        for (const c of n.namedChildren) if (c) walk(c);
+      };
+      walk(p);
+      return returns;
+    }
+    return false;
+  }
+
   /** Drops a loose record that made no parameters (a vmap of plain arrays). */
   dropLoose(r: ModelRecord): void {
     const i = this.recorders.lastIndexOf(r);
@@ -203,9 +233,15 @@ export class Memory {
   }
 
   /** At the end of a module-level statement: ends the loose record, its result the value the statement bound when that holds its arrays. */
-  endLoose(bound: Value | undefined): void {
+  endLoose(bound: Value | undefined, stmt?: SyntaxNode): void {
     const r = this.current;
     if (!r?.loose || this.recorders.length !== 1 || this.it.frames.length > r.loose) return;
+    if (r.plainInit) {
+      if (this.deferPlainInit(stmt)) return;
+      this.recorders.pop();
+      if (this.it.plainInitEnd?.(r, bound, stmt)) this.finished.push(r);
+      return;
+    }
     if (bound) {
       const mine = new Set<number>();
       for (const ev of r.events) if (ev.op === 'alloc') mine.add(ev.tensor.id);
@@ -361,6 +397,13 @@ export class Memory {
     const j = this.jits[0];
     if (j) j.onExit.push(f);
     else f();
+  }
+
+  /** Frees a buffer a library call made and dropped before returning (an initializer's unscaled sample). */
+  release(t: TensorV): void {
+    const r = this.current;
+    this.fresh.delete(t.id);
+    if (r?.live.delete(t.id)) r.events.push({ op: 'free', id: t.id });
   }
 
   /** Frees (in the timeline) every recorded buffer that Python can no longer reach. */

@@ -95,7 +95,13 @@ export const initOutsideJit: Rule = {
         const edits: TextEdit[] = [];
         if (eager.jitImport) edits.push({ start: eager.jitImport.at, end: eager.jitImport.at, newText: eager.jitImport.text });
         const callee = ctx.text.slice(eager.callee.start, eager.callee.end);
-        edits.push(replace(eager.callee, `${eager.jit}(${callee})`));
+        // Plain JAX: the init function's shape and size arguments are Python values jit must take as static.
+        const st = eager.static;
+        const opts = [
+          ...(st?.argnums.length ? [`static_argnums=(${st.argnums.join(', ')}${st.argnums.length === 1 ? ',' : ''})`] : []),
+          ...(st?.argnames.length ? [`static_argnames=(${st.argnames.map((n) => `"${n}"`).join(', ')}${st.argnames.length === 1 ? ',' : ''})`] : []),
+        ];
+        edits.push(replace(eager.callee, `${eager.jit}(${[callee, ...opts].join(', ')})`));
         fixes.push({ title: `Wrap ${callee} in ${eager.jit}`, applicability: 'unsafe' as const, edits });
       }
       out.push({
