@@ -200,7 +200,15 @@ function elementwise(names: string[], citation: string, params: string[], result
     names, citation, signature: params,
     result: (a) => {
       const vals = params.map((k) => a[k]).filter((v) => v !== undefined && v !== null);
-      if (!vals.some(isArr)) return unk('no array operand');
+      if (!vals.some(isArr)) {
+        // jax.numpy on Python scalars returns a 0-d array (jnp.sqrt(2048)); weakly typed scalars give the
+        // default float32 / int32 with x64 off (jax docs, "Type promotion semantics": weak types).
+        if (names[0].startsWith('jax.') && vals.length && vals.every((v) => typeof v === 'number' || typeof v === 'boolean')) {
+          const anyFloat = vals.some((v) => typeof v === 'number' && !Number.isInteger(v));
+          return array([], result === 'bool' ? 'bool' : result === 'float' || anyFloat ? 'float32' : 'int32');
+        }
+        return unk('no array operand');
+      }
       const shapes = vals.map(scalarShape);
       if (shapes.some((s) => s === undefined)) return unk('an operand is not known');
       const s = broadcastShapes(...(shapes as Dim[][]));

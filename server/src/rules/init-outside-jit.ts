@@ -1,7 +1,8 @@
 /**
  * ## What it does
- * Finds a Haiku or Flax `init`, or an Equinox Module constructor, that runs
- * eagerly while jitting it would lower its peak by at least its largest
+ * Finds a Haiku or Flax `init`, an Equinox Module constructor, or a plain-JAX
+ * init function (a params tree built from `jax.random` samplers and
+ * `jax.nn.initializers`), that runs eagerly while jitting it would lower its peak by at least its largest
  * parameter (and at least 1 GiB), when the eager peak does not fit or is
  * 1.5× the parameters or more.
  *
@@ -11,8 +12,12 @@
  * initializer runs op by op: the random sample is materialised, then scaled
  * into the parameter, so two (Haiku's `s * unscaled + m`: three) full-size
  * arrays are alive together. An Equinox constructor that draws and scales
- * (`jax.random.normal(key, shape) * 0.02`) does the same. Under `jax.jit`
- * (`eqx.filter_jit(Model)(key)` for Equinox) the outputs are only the
+ * (`jax.random.normal(key, shape) * 0.02`) does the same, and so does a
+ * plain-JAX init function calling `jax.nn.initializers.normal(0.02)(key,
+ * shape)` (the sampler is jitted inside jax.random, the multiply after it is
+ * not). Under `jax.jit` (`eqx.filter_jit(Model)(key)` for Equinox;
+ * `jax.jit(init_params, static_argnums=...)` for a plain init function, its
+ * shape and size arguments static) the outputs are only the
  * parameters, so XLA drops (or fuses) the rest. Haiku's author recommends jitting init for this reason
  * (jax-ml/jax#10790), and dm-haiku#778 is an out-of-memory report caused by
  * it.
@@ -56,6 +61,7 @@
  * - dm-haiku examples/impala_lite.py: `params = jax.jit(net.init)(...)`
  * - test/truth/programs/eqx_custom_eager_init.py (measured: the sample and
  *   the product alive together, 2 × the table)
+ * - jax/_src/nn/initializers.py (jax 0.10.2): `random.normal(key, shape, dtype) * jnp.array(stddev, dtype)`
  */
 import { dtypeBytes } from '../../../shared/src/dtypes';
 import type { TextEdit } from '../analysis/api';
@@ -71,7 +77,7 @@ export const initOutsideJit: Rule = {
   status: 'stable',
   severity: 'warning',
   fixable: 'always',
-  summary: 'An eager Haiku/Flax init or Equinox constructor holds arrays (intermediates, unscaled random samples) that jax.jit would not keep.',
+  summary: 'An eager Haiku/Flax init, Equinox constructor or plain-JAX init function holds arrays (intermediates, unscaled random samples) that jax.jit would not keep.',
   check(ctx) {
     const out = [];
     for (const { report, record } of ctx.models) {
@@ -82,7 +88,9 @@ export const initOutsideJit: Rule = {
       if (record.observations.some((o) => o.kind === 'vmap-construct' && !o.jitted) && record.observations.some((o) => o.kind === 'cast-copy')) continue;
       const init = report.estimate.phases.find((p) => p.phase === 'init');
       if (!init || init.peakBytes === null) continue;
-      const params = report.estimate.paramBytes ?? 0;
+      // Unknown parameters: what jitting keeps is not known, so neither is what it saves (never "0 B").
+      if (report.estimate.paramBytes === null) continue;
+      const params = report.estimate.paramBytes;
       // Under jit only the outputs (the parameters) are materialised: jitting lowers the peak to about `params`.
       const extra = init.peakBytes - params;
       let largest = 0;

@@ -4,8 +4,9 @@
  * init_params(key, ...)`). The first draw outside any model begins a loose
  * record (interp/memory.ts beginLoose); it becomes a model when the statement
  * that ends it binds a dict / list / tuple / plain object whose every array
- * the record made, else it is dropped (an input batch drawn with
- * `jax.random.normal` is not a model).
+ * the record made as a parameter is made (an initializer's output, a draw
+ * scaled or shifted by an op, a zeros/ones fill), else it is dropped: a batch
+ * of raw `jax.random.normal` draws is data, not a model.
  *
  * Eagerly, an initializer runs op by op. jax/_src/nn/initializers.py (jax
  * 0.10.2): `normal(stddev)` returns `random.normal(key, shape, dtype) *
@@ -54,12 +55,12 @@ function beginPlainInit(it: Interpreter, node: SyntaxNode): void {
 function callInitializer(it: Interpreter, init: { name: string; random: boolean; dtype?: string }, c: CallArgs, node: SyntaxNode): Value {
   if (!JAX_INIT_PREFIXES.some((p) => init.name.startsWith(p))) return unknown(`calling ${init.name} outside its framework is not modelled`, it.span(node));
   const short = init.name.slice(init.name.lastIndexOf('.') + 1);
+  beginPlainInit(it, node);
   if (/orthogonal/.test(short)) return unknown(`${short} initializer (QR of a normal draw) is not modelled`, it.span(node));
   const key = c.args[0] ?? c.kw.get('key');
   const shape = c.args[1] ?? c.kw.get('shape');
   const dtype = c.args[2] ?? c.kw.get('dtype') ?? (init.dtype ? { t: 'dtype', dtype: init.dtype } as Value : undefined);
   if (!shape) return unknown(`${short} initializer called without a shape`, it.span(node));
-  beginPlainInit(it, node);
   const kw = new Map<string, Value>([['shape', shape], ...(dtype ? [['dtype', dtype] as [string, Value]] : [])]);
   if (!init.random) {
     const fill = short === 'ones' ? 'jax.numpy.ones' : short === 'zeros' ? 'jax.numpy.zeros' : undefined;
@@ -71,7 +72,7 @@ function callInitializer(it: Interpreter, init: { name: string; random: boolean;
   // The scale is applied by an eager multiply: a second buffer of the same shape while the sample is alive.
   const scaled = it.memory.alloc({
     shape: sample.shape.slice(sample.batched ? it.memory.vmap.length : 0), dtype: sample.dtype, role: 'activation', name: short, span: it.span(node),
-    lib: 'jax', from: [sample], random: true, citation: CITATION,
+    lib: 'jax', from: [sample], citation: CITATION,
   });
   it.memory.release(sample);
   return scaled;
@@ -87,8 +88,12 @@ function endPlainInit(it: Interpreter, r: ModelRecord, bound: Value | undefined,
   for (const ev of r.events) if (ev.op === 'alloc') mine.add(ev.tensor.id);
   const leaves: TensorV[] = [];
   let foreign = false;
-  visitTensors(bound, (t) => { if (mine.has(t.id) && !/int|bool/.test(t.dtype)) leaves.push(t); else foreign = true; });
+  // A raw draw kept as it came from the sampler (`{"x": jax.random.normal(k, (B, D))}`) is data, not a parameter
+  // an init made: parameters are an initializer's output, a scaled draw, or a fill.
+  visitTensors(bound, (t) => { if (mine.has(t.id) && !/int|bool/.test(t.dtype) && !t.random) leaves.push(t); else foreign = true; });
   if (foreign || leaves.length === 0) return false;
+  // A leaf the analysis could not size (an initializer that is not modelled) makes the tree's size unknown.
+  for (const u of unknownLeaves(bound)) r.unknowns.push({ what: 'a parameter of the tree', reason: u.reason, span: u.span });
   for (const t of leaves) t.role = 'param';
   // The timeline names each parameter by its path in the tree (`embed`, `layers.0.w`), grouped by its top-level key.
   const paths = treePaths(bound);
@@ -102,8 +107,10 @@ function endPlainInit(it: Interpreter, r: ModelRecord, bound: Value | undefined,
   r.result = bound;
   const left = stmt?.namedChildren[0]?.childForFieldName('left');
   if (left?.type === 'identifier') r.name = left.text;
+  // The model is reported where the tree is bound (`params = init_params(key)`), not at its first draw.
+  const right = stmt?.namedChildren[0]?.childForFieldName('right');
+  if (right) r.span = it.span(right);
   if (!r.jitted) {
-    const right = stmt?.namedChildren[0]?.childForFieldName('right');
     const site = right?.type === 'call' ? r.plainInit?.calls.find((s) => s.node.id === right.id) : undefined;
     const callee = right?.type === 'call' ? right.childForFieldName('function') : null;
     r.observations.push({
@@ -127,6 +134,19 @@ function treePaths(v: Value): Map<number, string> {
     else if (x.t === 'inst') for (const [k, y] of x.attrs) walk(y, at(k), depth + 1);
   };
   walk(v, '', 0);
+  return out;
+}
+
+function unknownLeaves(v: Value): Extract<Value, { t: 'unknown' }>[] {
+  const out: Extract<Value, { t: 'unknown' }>[] = [];
+  const walk = (x: Value, depth: number): void => {
+    if (depth > 32) return;
+    if (x.t === 'unknown') out.push(x);
+    else if (x.t === 'list' || x.t === 'tuple') x.items.forEach((y) => walk(y, depth + 1));
+    else if (x.t === 'dict') x.vals.forEach((y) => walk(y, depth + 1));
+    else if (x.t === 'inst') for (const y of x.attrs.values()) walk(y, depth + 1);
+  };
+  walk(v, 0);
   return out;
 }
 

@@ -1,0 +1,66 @@
+// Plain-JAX parameter init (issue 13): a params tree built from jax.random samplers and jax.nn.initializers by
+// an init function, eager and under jax.jit, with the exact peaks derived from jax/_src/nn/initializers.py
+// (jax 0.10.2): an initializer is the jitted sampler's output, then an eager multiply by the scale, so the
+// sample and the scaled copy are alive together until it returns; under jit XLA fuses them and only the
+// outputs are made.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { analyze } from '../../server/src/analysis/analyze';
+
+const fixture = readFileSync(join(__dirname, '..', 'rules', 'fixtures', 'oom104_plain_jax_eager_init.py'), 'utf8');
+// layers: 4 × (2048 × 8192 × 4 B + 8192 × 4 B); embed: 1,000,000 × 2048 × 4 B.
+const LAYERS = 4 * (2048 * 8192 * 4 + 8192 * 4);
+const EMBED = 1_000_000 * 2048 * 4;
+const PARAMS = LAYERS + EMBED; // 8,460,566,528 B
+
+async function initOf(text: string) {
+  const r = await analyze(text, { device: 'a100-40gb', versions: {} });
+  const m = r.models.find((x) => x.facts.name === 'params');
+  assert.ok(m, `no params model (models: ${r.models.map((x) => x.facts.name).join(', ')})`);
+  return { r, m, init: m.estimate.phases.find((p) => p.phase === 'init')! };
+}
+
+test('eager plain-JAX init: parameters exact, peak = parameters made so far + the table\'s sample + its scaled copy', async () => {
+  const { r, m, init } = await initOf(fixture);
+  assert.equal(m.estimate.paramBytes, PARAMS);
+  assert.equal(init.peakBytes, LAYERS + 2 * EMBED); // 16,652,566,528 B
+  assert.ok(r.findings.some((f) => f.code === 'OOM104'));
+});
+
+test('the same init under jax.jit (static sizes): only the outputs, peak = parameters', async () => {
+  const { r, m, init } = await initOf(fixture.replace('params = init_params(', 'params = jax.jit(init_params, static_argnums=(1, 2, 3))('));
+  assert.equal(m.estimate.paramBytes, PARAMS);
+  assert.equal(init.peakBytes, PARAMS);
+  assert.ok(!r.findings.some((f) => f.code === 'OOM104'));
+});
+
+test('a user-written draw and scale in its own statement: the sample dies with the statement, as in CPython', async () => {
+  const text = fixture.replace('embed = jax.nn.initializers.normal(0.02)(k_embed, (vocab, dim))', 'embed = jax.random.normal(k_embed, (vocab, dim)) * 0.02');
+  const { init } = await initOf(text);
+  assert.equal(init.peakBytes, LAYERS + 2 * EMBED);
+});
+
+test('raw draws bound as a batch are data, not a model', async () => {
+  const text = [
+    'import jax', '', '',
+    'def make_batch(key):', '    kx, kn = jax.random.split(key)',
+    '    return {"x": jax.random.normal(kx, (4096, 784)), "noise": jax.random.normal(kn, (4096, 784)) * 0.1}', '', '',
+    'batch = make_batch(jax.random.PRNGKey(1))', 'x = jax.random.normal(jax.random.PRNGKey(2), (8, 784)) * 0.5', '',
+  ].join('\n');
+  const r = await analyze(text, { device: 'a100-40gb', versions: {} });
+  assert.deepEqual(r.models.map((m) => m.facts.name), []);
+});
+
+test('an initializer that is not modelled (orthogonal: QR of a normal draw) leaves the size unknown, never a number', async () => {
+  const text = fixture.replace('jax.nn.initializers.lecun_normal()(k, (dim, 4 * dim))', 'jax.nn.initializers.orthogonal()(k, (dim, 4 * dim))');
+  const r = await analyze(text, { device: 'a100-40gb', versions: {} });
+  const m = r.models.find((x) => x.facts.name === 'params');
+  const init = m?.estimate.phases.find((p) => p.phase === 'init');
+  // The tree holds a leaf of unknown size: the parameters are unknown, and OOM104 does not claim a saving.
+  assert.ok(m, 'the tree is still a model');
+  assert.equal(m.estimate.paramBytes, null);
+  assert.ok(init?.peakBytes === null || init?.peakIsLowerBound, `orthogonal init gave a confident init peak ${init?.peakBytes}`);
+  assert.ok(!r.findings.some((f) => f.code === 'OOM104'), 'OOM104 claims a saving over unknown parameters');
+});
