@@ -1,11 +1,12 @@
 """Ground truth for test/catalog/signatures.test.ts.
 
-Reads {"framework": "torch" | "flax" | "haiku" | "equinox", "cases": [...]}
+Reads {"framework": "torch" | "flax" | "haiku" | "equinox" | "nnx", "cases": [...]}
 on stdin; each case is {"layer", "args", "kwargs", "input"?, "input_dtype"?,
 "state"?, "inputs"?}. Builds every layer with the installed framework without
 allocating its parameters (torch: the meta device; flax: jax.eval_shape of
 Module.init; haiku: jax.eval_shape of hk.transform(...).init; equinox:
-eqx.filter_eval_shape of the constructor) and prints one JSON object:
+eqx.filter_eval_shape of the constructor; nnx: nnx.eval_shape of the
+constructor) and prints one JSON object:
 {"version": ..., "results": [{"params": {dtype: elements}, "buffers":
 {dtype: elements}, "key": bool} | {"error": "..."}]}.
 
@@ -116,8 +117,30 @@ def equinox_case(case):
     return {"params": histogram(leaves(m)), "buffers": {}, "key": takes_key}
 
 
-CASES = {"torch": torch_case, "flax": flax_case, "haiku": haiku_case, "equinox": equinox_case}
-MODULES = {"torch": "torch", "flax": "flax", "haiku": "haiku", "equinox": "equinox"}
+def nnx_case(case):
+    import inspect
+
+    import jax.numpy as jnp
+    from flax import nnx
+
+    decode = decoder(lambda name: getattr(jnp, name))
+    cls = getattr(nnx, case["layer"])
+    args = [decode(a) for a in case["args"]]
+    kwargs = {k: decode(v) for k, v in case["kwargs"].items()}
+    takes_rngs = "rngs" in inspect.signature(cls.__init__).parameters
+    if takes_rngs:
+        m = nnx.eval_shape(lambda: cls(*args, **kwargs, rngs=nnx.Rngs(0)))
+    else:
+        m = nnx.eval_shape(lambda: cls(*args, **kwargs))
+    # Parameters are the nnx.Param variables; the rest of the state less the RNG streams (a key and a
+    # counter per stream) are buffers (BatchNorm's nnx.BatchStat mean / var).
+    params = nnx.state(m, nnx.Param)
+    rest = nnx.state(m, nnx.Not(nnx.Any(nnx.Param, nnx.RngState)))
+    return {"params": histogram(leaves(params)), "buffers": histogram(leaves(rest)), "key": takes_rngs}
+
+
+CASES = {"torch": torch_case, "flax": flax_case, "haiku": haiku_case, "equinox": equinox_case, "nnx": nnx_case}
+MODULES = {"torch": "torch", "flax": "flax", "haiku": "haiku", "equinox": "equinox", "nnx": "flax"}
 
 
 def main():

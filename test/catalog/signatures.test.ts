@@ -15,6 +15,7 @@ import { runPythonJson } from '../python/venv';
 import { EQUINOX_SIGNATURES } from './signatures/equinox';
 import { FLAX_SIGNATURES } from './signatures/flax';
 import { HAIKU_SIGNATURES } from './signatures/haiku';
+import { NNX_SIGNATURES } from './signatures/nnx';
 import { TORCH_SIGNATURES } from './signatures/torch';
 import type { Py, SignatureRow, SignatureTable } from './signatures/types';
 
@@ -33,7 +34,7 @@ interface Call {
   inputs?: number;
 }
 
-const NAMESPACE = { torch: 'torch.nn', flax: 'flax.linen', haiku: 'haiku', equinox: 'equinox.nn' } as const;
+const NAMESPACE = { torch: 'torch.nn', flax: 'flax.linen', haiku: 'haiku', equinox: 'equinox.nn', nnx: 'flax.nnx' } as const;
 
 /**
  * Positional parameters come from the catalogue entry's signature so that a
@@ -94,6 +95,10 @@ function program(fw: SignatureTable['framework'], c: Call, truth: Truth): string
       const key = 'key' in truth && truth.key ? ['key=jax.random.PRNGKey(0)'] : [];
       return `${JAX}import equinox as eqx\n\nclass M(eqx.Module):\n    layer: eqx.Module\n\n    def __init__(self):\n        self.layer = eqx.nn.${c.row.layer}(${callText(c, 'jnp', key)})\n\nm = M()\n`;
     }
+    case 'nnx': {
+      const rngs = 'key' in truth && truth.key ? ['rngs=rngs'] : [];
+      return `${JAX}from flax import nnx\n\nclass M(nnx.Module):\n    def __init__(self, rngs):\n        self.layer = nnx.${c.row.layer}(${callText(c, 'jnp', rngs)})\n\nm = M(nnx.Rngs(0))\n`;
+    }
   }
 }
 
@@ -103,7 +108,7 @@ function histogram(ts: TensorFact[]): Histogram {
   return h;
 }
 
-const TABLES = [TORCH_SIGNATURES, FLAX_SIGNATURES, HAIKU_SIGNATURES, EQUINOX_SIGNATURES];
+const TABLES = [TORCH_SIGNATURES, FLAX_SIGNATURES, HAIKU_SIGNATURES, EQUINOX_SIGNATURES, NNX_SIGNATURES];
 
 for (const table of TABLES) {
   describe(`${table.framework} catalogue honours every shape/dtype argument of the real signature`, () => {

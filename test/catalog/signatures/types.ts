@@ -8,7 +8,7 @@
 export type Py = number | string | boolean | null | Py[] | { dtype: string };
 
 export interface SignatureRow {
-  /** Attribute of the framework's layer namespace (torch.nn, flax.linen, haiku, equinox.nn). */
+  /** Attribute of the framework's layer namespace (torch.nn, flax.linen, flax.nnx, haiku, equinox.nn). */
   layer: string;
   /** Where the constructor is defined in the installed package. */
   source: string;
@@ -30,7 +30,7 @@ export interface SignatureRow {
 }
 
 export interface SignatureTable {
-  framework: 'torch' | 'flax' | 'haiku' | 'equinox';
+  framework: 'torch' | 'flax' | 'haiku' | 'equinox' | 'nnx';
   /** The installed version the rows were read from; the test checks it. */
   version: string;
   rows: SignatureRow[];

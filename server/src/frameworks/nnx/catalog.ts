@@ -236,7 +236,7 @@ export const NNX_LAYERS: LayerEntry[] = [
     // activations.py PReLU.__init__: negative_slope = Param(jnp.asarray(negative_slope_init, dtype=param_dtype)), a 0-d array.
     names: names('PReLU', 'activations'), framework: 'nnx',
     citation: `flax/nnx/nn/activations.py (${V}) PReLU.__init__: negative_slope 0-d Param`,
-    signature: ['negative_slope_init', 'param_dtype'], defaults: { negative_slope_init: 0.01 },
+    signature: ['negative_slope_init', 'dtype', 'param_dtype'], defaults: { negative_slope_init: 0.01 },
     params: (a: Args) => [spec('negative_slope', [], pdt(a.param_dtype), 'constant')], output: (_a: Args, x) => x,
   },
 ];
