@@ -5,7 +5,7 @@
  * non-user values (containers' methods, module methods).
  */
 import { castSite } from '../frameworks/jax/stack-sites';
-import type { DType } from '../../../shared/src/facts';
+import type { DType, Span } from '../../../shared/src/facts';
 import type { CatValue, Dim } from './catalog-types';
 import type { CallArgs, Interpreter } from './interp';
 import type { SyntaxNode } from './parser';
@@ -253,7 +253,7 @@ export function applyOp(it: Interpreter, name: string, c: CallArgs, node: Syntax
     case 'array': {
       if (r.view) {
         const base = arrays[0];
-        if (base) return { ...base, shape: r.shape, dtype: r.dtype };
+        if (base) return { ...base, shape: r.shape, dtype: r.dtype, dimLits: base.shape.length === r.shape.length && base.shape.every((d, i) => d === r.shape[i]) ? base.dimLits : undefined };
       }
       const isCast = /\.(astype|to|half|float|bfloat16|double|type)$/.test(name) && arrays[0] && arrays[0].dtype !== r.dtype;
       // Casting to the dtype an array already has returns it unchanged: torch `Tensor.to` ("If self already
@@ -266,6 +266,8 @@ export function applyOp(it: Interpreter, name: string, c: CallArgs, node: Syntax
         name: isCast ? undefined : shortOp(name), castFrom: isCast ? arrays[0].dtype : undefined,
         citation: op.citation, from: arrays,
       });
+      const lits = dimLiterals(c, r.shape.length) ?? (arrays[0]?.dimLits && arrays[0].shape.length === r.shape.length && arrays[0].shape.every((d, i) => d === r.shape[i]) ? arrays[0].dimLits : undefined);
+      if (lits) t.dimLits = lits;
       if (isCast && !t.virtual && !t.abstract) {
         const src = arrays[0];
         const stacked = it.memory.current?.observations.some((o) => o.kind === 'vmap-construct' && o.ids.includes(src.id));
@@ -279,6 +281,19 @@ export function applyOp(it: Interpreter, name: string, c: CallArgs, node: Syntax
     case 'arrays':
       return { t: 'tuple', items: r.items.map((a) => it.memory.alloc({ shape: a.shape, dtype: a.dtype, role: 'activation', span: it.span(node), lib, placement, name: shortOp(name), from: arrays })) };
   }
+}
+
+/**
+ * The integer literals a creation call's shape was written with (`torch.zeros((max_batch_size, 2048, ...))`
+ * where max_batch_size holds a literal 32 passed down unchanged): the shape tuple or list given first or as
+ * `shape=` / `size=`, or the sizes given one by one (`torch.zeros(32, 2048)`).
+ */
+function dimLiterals(c: CallArgs, rank: number): (Span | undefined)[] | undefined {
+  const first = c.kw.get('shape') ?? c.kw.get('size') ?? c.args[0];
+  const items = first && (first.t === 'tuple' || first.t === 'list') ? first.items : c.args.every((a) => a.t === 'int') ? c.args : undefined;
+  if (!items || items.length !== rank || !items.every((v) => v.t === 'int')) return undefined;
+  const lits = items.map((v) => (v.t === 'int' ? v.lit : undefined));
+  return lits.some((l) => l) ? lits : undefined;
 }
 
 function torchCreatePlacement(it: Interpreter, args: Record<string, CatValue | undefined>) {

@@ -874,7 +874,7 @@ export class Interpreter {
       case 'integer': {
         const t = node.text.replace(/_/g, '').toLowerCase();
         const n = t.startsWith('0x') ? parseInt(t, 16) : t.startsWith('0o') ? parseInt(t.slice(2), 8) : t.startsWith('0b') ? parseInt(t.slice(2), 2) : Number(t);
-        return Number.isSafeInteger(n) ? { t: 'int', v: n } : unknown(`integer literal ${node.text} is too large`, this.span(node));
+        return Number.isSafeInteger(n) ? { t: 'int', v: n, lit: this.span(node) } : unknown(`integer literal ${node.text} is too large`, this.span(node));
       }
       case 'float': return { t: 'float', v: Number(node.text.replace(/_/g, '')) };
       case 'true': return { t: 'bool', v: true };

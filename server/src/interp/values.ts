@@ -19,7 +19,8 @@ export interface Env {
 }
 
 export type Value =
-  | { t: 'int'; v: number }
+  /** `lit`: the integer literal the value was written as, while it flows unchanged (a fix can rewrite it there). */
+  | { t: 'int'; v: number; lit?: Span }
   | { t: 'float'; v: number }
   | { t: 'str'; v: string }
   | { t: 'bool'; v: boolean }
@@ -135,6 +136,8 @@ export interface TensorV {
   lib: 'jax' | 'torch';
   /** How many leading vmap batch axes `shape` already carries (made inside a vmap). */
   batched?: number;
+  /** Per dimension, the integer literal the size was written as, when it reached the creating call unchanged. */
+  dimLits?: (Span | undefined)[];
 }
 
 export const NONE: Value = { t: 'none' };

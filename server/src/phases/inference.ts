@@ -108,7 +108,11 @@ export interface GradLoop {
 const USES = new WeakMap<ModelRecord, InferenceUse[]>();
 
 /** A cache the model's own code preallocates (`self.cache_k = torch.zeros((max_batch_size, max_seq_len, ...))`). */
-export interface HandCache { label: string; shape: number[]; bytes: number; span?: Span }
+export interface HandCache {
+  label: string; shape: number[]; bytes: number; span?: Span;
+  /** The integer literal the leading (batch) dimension was written as, when it reached the creating call unchanged. */
+  batchLit?: Span;
+}
 const HAND = new WeakMap<ModelRecord, HandCache[]>();
 /** The hand-written, preallocated KV cache tensors of a model (set when its inference phase is built). */
 export function handCaches(rec: ModelRecord): HandCache[] {
@@ -442,6 +446,7 @@ export function inferencePhases(rec: ModelRecord, it: Interpreter, phases: Phase
   const unknowns: Unknown[] = [...base.unknowns];
   const weights = liveAtEnd(base);
   let handKv = 0;
+  const batchLits = new Map<number, Span>();
   for (const t of weights) {
     if (t.role === 'buffer' && isKvName(t.label)) {
       handKv++;
@@ -453,6 +458,7 @@ export function inferencePhases(rec: ModelRecord, it: Interpreter, phases: Phase
   if (rec.framework === 'torch' && rec.result) {
     const seen = new Set(weights.map((t) => t.id));
     visitTensors(rec.result, (t) => {
+      if (t.dimLits?.[0]) batchLits.set(t.id, t.dimLits[0]);
       if (seen.has(t.id) || t.role === 'param' || t.role === 'buffer' || !isKvName(t.label)) return;
       if (!t.shape.every((d) => typeof d === 'number')) { unknowns.push({ what: `size of ${t.label}`, reason: 'a dimension of the cache is unknown', span: t.span }); return; }
       seen.add(t.id);
@@ -466,7 +472,7 @@ export function inferencePhases(rec: ModelRecord, it: Interpreter, phases: Phase
   }
   if (handKv) notes.push(`${handKv} hand-written KV cache tensor(s) are preallocated at their full size`);
   HAND.set(rec, events.flatMap((ev) => (ev.op === 'alloc' && ev.tensor.role === 'kv-cache'
-    ? [{ label: ev.tensor.label, shape: ev.tensor.shape, bytes: ev.tensor.shape.reduce((a, d) => a * d, 1) * dtypeBytes(ev.tensor.dtype), span: ev.tensor.span }] : [])));
+    ? [{ label: ev.tensor.label, shape: ev.tensor.shape, bytes: ev.tensor.shape.reduce((a, d) => a * d, 1) * dtypeBytes(ev.tensor.dtype), span: ev.tensor.span, batchLit: batchLits.get(ev.tensor.id) }] : [])));
 
   const load = hfLoads(it).find((l) => l.span.start === rec.span.start && l.span.end === rec.span.end);
   const config = load ? (load.config ?? hfConfig(load.checkpoint)) : undefined;

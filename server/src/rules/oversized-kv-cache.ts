@@ -51,7 +51,9 @@
  * model = Transformer(max_batch_size=32, max_seq_len=2048).cuda()
  * tokens = torch.zeros((4, 64), dtype=torch.long, device="cuda")   # 4 prompts
  * ```
- * Use `max_batch_size=4` (the fix offers it when the literal is in the file).
+ * Use `max_batch_size=4` (the fix rewrites the integer literal the cache rows
+ * were written as, a keyword, a positional argument, a constant or a default,
+ * when it is in the file).
  *
  * ## Fix safety
  * Unsafe. `cache_implementation="offloaded"` keeps the output but moves
@@ -168,15 +170,16 @@ function unusedCacheRows(ctx: Parameters<Rule['check']>[0]): ReturnType<Rule['ch
     if (bigger) message += `, more than the ${fmt(weights!)} of weights`;
     if (tips) message += `; without them the inference peak would be ${fmt(phase.peakBytes - unused)} instead of ${fmt(phase.peakBytes)} (${fmt(phase.budgetBytes)} usable on ${deviceLabel(ctx.target)})`;
     message += `. Size the cache for the prompts actually run (max_batch_size=${used}).`;
-    // The literal the cache's batch dimension came from, when the file spells it `max_batch_size = N` / `max_batch_size: int = N`.
-    const inComment = (at: number) => ctx.text.slice(ctx.text.lastIndexOf('\n', at) + 1, at).includes('#');
-    const lits = [...ctx.text.matchAll(/\bmax_batch_size\s*(?::\s*int\s*)?=\s*(\d+)\b/g)].filter((m) => Number(m[1]) === rows && !inComment(m.index!));
-    const fixes = lits.length === 1 ? [{
-      title: `Preallocate the cache for ${used} sequences (max_batch_size=${used})`,
+    // The integer literal every cache's batch dimension was written as (a keyword, a positional argument, a
+    // constant, a default), when it reached the cache unchanged and is in this file: the fix rewrites it there.
+    const lit = sized[0].batchLit;
+    const same = lit && !lit.file && sized.every((c) => c.batchLit && c.batchLit.start === lit.start && c.batchLit.end === lit.end);
+    const fixes = same ? [{
+      title: `Preallocate the cache for ${used} sequences (${ctx.text.slice(lit.start, lit.end)} → ${used})`,
       applicability: 'unsafe' as const,
-      edits: [{ start: lits[0].index! + lits[0][0].length - lits[0][1].length, end: lits[0].index! + lits[0][0].length, newText: String(used) }],
+      edits: [{ start: lit.start, end: lit.end, newText: String(used) }],
     }] : [];
-    const span = lits.length === 1 ? { start: lits[0].index!, end: lits[0].index! + lits[0][0].length } : sized[0].span ?? uses[0].span;
+    const span = same ? lit : sized[0].span ?? uses[0].span;
     out.push({ span, message, related: [], fixes });
   }
   return out;

@@ -9,8 +9,9 @@
  * module level, in main(), under `if __name__ == "__main__":` or under
  * `torch.inference_mode()`. From the hand-written cache form (Meta's
  * Llama model.py: caches preallocated for `max_batch_size` sequences while 4
- * prompts run, fixed by `max_batch_size=4`): the size passed as a keyword or
- * positionally, from a module constant or a dataclass-like args default.
+ * prompts run, fixed by rewriting the literal the size was written as): the
+ * size passed as a keyword or positionally, from a module constant, a
+ * constructor default or a dataclass args default (Meta's ModelArgs).
  * Quiet: an offloaded cache, one beam over a short prompt, and a hand cache
  * sized for the prompts run.
  */
@@ -40,11 +41,12 @@ function program(o: O): string {
 }
 
 /** A hand-written cache preallocated for `rows` sequences while four prompts run. */
-interface H { size: 'kw' | 'pos' | 'constant' | 'default'; rows: number; where: 'module' | 'main' }
+interface H { size: 'kw' | 'pos' | 'constant' | 'default' | 'dataclass'; rows: number; where: 'module' | 'main' }
 
 function handProgram(o: H): string {
-  const lines = ['import torch', 'from torch import nn', '', ''];
+  const lines = ['import torch', 'from torch import nn', ...(o.size === 'dataclass' ? ['from dataclasses import dataclass'] : []), '', ''];
   if (o.size === 'constant') lines.push(`MAX_BATCH = ${o.rows}`, '', '');
+  if (o.size === 'dataclass') lines.push('@dataclass', 'class ModelArgs:', `    max_batch_size: int = ${o.rows}`, '    max_seq_len: int = 2048', '', '');
   lines.push(
     'class Attention(nn.Module):',
     '    def __init__(self, dim, n_heads, max_batch_size, max_seq_len):',
@@ -62,8 +64,8 @@ function handProgram(o: H): string {
     '    def forward(self, tokens, start_pos):',
     '        return tokens',
     '', '');
-  const make = { kw: `Transformer(max_batch_size=${o.rows}, max_seq_len=2048)`, pos: `Transformer(${o.rows}, 2048)`, constant: 'Transformer(max_batch_size=MAX_BATCH)', default: 'Transformer()' }[o.size];
-  const body = [`model = ${make}.cuda()`, 'tokens = torch.zeros((4, 64), dtype=torch.long, device="cuda")', 'with torch.inference_mode():', '    out = model.forward(tokens, 0)'];
+  const make = { kw: `Transformer(max_batch_size=${o.rows}, max_seq_len=2048)`, pos: `Transformer(${o.rows}, 2048)`, constant: 'Transformer(max_batch_size=MAX_BATCH)', default: 'Transformer()', dataclass: 'Transformer(args.max_batch_size, args.max_seq_len)' }[o.size];
+  const body = [...(o.size === 'dataclass' ? ['args = ModelArgs()'] : []),`model = ${make}.cuda()`, 'tokens = torch.zeros((4, 64), dtype=torch.long, device="cuda")', 'with torch.inference_mode():', '    out = model.forward(tokens, 0)'];
   if (o.where === 'module') lines.push(...body);
   else lines.push('def main():', ...body.map((l) => `    ${l}`), '', '', 'main()');
   return lines.join('\n') + '\n';
@@ -86,16 +88,16 @@ export function oom301(): Family {
   add('inference_mode, ones, as', { where: 'inference-mode', make: 'ones', imp: 'as' });
   add('main, from-imported torch, ones', { where: 'main', torch: 'from', make: 'ones' });
   add('module import, splat, input_ids=', { imp: 'module', args: 'splat', ids: 'kw' });
-  // The fix rewrites the literal the cache's batch dimension came from; it is found only where the file spells
-  // it `max_batch_size = N` (a text pattern: the interpreter's values do not carry the literal they came from).
-  const NO_PROVENANCE = 'fires, but no fix: the literal behind the cache rows is not traced to its source (ints carry no literal span)';
-  const hand = (name: string, c: Partial<H>, gap?: string): void => { variants.push({ name: `hand cache: ${name}`, text: handProgram({ size: 'kw', rows: 32, where: 'module', ...c }), fires: true, ...(gap ? { gap } : {}) }); };
+  // The fix rewrites the integer literal the caches' batch dimension was written as, wherever it is spelled.
+  const hand = (name: string, c: Partial<H>): void => { variants.push({ name: `hand cache: ${name}`, text: handProgram({ size: 'kw', rows: 32, where: 'module', ...c }), fires: true, fixed: c.size === 'dataclass' ? 'max_batch_size: int = 4' : c.size === 'constant' ? 'MAX_BATCH = 4' : c.size === 'default' ? 'max_batch_size=4' : c.size === 'pos' ? 'Transformer(4, 2048)' : 'Transformer(max_batch_size=4' }); };
   hand('max_batch_size= keyword', {});
-  hand('positional size', { size: 'pos' }, NO_PROVENANCE);
-  hand('module constant', { size: 'constant' }, NO_PROVENANCE);
+  hand('positional size', { size: 'pos' });
+  hand('module constant', { size: 'constant' });
   hand('constructor default', { size: 'default' });
   hand('keyword, in main()', { where: 'main' });
-  hand('positional, in main()', { size: 'pos', where: 'main' }, NO_PROVENANCE);
+  hand('positional, in main()', { size: 'pos', where: 'main' });
+  hand('dataclass args default', { size: 'dataclass' });
+  hand('dataclass args default, in main()', { size: 'dataclass', where: 'main' });
   const quiet = (name: string, text: string): void => { variants.push({ name: `quiet: ${name}`, text, fires: false }); };
   quiet('offloaded cache', program({ ...BASE, extra: 'cache_implementation="offloaded"' }));
   quiet('offloaded cache in a splat, main', program({ ...BASE, where: 'main', args: 'splat', extra: 'cache_implementation="offloaded"' }));
