@@ -79,6 +79,8 @@ export type Observation =
       callee?: Span; jit?: string; jitImport?: { at: number; text: string };
       /** Plain JAX: the init function's arguments jit must take as static (shapes, sizes). */
       static?: { argnums: number[]; argnames: string[] };
+      /** Plain JAX: the expression that built the tree in place (no init function to wrap). */
+      expression?: Span;
     }
   | { kind: 'jit-init'; span: Span };
 

@@ -111,6 +111,12 @@ export const initOutsideJit: Rule = {
         ];
         edits.push(replace(eager.callee, `${eager.jit}(${[callee, ...opts].join(', ')})`));
         fixes.push({ title: `Wrap ${callee} in ${eager.jit}`, applicability: 'unsafe' as const, edits });
+      } else if (eager.expression && eager.jit) {
+        // A tree built in place: the expression becomes the body of a jitted lambda called at once.
+        const edits: TextEdit[] = [];
+        if (eager.jitImport) edits.push({ start: eager.jitImport.at, end: eager.jitImport.at, newText: eager.jitImport.text });
+        edits.push(replace(eager.expression, `${eager.jit}(lambda: ${ctx.text.slice(eager.expression.start, eager.expression.end)})()`));
+        fixes.push({ title: `Build the parameters inside ${eager.jit}`, applicability: 'unsafe' as const, edits });
       }
       out.push({
         span: report.facts.span,

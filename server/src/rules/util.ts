@@ -33,12 +33,3 @@ export function lineSpan(text: string, span: Span): Span {
   if (end < text.length) end++;
   return { start, end };
 }
-
-/** The local name under which `module` is imported (`import jax.numpy as jnp` → 'jnp'). */
-export function importAlias(text: string, module: string): string | undefined {
-  const esc = module.replace(/\./g, '\\.');
-  const m = new RegExp(`^\\s*import\\s+${esc}\\s+as\\s+(\\w+)`, 'm').exec(text);
-  if (m) return m[1];
-  if (new RegExp(`^\\s*import\\s+${esc}\\s*$`, 'm').test(text) || new RegExp(`^\\s*import\\s+${esc}[.,\\s]`, 'm').test(text)) return module;
-  return undefined;
-}

@@ -168,6 +168,20 @@ export function oom104Jax(): Variant[] {
   add('from random, keyword sizes, tuples', { imp: 'from-random', args: 'kw', layers: 'tuples' }, 'jax.jit(init_params, static_argnames=("vocab", "dim"))');
   add('main, jr, helper, init-normal', { where: 'main', imp: 'jr', layers: 'helper', draw: 'init-normal' }, POS);
   add('constants, main, truncated', { args: 'constants', where: 'main', draw: 'truncated-mul' }, 'jax.jit(init_params)(');
+  // The tree built in place (no init function): the expression becomes a jitted lambda called at once.
+  const inPlace = (draw: 'init' | 'mul', where: 'module' | 'main', jit = false): string => {
+    const embed = draw === 'init' ? 'jax.nn.initializers.normal(0.02)(k2, (1_000_000, 2048))' : 'jax.random.normal(k2, (1_000_000, 2048)) * 0.02';
+    const rhs = ['{', '    "w": jax.nn.initializers.lecun_normal()(k1, (2048, 2048)),', `    "embed": ${embed},`, '}'];
+    const body = ['k1, k2 = jax.random.split(jax.random.PRNGKey(0))', ...(jit ? [`params = jax.jit(lambda: ${rhs.join('\n')})()`] : [`params = ${rhs.join('\n')}`]), 'print(jax.tree_util.tree_map(jnp.shape, params))'];
+    const lines = ['import jax', 'import jax.numpy as jnp', '', ''];
+    if (where === 'module') lines.push(...body);
+    else lines.push('def main():', ...body.map((l) => l.split('\n').map((x) => `    ${x}`).join('\n')), '', '', 'main()');
+    return lines.join('\n') + '\n';
+  };
+  variants.push({ name: 'plain jax: tree built in place, initializers, module level', text: inPlace('init', 'module'), fires: true, fixed: 'params = jax.jit(lambda: {' });
+  variants.push({ name: 'plain jax: tree built in place, draw * 0.02, module level', text: inPlace('mul', 'module'), fires: true, fixed: 'params = jax.jit(lambda: {' });
+  variants.push({ name: 'plain jax: tree built in place, initializers, in main()', text: inPlace('init', 'main'), fires: true, fixed: 'params = jax.jit(lambda: {' });
+  variants.push({ name: 'quiet: plain jax: tree built in place under jax.jit(lambda: ...)()', text: inPlace('init', 'module', true), fires: false });
   const quiet = (name: string, c: Partial<J>): void => { variants.push({ name: `quiet: plain jax: ${name}`, text: jaxProgram({ ...J0, ...c }), fires: false }); };
   quiet('jitted, static_argnums', { jit: true });
   quiet('jitted, keyword sizes, main', { jit: true, args: 'kw', where: 'main' });

@@ -113,9 +113,10 @@ function endPlainInit(it: Interpreter, r: ModelRecord, bound: Value | undefined,
   if (!r.jitted) {
     const site = right?.type === 'call' ? r.plainInit?.calls.find((s) => s.node.id === right.id) : undefined;
     const callee = right?.type === 'call' ? right.childForFieldName('function') : null;
+    // The tree made by the statement's own expression (`params = {"w": ...}`): jit a lambda around it.
     r.observations.push({
       kind: 'eager-init', span: r.span, framework: 'jax',
-      ...(callee ? { callee: it.span(callee), static: site ? staticArgs(site.call) : undefined } : {}),
+      ...(callee ? { callee: it.span(callee), static: site ? staticArgs(site.call) : undefined } : right ? { expression: it.span(right) } : {}),
       ...spellOrImport(it, 'jax.jit'),
     });
   }
