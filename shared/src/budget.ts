@@ -10,11 +10,14 @@
  * - JAX on TPU: the XLA_PYTHON_CLIENT_* settings are GPU plugin options
  *   (jaxlib/xla_client.py `generate_pjrt_gpu_plugin_options`); the budget is
  *   the device's HBM.
- * - PyTorch on GPU: the card less the CUDA context, about 400 MiB with lazy
- *   module loading (pytorch/pytorch#109888; default since CUDA 11.7).
+ * - PyTorch on GPU: the card less its runtime layer (`torchRuntime`): the CUDA
+ *   context, about 400 MiB with lazy module loading (pytorch/pytorch#109888;
+ *   default since CUDA 11.7), and the cuBLAS and cuBLASLt workspaces that
+ *   PyTorch takes from its caching allocator for the first matmul.
  */
 import type { RuntimeFacts } from './facts';
-import type { Budget, DeviceSpec } from './types';
+import type { Budget, DeviceInfo, DeviceSpec, RuntimePart, Units } from './types';
+import { formatBytes } from './units';
 
 const MiB = 2 ** 20;
 export const CUDA_CONTEXT_BYTES = 400 * MiB;
@@ -49,10 +52,64 @@ export function frameworkBudget(spec: DeviceSpec, runtime: RuntimeFacts): Budget
       citation: 'openxla/xla gpu_helpers.cc CreateBFCAllocator (total × memory_fraction); JAX docs gpu_memory_allocation.rst (75% default)',
     };
   }
-  const bytes = Math.max(0, cap - CUDA_CONTEXT_BYTES);
+  const runtimeParts = torchRuntime(spec.device);
+  const held = runtimeParts.reduce((s, r) => s + r.bytes, 0);
+  const bytes = Math.max(0, cap - held);
   return {
-    bytes, capacityBytes: cap,
-    explanation: `PyTorch can use ${mib(cap)} less about 400 MiB of CUDA context = ${(bytes / 2 ** 30).toFixed(2)} GiB`,
-    citation: 'pytorch/pytorch#109888 (CUDA context ≈ 400 MB with lazy loading)',
+    bytes, capacityBytes: cap, runtime: runtimeParts,
+    explanation: `PyTorch can use ${mib(cap)} less its runtime, ${runtimeParts.map((r) => `${r.label} ${mibText(r.bytes)}`).join(', ')} = ${(bytes / 2 ** 30).toFixed(2)} GiB`,
+    citation: runtimeParts.map((r) => r.citation).join('; '),
   };
+}
+
+const KiB = 2 ** 10;
+
+function mibText(b: number): string {
+  const m = b / MiB;
+  return `${Number.isInteger(m) ? m.toLocaleString('en-US') : m.toFixed(3).replace(/0+$/, '')} MiB`;
+}
+
+/**
+ * The runtime layer PyTorch holds on each GPU besides the program's tensors, with the defaults of
+ * pytorch/pytorch aten/src/ATen/cuda/CublasHandlePool.cpp (main, 2026):
+ * - the CUDA context, ≈ 400 MiB (pytorch/pytorch#109888);
+ * - the cuBLAS workspace of the default stream's handle, allocated from the caching allocator at the first
+ *   matmul (`getNewWorkspace`): `CUBLAS_WORKSPACE_CONFIG` default ":4096:2:16:8" = 2 × 4096 KiB + 8 × 16 KiB,
+ *   32 MiB on compute capability 9.0 (Hopper) (`parseChosenWorkspaceSize`); on ROCm 32 MiB, 128 MiB on
+ *   gfx94x (MI300);
+ * - the cuBLASLt workspace (`getNewCUDABlasLtWorkspace`): `CUBLASLT_WORKSPACE_SIZE` default 1024 KiB
+ *   (pytorch/pytorch#73328), capped by the cuBLAS size; 76 MiB for hipBLASLt on ROCm.
+ * These count in `torch.cuda.memory_allocated`; the caching allocator's rounding and fragmentation come on
+ * top and are stated as a band, not added (docs/accuracy.md, "The accelerator layer").
+ */
+export function torchRuntime(device: DeviceInfo): RuntimePart[] {
+  const blasCite = 'pytorch/pytorch aten/src/ATen/cuda/CublasHandlePool.cpp';
+  if (device.vendor === 'amd') {
+    return [
+      { label: 'GPU context ≈', bytes: CUDA_CONTEXT_BYTES, citation: 'pytorch/pytorch#109888 (CUDA context ≈ 400 MB with lazy loading; assumed the same for HIP)' },
+      { label: 'hipBLAS workspace', bytes: /mi300/i.test(device.id) ? 128 * MiB : 32 * MiB, citation: `${blasCite} parseChosenWorkspaceSize (ROCm: 32 MiB, 128 MiB on gfx94x)` },
+      { label: 'hipBLASLt workspace', bytes: 76 * MiB, citation: `${blasCite} parseCUDABlasLtWorkspaceSize (76 MiB for hipBLASLt)` },
+    ];
+  }
+  const blas = device.computeCapability === '9.0' ? 4096 * 8 * KiB : 4096 * KiB * 2 + 16 * KiB * 8;
+  return [
+    { label: 'CUDA context ≈', bytes: CUDA_CONTEXT_BYTES, citation: 'pytorch/pytorch#109888 (CUDA context ≈ 400 MB with lazy loading)' },
+    { label: 'cuBLAS workspace', bytes: blas, citation: `${blasCite} parseChosenWorkspaceSize (":4096:2:16:8" default, 32 MiB on Hopper)` },
+    { label: 'cuBLASLt workspace', bytes: Math.min(1024 * KiB, blas), citation: `${blasCite} parseCUDABlasLtWorkspaceSize (1024 KiB default, pytorch/pytorch#73328)` },
+  ];
+}
+
+/**
+ * "tensors 17.7 GB + runtime 428.9 MB = 18.1 GB of 42.9 GB": a phase peak of the program's tensors with the
+ * runtime layer under it, against the whole card; undefined where the budget has no runtime parts (JAX, TPU)
+ * or the peak is unknown. A peak with unknown parts reads "≥". What the caching allocator reserves beyond the
+ * allocated bytes (rounding of blocks to 512 B, segments of 2 MiB / 20 MiB / 2 MiB multiples:
+ * c10/cuda/CUDACachingAllocator.cpp `round_size`, `get_allocation_size`) is not added: it depends on the order
+ * of allocations and frees, and is stated beside the figure.
+ */
+export function onDeviceText(p: { peakBytes: number | null; fits: boolean | null }, budget: Budget, units: Units, lowerBound = false): string | undefined {
+  if (!budget.runtime?.length || p.peakBytes === null || p.peakBytes === 0) return undefined;
+  const held = budget.runtime.reduce((s, r) => s + r.bytes, 0);
+  const ge = p.fits === null || lowerBound ? '≥ ' : '';
+  return `tensors ${ge}${formatBytes(p.peakBytes, units)} + runtime ${formatBytes(held, units)} = ${ge}${formatBytes(p.peakBytes + held, units)} of ${formatBytes(budget.capacityBytes, units)}`;
 }

@@ -17,6 +17,8 @@ export interface DeviceInfo {
   bf16: boolean;
   /** Where the capacity figure comes from. */
   citation: string;
+  /** CUDA compute capability of NVIDIA GPUs ('9.0' = Hopper), where a runtime default depends on it. */
+  computeCapability?: string;
 }
 
 /** A target: N identical devices, e.g. '8xh100-80gb'. */
@@ -34,6 +36,18 @@ export interface Budget {
   reservedAtStartBytes?: number;
   /** One-line human explanation, e.g. "JAX preallocates 75% of 40,960 MiB". */
   explanation: string;
+  citation: string;
+  /**
+   * What the framework's runtime holds on each device besides the program's tensors (PyTorch on a GPU: the
+   * CUDA context, the cuBLAS and cuBLASLt workspaces); `bytes` is the capacity less their sum.
+   */
+  runtime?: RuntimePart[];
+}
+
+/** One part of the runtime layer under the program's tensors. */
+export interface RuntimePart {
+  label: string;
+  bytes: number;
   citation: string;
 }
 

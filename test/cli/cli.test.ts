@@ -144,3 +144,20 @@ test('check --run CMD: the script the command runs, with its words and the launc
   assert.equal(bad.code, 2);
   assert.match(bad.err, /--run: no Python script/);
 });
+
+test('PyTorch on a GPU: the report shows tensors + runtime = total of the card, and the JSON names the runtime parts', () => {
+  const r = run(['check', join(root, 'examples', 'gpt2_train', 'train.py'), '--device', 'a100-40gb']);
+  assert.ok(r.code === 0 || r.code === 1, r.err);
+  const out = r.out.replace(/\s*\n\s*/g, ' ');
+  assert.match(out, /less its runtime, CUDA context ≈ 419\.4 MB, cuBLAS workspace 8\.5 MB, cuBLASLt workspace 1\.0 MB/);
+  assert.match(out, /on the device at the training peak: tensors [\d.]+ GB \+ runtime 429\.0 MB = [\d.]+ GB of 42\.9 GB/);
+  const j = JSON.parse(run(['check', join(root, 'examples', 'gpt2_train', 'train.py'), '--device', 'a100-40gb', '--format', 'json']).out) as {
+    files: { models: { runtime?: { capacityBytes: number; parts: { bytes: number }[] }; phases: { budgetBytes: number }[] }[] }[];
+  };
+  const m = j.files[0].models[0];
+  assert.ok(m.runtime, 'runtime present for PyTorch on a GPU');
+  assert.equal(m.runtime.capacityBytes - m.runtime.parts.reduce((s, p) => s + p.bytes, 0), m.phases[0].budgetBytes);
+  // JAX on the same card: a pool fraction, no runtime parts.
+  const jaxOut = run(['check', join(root, 'examples', 'equinox_late_env', 'predict.py'), '--device', 'a100-40gb']).out;
+  assert.doesNotMatch(jaxOut, /on the device at the/);
+});

@@ -37,10 +37,10 @@ function model(events: MemoryEvent[], phase: PhaseName, runtime: RuntimeFacts): 
 }
 
 test('fitsWhere: N = ceil(split / (budget − fixed)), null when the fixed part alone is too big', () => {
-  // PyTorch on A100 40GB: (40960 − 400) MiB = 42,530,242,560 B usable.
-  // split 100 GiB, fixed 2 GiB: room 40,382,758,912 B → ceil(107,374,182,400 / 40,382,758,912) = ceil(2.66) = 3.
+  // PyTorch on A100 40GB: (40960 − 400 − 8.125 − 1) MiB = 42,520,674,304 B usable (budget.ts torchRuntime).
+  // split 100 GiB, fixed 2 GiB: room 40,373,190,656 B → ceil(107,374,182,400 / 40,373,190,656) = ceil(2.66) = 3.
   const [row] = fitsWhere(100 * GiB, 2 * GiB, TORCH, [dev('a100-40gb')]);
-  assert.equal(row.budgetBytes, 42_530_242_560);
+  assert.equal(row.budgetBytes, 42_520_674_304);
   assert.equal(row.count, 3);
   // JAX on the same card: 75% of 40,960 MiB = 30 GiB; room 28 GiB → ceil(100 / 28) = 4.
   const [j] = fitsWhere(100 * GiB, 2 * GiB, JAX, [dev('a100-40gb')]);

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { dtypeBytes, parseDType } from '../../shared/src/dtypes';
 import { formatBytes, formatCount, GB, GiB } from '../../shared/src/units';
 import { displayName, listDevices, parseDeviceSpec } from '../../shared/src/devices';
-import { frameworkBudget } from '../../shared/src/budget';
+import { frameworkBudget, onDeviceText } from '../../shared/src/budget';
 import type { DeviceSpec } from '../../shared/src/types';
 import type { RuntimeFacts } from '../../shared/src/facts';
 
@@ -140,9 +140,26 @@ test('JAX TPU budget ignores XLA_PYTHON_CLIENT settings', () => {
   assert.equal(b.reservedAtStartBytes, undefined);
 });
 
-test('PyTorch GPU budget: capacity less a 400 MiB CUDA context', () => {
-  // 40960 MiB − 400 MiB = 40560 MiB.
+test('PyTorch GPU budget: capacity less the runtime layer (CUDA context, cuBLAS and cuBLASLt workspaces)', () => {
+  // A100 (8.0): 40960 MiB − 400 MiB context − (2 × 4096 + 8 × 16) KiB cuBLAS − 1024 KiB cuBLASLt = 40,550.875 MiB
+  // (CublasHandlePool.cpp defaults ":4096:2:16:8" and 1024 KiB).
   const b = frameworkBudget(spec('a100-40gb'), { runtime: 'torch', versions: {} });
-  assert.equal(b.bytes, 40560 * MiB);
+  assert.deepEqual(b.runtime!.map((r) => r.bytes), [400 * MiB, 8320 * 1024, 1024 * 1024]);
+  assert.equal(b.bytes, 40960 * MiB - 400 * MiB - 8320 * 1024 - 1024 * 1024);
   assert.match(b.citation, /109888/);
+  assert.match(b.citation, /CublasHandlePool/);
+  // Hopper (9.0): the cuBLAS workspace is 32 MiB.
+  const h = frameworkBudget(spec('h100-80gb'), { runtime: 'torch', versions: {} });
+  assert.equal(h.bytes, 81559 * MiB - 400 * MiB - 32 * MiB - 1 * MiB);
+  // JAX has no runtime parts: its pool is a fraction of the card.
+  assert.equal(frameworkBudget(spec('a100-40gb'), jax({})).runtime, undefined);
+});
+
+test('onDeviceText: tensors + runtime = total of the card; "≥" for a lower bound; nothing for JAX or an unknown peak', () => {
+  const b = frameworkBudget(spec('a100-40gb'), { runtime: 'torch', versions: {} });
+  const held = 400 * MiB + 8320 * 1024 + 1024 * 1024; // 428,998,656 B = 429.0 MB
+  assert.equal(onDeviceText({ peakBytes: 10e9, fits: true }, b, 'GB'), `tensors 10.0 GB + runtime 429.0 MB = ${((10e9 + held) / 1e9).toFixed(1)} GB of 42.9 GB`);
+  assert.match(onDeviceText({ peakBytes: 10e9, fits: null }, b, 'GB')!, /^tensors ≥ 10\.0 GB .* = ≥ 10\.4 GB/);
+  assert.equal(onDeviceText({ peakBytes: null, fits: null }, b, 'GB'), undefined);
+  assert.equal(onDeviceText({ peakBytes: 10e9, fits: true }, frameworkBudget(spec('a100-40gb'), jax({})), 'GB'), undefined);
 });

@@ -6,6 +6,7 @@
  */
 import { dirname, relative, resolve, sep } from 'node:path';
 import type { Span, Unknown } from '../../../shared/src/facts';
+import type { RuntimePart } from '../../../shared/src/types';
 import { adviseModel, type Change, type FitsOn, type SplitBasis } from '../../../shared/src/advice';
 import { anchorSpan, type AnalysisResult, type Finding, type Fix, type ModelReport } from '../analysis/api';
 import { cellLine, type CellSpan } from '../notebook/cells';
@@ -124,6 +125,8 @@ export interface JsonModel {
   params: number | null;
   paramBytes: number | null;
   bytesByDtype: Record<string, number>;
+  /** PyTorch on a GPU: the runtime layer under the tensors (shared/src/budget.ts torchRuntime). */
+  runtime?: { capacityBytes: number; parts: RuntimePart[] };
   phases: JsonPhase[];
   unknowns: JsonUnknown[];
 }
@@ -215,6 +218,7 @@ export function modelJson(idx: LineIndex, m: ModelReport): JsonModel {
     params: m.facts.paramCount,
     paramBytes: e.paramBytes,
     bytesByDtype: e.bytesByDtype,
+    ...(e.budget.runtime ? { runtime: { capacityBytes: e.budget.capacityBytes, parts: e.budget.runtime } } : {}),
     phases: e.phases.map((p, i) => {
       const a = advice[i];
       return {

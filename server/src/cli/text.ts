@@ -19,6 +19,7 @@
  */
 import { adviseModel, fitsOnSummary, type PhaseAdvice } from '../../../shared/src/advice';
 import { displayName } from '../../../shared/src/devices';
+import { onDeviceText } from '../../../shared/src/budget';
 import type { Unknown } from '../../../shared/src/facts';
 import type { PhaseEstimate, Units } from '../../../shared/src/types';
 import { formatBytes } from '../../../shared/src/units';
@@ -137,6 +138,8 @@ export function modelText(m: ModelReport, idx: LineIndex, units: Units): string[
   e.phases.forEach((p, i) => rows.push([p.phase, peakText(p, units, advice[i]?.lowerBound), formatBytes(p.budgetBytes, units), verdictText(p, units)]));
   out.push(...table(rows, '    ', [1, 2]).map((l) => clip(l)));
   const worst = worstPhase(e.phases);
+  const onDevice = worst && onDeviceText(worst, e.budget, units, advice[e.phases.indexOf(worst)]?.lowerBound);
+  if (worst && onDevice) out.push(...wrap(`    on the device at the ${worst.phase} peak: ${onDevice} (the caching allocator may reserve more: fragmentation)`, '      '));
   if (worst) {
     const several = e.target.count > 1 ? ` (device ${worst.peakDevice})` : '';
     out.push(`    largest at the ${worst.phase} peak${several}:`);

@@ -5,6 +5,7 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { adviseModel, fitsOnSummary, type PhaseAdvice } from '../../../shared/src/advice';
 import { displayName } from '../../../shared/src/devices';
+import { onDeviceText } from '../../../shared/src/budget';
 import type { Estimate, PhaseEstimate, Units } from '../../../shared/src/types';
 import { formatBytes, formatCount } from '../../../shared/src/units';
 import type { ModelReport } from '../analysis/api';
@@ -112,6 +113,9 @@ export function hoverMarkdown(r: ModelReport, doc: TextDocument, units: Units): 
   }
   const advice = adviceLines(r, units);
   if (advice.length) lines.push(...advice.flatMap((l) => [l, '']));
+  const peak = worstPhase(e);
+  const onDevice = peak && onDeviceText(peak, e.budget, units);
+  if (peak && onDevice) lines.push(`On the device at the ${peak.phase} peak: ${onDevice}.`, '');
   lines.push(`Budget: ${e.budget.explanation}`);
   return lines.join('\n');
 }
