@@ -64,3 +64,36 @@ test('an initializer that is not modelled (orthogonal: QR of a normal draw) leav
   assert.ok(init?.peakBytes === null || init?.peakIsLowerBound, `orthogonal init gave a confident init peak ${init?.peakBytes}`);
   assert.ok(!r.findings.some((f) => f.code === 'OOM104'), 'OOM104 claims a saving over unknown parameters');
 });
+
+test('a draw passed inline to a training step is its input: the step is traced as without it', async () => {
+  const text = [
+    'import equinox as eqx', 'import jax', 'import jax.numpy as jnp', 'import optax', '', '',
+    'def loss_fn(model, x):', '    return jnp.mean(jax.vmap(model)(x) ** 2)', '', '',
+    'model = eqx.nn.MLP(784, 10, 4096, 4, key=jax.random.PRNGKey(0))',
+    'opt = optax.adam(1e-3)', 'opt_state = opt.init(eqx.filter(model, eqx.is_array))',
+    'for step in range(10):',
+    '    loss, grads = eqx.filter_value_and_grad(loss_fn)(model, jax.random.normal(jax.random.PRNGKey(step), (512, 784)))',
+    '    updates, opt_state = opt.update(grads, opt_state, model)',
+    '    model = eqx.apply_updates(model, updates)', '',
+  ].join('\n');
+  const r = await analyze(text, { device: 'a100-40gb', versions: {} });
+  assert.deepEqual(r.models.map((m) => m.facts.name), ['MLP']);
+  const training = r.models[0].estimate.phases.find((p) => p.phase === 'training');
+  assert.ok(training?.peakBytes != null && training.fits !== null, 'the training step is known');
+});
+
+test('a vmapped init keeps the stack: batch axis counted once', async () => {
+  const text = [
+    'import jax', 'import jax.numpy as jnp', '', '',
+    'def init_layer(key):', '    return {"w": jax.nn.initializers.lecun_normal()(key, (2048, 2048)), "b": jnp.zeros((2048,))}', '', '',
+    'def init_params(key):', '    k_embed, k_layers = jax.random.split(key)',
+    '    layers = jax.vmap(init_layer)(jax.random.split(k_layers, 4))',
+    '    embed = jax.random.normal(k_embed, (1_000_000, 2048)) * 0.02',
+    '    return {"embed": embed, "layers": layers}', '', '',
+    'params = init_params(jax.random.PRNGKey(0))', '',
+  ].join('\n');
+  const { init, m } = await initOf(text);
+  const layers = 4 * (2048 * 2048 * 4 + 2048 * 4);
+  assert.equal(m.estimate.paramBytes, layers + EMBED);
+  assert.equal(init.peakBytes, layers + 2 * EMBED);
+});

@@ -69,6 +69,7 @@ function startModel(it: Interpreter, node: SyntaxNode, name: string, framework: 
     made.add(it.span(cls.node).start);
     it.state.set('metaBuiltClasses', made);
   }
+  it.memory.abortPlainInit();
   if (it.memory.current || it.memory.abstractDepth > 0 || (framework === 'torch' && it.state.get('emptyWeights') === true)) return undefined;
   return it.memory.begin({
     name, framework, span: it.span(node), definitionSpan: cls?.node ? it.span(cls.node) : undefined,
@@ -267,6 +268,7 @@ export function installModules(it: Interpreter): void {
       if (cls.kind !== 'torch') markBackendStart(it, node, `constructing ${cls.name}`);
       // A Module given arrays that code outside any constructor built (a layer stack from a builder function)
       // continues their record: its parameters were made there.
+      it.memory.abortPlainInit();
       if (!it.memory.current) for (const a of [...c.args, ...c.kw.values()]) visitTensors(a, (t) => it.memory.resumeLoose(t));
       const rec = lazyCtx(it) ? undefined : startModel(it, node, cls.name, cls.kind === 'nnx' ? 'flax' : cls.kind, cls);
       // An Equinox Module built outside jit runs its constructor op by op (a sample and its scaled product

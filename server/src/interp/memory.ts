@@ -211,6 +211,15 @@ export class Memory {
     return false;
   }
 
+  /**
+   * A plain-JAX init record is only a candidate until its statement binds a tree: when a model is built or
+   * run, or a gradient taken, while it is current, its draws were that computation's inputs, not parameters.
+   * It is dropped so that the model, forward or step sees what it would see without it.
+   */
+  abortPlainInit(): void {
+    if (this.current?.plainInit) this.recorders.pop();
+  }
+
   /** Drops a loose record that made no parameters (a vmap of plain arrays). */
   dropLoose(r: ModelRecord): void {
     const i = this.recorders.lastIndexOf(r);

@@ -246,6 +246,7 @@ export function installInference(it: Interpreter): void {
     // (a liveness pass at every allocation) is far dearer than running it.
     const site = `${node.startIndex}:${node.endIndex}`;
     const eager = rec && (rec.framework === 'torch' || rec.framework === 'equinox' || (self?.t === 'inst' && self.cls.kind === 'nnx'));
+    if (rec && eager) it.memory.abortPlainInit();
     if (rec && eager && !it.memory.current && !traced.has(site)) {
       traced.add(site);
       // Trace the forward's allocations in a record of its own (not a model: taken out of `finished`).

@@ -336,6 +336,7 @@ export function installTraining(it: Interpreter): void {
   });
   it.externs.set('__grad_factory__', (_i, _s, c, _n, fnv) => ({ t: 'extern', name: '__grad_fn__', args: [c.args[0] ?? NONE], kw: fnv.kw }));
   it.externs.set('__grad_fn__', (i, _s, c, node, fnv) => {
+    it.memory.abortPlainInit();
     const f = fnv.args?.[0] ?? NONE;
     const inputs = c.args.slice(1).flatMap((a) => tensorsIn(a)).filter((t) => t.role !== 'param');
     const g: GradCall = { span: it.span(node), inputs, primal: tensorsIn(c.args[0]), jit: enclosingJit(node, it.text) };

@@ -87,14 +87,15 @@ export function oom104(): Family {
  * imported five ways, the embedding drawn by `jax.random.normal(...) * 0.02`, `truncated_normal(...) * 0.02`,
  * an initializer (`normal(0.02)`, `variance_scaling(...)`) called on (key, shape); the sizes passed positionally
  * (static_argnums), by keyword (static_argnames), bound by functools.partial or module constants; layers in a
- * dict, a list of (w, b) tuples or built by an init_layer helper; at module level or in main(). Fixed by
+ * dict, a list of (w, b) tuples, built by an init_layer helper or vmapped over a stack of keys; at module level or
+ * in main(). Fixed by
  * `jax.jit(init, static_argnums=...)`. Quiet: the init already jitted, a 10,000-row table.
  */
 interface J {
   imp: 'jax' | 'jr' | 'from-random' | 'initializers' | 'jinit';
   draw: 'normal-mul' | 'truncated-mul' | 'init-normal' | 'init-vs';
   args: 'pos' | 'kw' | 'partial' | 'constants';
-  layers: 'dict' | 'tuples' | 'helper';
+  layers: 'dict' | 'tuples' | 'helper' | 'vmap';
   where: 'module' | 'main';
   jit?: boolean;
   rows?: number;
@@ -121,7 +122,7 @@ function jaxProgram(o: J): string {
   }[o.draw];
   const sig = o.args === 'constants' ? 'key' : 'key, vocab, dim';
   lines.push('', '');
-  if (o.layers === 'helper') {
+  if (o.layers === 'helper' || o.layers === 'vmap') {
     lines.push('def init_layer(key, n):', `    w = ${ini}.lecun_normal()(key, (n, n))`, '    return {"w": w, "b": jnp.zeros((n,))}', '', '');
   }
   lines.push(`def init_params(${sig}):`, `    k_embed, *k_layers = ${rnd}.split(key, 5)`);
@@ -130,6 +131,7 @@ function jaxProgram(o: J): string {
     lines.push('    layers = []', '    for k in k_layers:', `        w = ${rnd}.normal(k, (${D}, ${D})) / jnp.sqrt(${D})`, `        layers.append((w, jnp.zeros((${D},))))`);
   }
   if (o.layers === 'helper') lines.push(`    layers = [init_layer(k, ${D}) for k in k_layers]`);
+  if (o.layers === 'vmap') lines.push(`    layers = jax.vmap(lambda k: init_layer(k, ${D}))(${rnd}.split(k_layers[0], 4))`);
   // The table is drawn last: its sample is then alive next to every other parameter, and jitting saves all of it.
   lines.push(`    embed = ${draw}`, '    return {"embed": embed, "layers": layers}', '', '');
   const body: string[] = [];
@@ -159,7 +161,8 @@ export function oom104Jax(): Variant[] {
   add('keyword sizes', { args: 'kw' }, 'jax.jit(init_params, static_argnames=("vocab", "dim"))');
   add('functools.partial', { args: 'partial' }, 'jax.jit(init_fn)(');
   add('module constants', { args: 'constants' }, 'jax.jit(init_params)(');
-  for (const layers of ['tuples', 'helper'] as const) add(`layers: ${layers}`, { layers }, POS);
+  for (const layers of ['tuples', 'helper', 'vmap'] as const) add(`layers: ${layers}`, { layers }, POS);
+  add('vmapped layers, keyword sizes, main', { layers: 'vmap', args: 'kw', where: 'main' }, 'jax.jit(init_params, static_argnames=("vocab", "dim"))');
   add('in main()', { where: 'main' }, POS);
   add('main, helper, keyword sizes', { where: 'main', layers: 'helper', args: 'kw' }, 'jax.jit(init_params, static_argnames=("vocab", "dim"))');
   add('jr, truncated, tuples', { imp: 'jr', draw: 'truncated-mul', layers: 'tuples' }, POS);
@@ -186,6 +189,7 @@ export function oom104Jax(): Variant[] {
   quiet('jitted, static_argnums', { jit: true });
   quiet('jitted, keyword sizes, main', { jit: true, args: 'kw', where: 'main' });
   quiet('jitted partial, helper', { jit: true, args: 'partial', layers: 'helper' });
+  quiet('jitted, vmapped layers', { jit: true, layers: 'vmap' });
   quiet('10,000-row table', { rows: 10_000 });
   quiet('10,000-row table, initializer, main', { rows: 10_000, draw: 'init-vs', where: 'main' });
   return variants;

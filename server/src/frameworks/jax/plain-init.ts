@@ -44,11 +44,19 @@ export function installPlainInit(it: Interpreter): void {
 
 function beginPlainInit(it: Interpreter, node: SyntaxNode): void {
   const m = it.memory;
+  const training = it.state.get('training') as { gradCalls: unknown[] } | undefined;
+  // A draw inside a vmapped function outside any model (`jax.vmap(init_layer)(keys)`): the vmap's own loose
+  // record (a stack of plain arrays, semantics.ts) becomes the candidate instead of being dropped.
+  const cur = m.current;
+  if (cur?.loose && !cur.plainInit && cur.framework === 'jax' && m.vmap.length > 0) {
+    cur.plainInit = { calls: it.callSites.map((s) => ({ node: s.node, call: s.call })), gradCalls: training?.gradCalls.length ?? 0 };
+    cur.loose = Math.max(cur.loose, it.frames.length);
+    return;
+  }
   if (m.current || m.abstractDepth > 0 || it.importDepth > 0 || m.vmap.length > 0) return;
   const r = m.beginLoose({ name: 'params', framework: 'jax', span: it.span(node), phase: 'init', jitted: m.jitDepth > 0, gc: m.jitDepth === 0 });
   // Every statement end is a candidate end; memory.ts defers it inside functions that return a value.
   r.loose = it.frames.length;
-  const training = it.state.get('training') as { gradCalls: unknown[] } | undefined;
   r.plainInit = { calls: it.callSites.map((s) => ({ node: s.node, call: s.call })), gradCalls: training?.gradCalls.length ?? 0 };
 }
 
@@ -71,7 +79,8 @@ function callInitializer(it: Interpreter, init: { name: string; random: boolean;
   if (sample.t !== 'tensor') return sample;
   // The scale is applied by an eager multiply: a second buffer of the same shape while the sample is alive.
   const scaled = it.memory.alloc({
-    shape: sample.shape.slice(sample.batched ? it.memory.vmap.length : 0), dtype: sample.dtype, role: 'activation', name: short, span: it.span(node),
+    // The sample's shape as made (under vmap it carries the batch axes; `from` keeps them from being added twice).
+    shape: sample.shape, dtype: sample.dtype, role: 'activation', name: short, span: it.span(node),
     lib: 'jax', from: [sample], citation: CITATION,
   });
   it.memory.release(sample);

@@ -105,8 +105,11 @@ export function installJax(it: Interpreter): void {
         }
       }
       if (loose) {
-        if (!madeParams) it.memory.dropLoose(loose);
-        else {
+        // Plain arrays drawn as parameters keep the record as a params candidate (frameworks/jax/plain-init.ts):
+        // the statement that binds them decides.
+        if (!madeParams) {
+          if (!loose.plainInit) it.memory.dropLoose(loose);
+        } else {
           loose.result = out;
           // The framework of the layers it built (an Equinox or NNX module, else plain JAX arrays).
           if (out.t === 'inst') loose.framework = out.cls.kind === 'equinox' ? 'equinox' : out.cls.kind === 'nnx' || out.cls.kind === 'flax' ? 'flax' : out.cls.kind === 'haiku' ? 'haiku' : 'jax';
