@@ -116,13 +116,57 @@ interface JitFrame {
   onExit: (() => void)[];
 }
 
+/** A finished record that stands for a model: it has a result or at least one event. */
+function isReported(r: ModelRecord): boolean {
+  return r.result !== undefined || r.events.length > 0;
+}
+
 export class Memory {
   readonly recorders: ModelRecord[] = [];
   readonly finished: ModelRecord[] = [];
 
   /** The finished records that stand for a model (a result or at least one event). */
   reported(): ModelRecord[] {
-    return this.finished.filter((r) => r.result !== undefined || r.events.length > 0);
+    return this.finished.filter(isReported);
+  }
+
+  /** How many finished records stand for a model, counted up to `limit` (`reported().length` without the list). */
+  reportedCount(limit = Infinity): number {
+    let n = 0;
+    for (const r of this.finished) if (isReported(r) && ++n >= limit) break;
+    return n;
+  }
+
+  /**
+   * The first record that `reported()` holds now and did not hold at `snap` (a `snapshot()` taken before),
+   * in `reported()` order. Linear in the number of finished records with a small constant: `finished`
+   * only ever grows by `push` and shrinks by removals, so the records kept from the snapshot come
+   * first, in their order, and the records ended since follow.
+   */
+  firstReportedSince(snap: { records: ModelRecord[]; reported: boolean[] }): ModelRecord | undefined {
+    const after = this.finished;
+    let i = 0;
+    let j = 0;
+    for (; j < after.length && i < snap.records.length; j++) {
+      const r = after[j];
+      while (i < snap.records.length && snap.records[i] !== r) i++;
+      if (i === snap.records.length) break;
+      if (!snap.reported[i] && isReported(r)) return r;
+      i++;
+    }
+    // Records ended since the snapshot (an old one resumed and ended again counts as new only if it was not reported then).
+    for (; j < after.length; j++) {
+      const r = after[j];
+      if (!isReported(r)) continue;
+      const k = snap.records.indexOf(r);
+      if (k < 0 || !snap.reported[k]) return r;
+    }
+    return undefined;
+  }
+
+  /** The finished records and which of them were reported, for `firstReportedSince`. */
+  snapshot(): { records: ModelRecord[]; reported: boolean[] } {
+    return { records: this.finished.slice(), reported: this.finished.map(isReported) };
   }
   readonly vmap: number[] = [];
   jitDepth = 0;
@@ -273,6 +317,34 @@ export class Memory {
     const i = this.recorders.lastIndexOf(r);
     if (i >= 0) this.recorders.splice(i, 1);
     this.finished.push(r);
+    const res = r.result;
+    if (res === undefined) this.endedWithoutResult.push(r);
+    else {
+      const l = this.byResult.get(res);
+      if (l) l.push(r); else this.byResult.set(res, [r]);
+    }
+  }
+
+  /** Records by the result they had when they ended (a result is set before its record ends). */
+  private readonly byResult = new WeakMap<object, ModelRecord[]>();
+  /** Records that ended without a result: looked at one by one (a result set later is seen). */
+  private readonly endedWithoutResult: ModelRecord[] = [];
+
+  /**
+   * Indices in `finished` of the records whose result is one of `values`, highest first: what a scan of
+   * `finished` from its end would meet, found from the records ended with those results instead of
+   * every finished record (a model's end asked this of every finished record, quadratic in the models).
+   */
+  finishedIndicesOf(values: Set<object>): number[] {
+    const cands = new Set<ModelRecord>();
+    for (const v of values) for (const r of this.byResult.get(v) ?? []) cands.add(r);
+    for (const r of this.endedWithoutResult) if (r.result !== undefined) cands.add(r);
+    const out: number[] = [];
+    for (const r of cands) {
+      if (r.result === undefined || !values.has(r.result)) continue;
+      for (let k = this.finished.lastIndexOf(r); k >= 0; k = k > 0 ? this.finished.lastIndexOf(r, k - 1) : -1) out.push(k);
+    }
+    return out.sort((a, b) => b - a);
   }
 
   noteUnknown(u: Unknown): void {

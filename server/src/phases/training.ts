@@ -594,8 +594,8 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
   const base = phases.find((p) => p.phase === 'load' || p.phase === 'init');
   if (!base) return [];
   const ids = paramIds(rec, params);
-  const all = it.memory.reported();
-  const single = all.length === 1;
+  // Counted up to 2 (one question per model; the list of every record made this quadratic in the models).
+  const single = it.memory.reportedCount(2) === 1;
   // The optimizer given this model's parameters; an unbound one only when this is the only model.
   const opt = prog.optimizers.find((o) => o.params.some((t) => ids.has(t.id)))
     ?? (single ? prog.optimizers.find((o) => !o.params.length) ?? prog.optimizers[0] : undefined);

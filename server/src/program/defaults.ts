@@ -103,13 +103,14 @@ export function buildFromDefaults(it: Interpreter): { built: DefaultBuild[]; unb
 }
 
 function attempt(it: Interpreter, run: () => Value): ModelRecord | undefined {
-  const before = new Set(it.memory.reported());
+  // The first model record the build added (a snapshot, not a set of every record: one build per class).
+  const before = it.memory.snapshot();
   try {
     run();
   } catch (e) {
     if (!(e instanceof Error) || !/budget/.test(e.message)) { /* a failed default build leaves the class unbuilt */ }
   }
-  return it.memory.reported().find((r) => !before.has(r));
+  return it.memory.firstReportedSince(before);
 }
 
 /** Whether every parameter (after `self` for a method) has a default; `*args`/`**kwargs` need none. */

@@ -70,9 +70,10 @@ export function absorbTorchParts(it: Interpreter, rec: ModelRecord): void {
   };
   walk(rec.result);
   const finished = it.memory.finished;
-  for (let i = finished.length - 1; i >= 0; i--) {
+  // The finished records whose result is a part, from the last (found by result, not by a scan of every record).
+  for (const i of it.memory.finishedIndicesOf(parts)) {
     const r = finished[i];
-    if (r === rec || r.framework !== 'torch' || !r.result || !parts.has(r.result)) continue;
+    if (r === rec || r.framework !== 'torch' || !r.result) continue;
     for (const u of r.unknowns) rec.unknowns.push(u);
     const inst = r.result as InstV;
     if (!inst.cls.node) finished.splice(i, 1);
