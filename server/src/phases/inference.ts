@@ -30,6 +30,7 @@ import type { Interpreter } from '../interp/interp';
 import { keywordSlot } from '../frameworks/args';
 import { type ModelRecord, visitTensors } from '../interp/memory';
 import type { SyntaxNode } from '../interp/parser';
+import { syntaxIndex } from '../interp/syntaxIndex';
 import { type Value, NONE, describe, num, unknown } from '../interp/values';
 import { hfLoads } from '../frameworks/transformers/semantics';
 
@@ -686,21 +687,9 @@ function syntacticForwards(it: Interpreter, rec: ModelRecord): ForwardUse[] {
   return out;
 }
 
-/**
- * Every node of one type in the file, found once per analysis by tree-sitter's own search
- * (Node.descendantsOfType runs in wasm; a JS walk marshals every node and is ~10× slower).
- */
+/** Every call or loop of the file, found once per analysis (interp/syntaxIndex.ts). */
 function nodesOfType(it: Interpreter, type: 'call' | 'loop'): SyntaxNode[] {
-  // One search for both kinds: each search is a walk over the whole tree.
-  let found = it.state.get('nodesOfType') as { call: SyntaxNode[]; loop: SyntaxNode[] } | undefined;
-  if (!found) {
-    found = { call: [], loop: [] };
-    for (const n of it.tree.rootNode.descendantsOfType(['call', 'for_statement', 'while_statement'])) {
-      if (n) (n.type === 'call' ? found.call : found.loop).push(n);
-    }
-    it.state.set('nodesOfType', found);
-  }
-  return found[type];
+  return syntaxIndex(it.tree)[type];
 }
 
 // ------------------------------------------------------------ grad loops (OOM302)
@@ -724,6 +713,11 @@ export function inTrainingCall(it: { state: Map<string, unknown> }): boolean {
 
 /** Whether the nearest enclosing loop (else function) of `node` calls `.backward(`. */
 export function inTrainingStep(node: SyntaxNode): boolean {
+  // Asked at every module call (a forward body runs once per layer and again per phase): one walk up per call node.
+  return memoised(node, 'inTrainingStep', () => enclosingCallsBackward(node));
+}
+
+function enclosingCallsBackward(node: SyntaxNode): boolean {
   for (let p = node.parent; p; p = p.parent) {
     // LightningModule.training_step: Lightning runs the backward on what it returns (frameworks/lightning).
     if (p.type === 'function_definition' && p.childForFieldName('name')?.text === 'training_step') return true;
@@ -761,6 +755,10 @@ const NO_GRAD_WITH = /\b(no_grad|inference_mode)\s*\(|\bset_grad_enabled\s*\(\s*
 
 /** Whether `node` sits inside `with torch.no_grad():` / `inference_mode()` or a function decorated with them. */
 function syntacticNoGrad(node: SyntaxNode): boolean {
+  return memoised(node, 'noGrad', () => underNoGrad(node));
+}
+
+function underNoGrad(node: SyntaxNode): boolean {
   for (let p = node.parent; p; p = p.parent) {
     if (p.type === 'with_statement') {
       const clause = p.namedChildren.find((c) => c?.type === 'with_clause');

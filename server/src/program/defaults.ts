@@ -21,6 +21,7 @@
 import type { CallArgs, Interpreter } from '../interp/interp';
 import type { ModelRecord } from '../interp/memory';
 import type { SyntaxNode } from '../interp/parser';
+import { nodesWithin, syntaxIndex } from '../interp/syntaxIndex';
 import type { ClassV, FuncV, Value } from '../interp/values';
 
 export interface Unbuilt { name: string; node: SyntaxNode; reason: string }
@@ -41,6 +42,8 @@ export function buildFromDefaults(it: Interpreter): { built: DefaultBuild[]; unb
     const d = n?.type === 'decorated_definition' ? n.childForFieldName('definition') : n;
     return d?.type === 'function_definition' ? [d] : [];
   });
+  // The file's calls and annotations, searched once (not once per class and builder).
+  const index = () => syntaxIndex(it.tree);
   const builtClasses = new Set(it.memory.reported().flatMap((r) => (r.definitionSpan && !r.definitionSpan.file ? [r.definitionSpan.start] : [])));
   // Classes built on the meta device (init_empty_weights, torch.device("meta")): built, holding no memory.
   for (const s of (it.state.get('metaBuiltClasses') as Set<number> | undefined) ?? []) builtClasses.add(s);
@@ -50,14 +53,15 @@ export function buildFromDefaults(it: Interpreter): { built: DefaultBuild[]; unb
   const usedInside = new Set<string>();
   for (const n of classNodes) {
     const name = n.childForFieldName('name')!.text;
-    for (const c of n.descendantsOfType('call')) {
+    for (const c of nodesWithin(index().call, n)) {
       const f = c?.childForFieldName('function');
       const id = f?.type === 'identifier' ? f.text : f?.type === 'attribute' ? f.childForFieldName('attribute')?.text : undefined;
       if (id && id !== name) usedInside.add(id);
     }
     for (const b of n.childForFieldName('superclasses')?.namedChildren ?? []) if (b?.type === 'identifier') usedInside.add(b.text);
     // Annotated fields naming another class (`encoder: Encoder` in a dataclass-style module) make it a part.
-    for (const t of n.childForFieldName('body')?.descendantsOfType('type') ?? []) {
+    const body = n.childForFieldName('body');
+    for (const t of body ? nodesWithin(index().type, body) : []) {
       for (const id of t ? [t, ...t.descendantsOfType('identifier')] : []) if (id?.type === 'identifier' && id.text !== name) usedInside.add(id.text);
     }
   }
@@ -66,7 +70,7 @@ export function buildFromDefaults(it: Interpreter): { built: DefaultBuild[]; unb
   for (const f of funcNodes) {
     const fv = it.globals.vars.get(f.childForFieldName('name')!.text);
     if (fv?.t !== 'func' || !allDefaulted(fv)) continue;
-    for (const c of f.descendantsOfType('call')) {
+    for (const c of nodesWithin(index().call, f)) {
       const fn = c?.childForFieldName('function');
       if (fn?.type !== 'identifier') continue;
       const target = classes.find((k) => k.name === fn.text);
