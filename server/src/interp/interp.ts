@@ -15,7 +15,7 @@ import { Memory, type ModelRecord } from './memory';
 import { percentFormat } from './strings';
 import {
   type ClassV, type Env, type FuncV, type InstV, type ModuleV, type TensorV, type UnknownV, type Value,
-  NONE, describe, int, isUnknown, num, str, truthy, unknown,
+  NONE, VersionedMap, describe, int, isUnknown, num, str, truthy, unknown,
 } from './values';
 
 export class ReturnSignal { constructor(readonly value: Value) {} }
@@ -72,7 +72,8 @@ const MAX_LOOP = 100_000;
 const CHECK_EVERY = 4096;
 
 export class Interpreter {
-  readonly globals: Env = { vars: new Map() };
+  /** The module namespace; its map counts changes (phases cache lookups by value over it). */
+  readonly globals: Env & { vars: VersionedMap<string, Value> } = { vars: new VersionedMap() };
   readonly frames: Env[] = [];
   readonly temps: Value[] = [];
   /** Attribute-assignment targets being evaluated, outermost first ("layers", "attention"...). */

@@ -8,6 +8,14 @@ import type { DType, Placement, Span } from '../../../shared/src/facts';
 import type { Args, Dim, InitValue, LayerEntry } from './catalog-types';
 import type { SyntaxNode } from './parser';
 
+/** A Map that counts its changes, so that an answer computed from it can tell it is still current. */
+export class VersionedMap<K, V> extends Map<K, V> {
+  version = 0;
+  override set(k: K, v: V): this { this.version++; return super.set(k, v); }
+  override delete(k: K): boolean { this.version++; return super.delete(k); }
+  override clear(): void { this.version++; super.clear(); }
+}
+
 export interface Env {
   vars: Map<string, Value>;
   parent?: Env;

@@ -668,10 +668,26 @@ function assignedName(it: Interpreter, span: Span): string | undefined {
   return m?.[1];
 }
 
+/**
+ * The module-level names bound to each value, in binding order: built once while the namespace is unchanged
+ * (asked once per model, each time a scan of every module-level name).
+ */
+function globalNamesByValue(it: Interpreter): Map<Value, string[]> {
+  const vars = it.globals.vars;
+  const hit = it.state.get('globalNamesByValue') as { version: number; byValue: Map<Value, string[]> } | undefined;
+  if (hit && hit.version === vars.version) return hit.byValue;
+  const byValue = new Map<Value, string[]>();
+  for (const [k, v] of vars) {
+    const l = byValue.get(v);
+    if (l) l.push(k); else byValue.set(v, [k]);
+  }
+  it.state.set('globalNamesByValue', { version: vars.version, byValue });
+  return byValue;
+}
+
 /** Calls of a module-level name bound to the model (`model(x)`, `model.forward(x)`) found in the source. */
 function syntacticForwards(it: Interpreter, rec: ModelRecord): ForwardUse[] {
-  const names = new Set<string>();
-  for (const [k, v] of it.globals.vars) if (v === rec.result) names.add(k);
+  const names = new Set(globalNamesByValue(it).get(rec.result as Value) ?? []);
   if (!names.size) return [];
   const out: ForwardUse[] = [];
   for (const n of nodesOfType(it, 'call')) {
