@@ -121,6 +121,20 @@ function isReported(r: ModelRecord): boolean {
   return r.result !== undefined || r.events.length > 0;
 }
 
+/** What `Memory.watch` keeps: a log of moves and the unreported records, or a full copy of `finished`. */
+export interface Watch {
+  unreported?: Set<ModelRecord>;
+  log?: { r: ModelRecord; entered: boolean }[];
+  full?: { records: ModelRecord[]; reported: boolean[] };
+}
+
+/** `firstReportedSince` from a full copy: the first reported record now that was not reported in the copy. */
+function firstNew(after: ModelRecord[], snap: { records: ModelRecord[]; reported: boolean[] }): ModelRecord | undefined {
+  const before = new Set<ModelRecord>();
+  snap.records.forEach((r, i) => { if (snap.reported[i]) before.add(r); });
+  return after.find((r) => isReported(r) && !before.has(r));
+}
+
 export class Memory {
   readonly recorders: ModelRecord[] = [];
   readonly finished: ModelRecord[] = [];
@@ -138,36 +152,43 @@ export class Memory {
   }
 
   /**
-   * The first record that `reported()` holds now and did not hold at `snap` (a `snapshot()` taken before),
-   * in `reported()` order. Linear in the number of finished records with a small constant: `finished`
-   * only ever grows by `push` and shrinks by removals, so the records kept from the snapshot come
-   * first, in their order, and the records ended since follow.
+   * Watches `finished` from now on, for `firstReportedSince`: a build from defaults asks which model record
+   * it added. The answer is found from the records that entered or left `finished` meanwhile (a log kept
+   * while watching) and the records that were not reported when they ended (few), not from a copy of every
+   * finished record (one per build made the builds quadratic in the models). Once a record has been in
+   * `finished` twice at the same time, a full copy is taken instead.
    */
-  firstReportedSince(snap: { records: ModelRecord[]; reported: boolean[] }): ModelRecord | undefined {
-    const after = this.finished;
-    let i = 0;
-    let j = 0;
-    for (; j < after.length && i < snap.records.length; j++) {
-      const r = after[j];
-      while (i < snap.records.length && snap.records[i] !== r) i++;
-      if (i === snap.records.length) break;
-      if (!snap.reported[i] && isReported(r)) return r;
-      i++;
+  watch(): Watch {
+    if (this.duplicated) return { full: { records: this.finished.slice(), reported: this.finished.map(isReported) } };
+    const unreported = new Set<ModelRecord>();
+    for (const r of this.unreportedAtEnd) {
+      if (isReported(r)) this.unreportedAtEnd.delete(r);
+      else if (this.inFinished.get(r)) unreported.add(r);
     }
-    // Records ended since the snapshot (an old one resumed and ended again counts as new only if it was not reported then).
-    for (; j < after.length; j++) {
-      const r = after[j];
-      if (!isReported(r)) continue;
-      const k = snap.records.indexOf(r);
-      if (k < 0 || !snap.reported[k]) return r;
-    }
-    return undefined;
+    this.log = [];
+    return { unreported, log: this.log };
   }
 
-  /** The finished records and which of them were reported, for `firstReportedSince`. */
-  snapshot(): { records: ModelRecord[]; reported: boolean[] } {
-    return { records: this.finished.slice(), reported: this.finished.map(isReported) };
+  /** The first record that `reported()` holds now and did not hold when `w` was taken, in `reported()` order. */
+  firstReportedSince(w: Watch): ModelRecord | undefined {
+    if (this.log === w.log) this.log = undefined;
+    if (w.full) return firstNew(this.finished, w.full);
+    // Whether each record that moved since was in `finished` then: the opposite of its first move.
+    const wasIn = new Map<ModelRecord, boolean>();
+    for (const m of w.log!) if (!wasIn.has(m.r)) wasIn.set(m.r, !m.entered);
+    const found = new Set<ModelRecord>();
+    const consider = (r: ModelRecord, wasReported: boolean) => { if (this.inFinished.get(r) && isReported(r) && !wasReported) found.add(r); };
+    // Records in `finished` throughout: new only if they were not reported then and are now.
+    for (const r of w.unreported!) if (!wasIn.has(r)) consider(r, false);
+    // Records that moved: new unless they were in `finished`, and reported, when the watch began.
+    for (const [r, was] of wasIn) consider(r, was && !w.unreported!.has(r));
+    if (found.size <= 1 || this.duplicated) return found.size <= 1 ? found.values().next().value : this.finished.find((r) => found.has(r));
+    // `finished` grows only at its end and keeps its order: the earliest to enter is the first there.
+    let best: ModelRecord | undefined;
+    for (const r of found) if (!best || this.enteredAt.get(r)! < this.enteredAt.get(best)!) best = r;
+    return best;
   }
+
   readonly vmap: number[] = [];
   jitDepth = 0;
   abstractDepth = 0;
@@ -218,7 +239,7 @@ export class Memory {
     } finally {
       this.end(rec);
       const k = this.finished.indexOf(rec);
-      if (k >= 0) this.finished.splice(k, 1);
+      if (k >= 0) this.removeFinished(k);
     }
   }
 
@@ -280,7 +301,7 @@ export class Memory {
     for (let k = this.finished.length - 1; k >= 0; k--) {
       const r = this.finished[k];
       if (!r.loose || r.atImport || !r.live.has(t.id)) continue;
-      this.finished.splice(k, 1);
+      this.removeFinished(k);
       this.recorders.push(r);
       r.loose = this.it.frames.length;
       return;
@@ -317,6 +338,12 @@ export class Memory {
     const i = this.recorders.lastIndexOf(r);
     if (i >= 0) this.recorders.splice(i, 1);
     this.finished.push(r);
+    const n = (this.inFinished.get(r) ?? 0) + 1;
+    this.inFinished.set(r, n);
+    if (n > 1) this.duplicated = true;
+    this.enteredAt.set(r, ++this.clock);
+    this.log?.push({ r, entered: true });
+    if (!isReported(r)) this.unreportedAtEnd.add(r);
     const res = r.result;
     if (res === undefined) this.endedWithoutResult.push(r);
     else {
@@ -324,6 +351,26 @@ export class Memory {
       if (l) l.push(r); else this.byResult.set(res, [r]);
     }
   }
+
+  /** Takes the record at `i` out of `finished` (every removal goes through here: `watch` follows them). */
+  removeFinished(i: number): void {
+    const [r] = this.finished.splice(i, 1);
+    if (!r) return;
+    this.inFinished.set(r, (this.inFinished.get(r) ?? 1) - 1);
+    this.log?.push({ r, entered: false });
+  }
+
+  /** How many times each record is in `finished` now. */
+  private readonly inFinished = new Map<ModelRecord, number>();
+  /** When each record last entered `finished` (its order there: `finished` grows only at its end). */
+  private readonly enteredAt = new Map<ModelRecord, number>();
+  private clock = 0;
+  /** A record was in `finished` twice at once: `watch` copies `finished` from then on. */
+  private duplicated = false;
+  /** Records that were not reported when they ended (pruned as they become reported). */
+  private readonly unreportedAtEnd = new Set<ModelRecord>();
+  /** Moves in and out of `finished` while a `watch` is open. */
+  private log?: { r: ModelRecord; entered: boolean }[];
 
   /** Records by the result they had when they ended (a result is set before its record ends). */
   private readonly byResult = new WeakMap<object, ModelRecord[]>();

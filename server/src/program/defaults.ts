@@ -108,7 +108,7 @@ export function buildFromDefaults(it: Interpreter): { built: DefaultBuild[]; unb
 
 function attempt(it: Interpreter, run: () => Value): ModelRecord | undefined {
   // The first model record the build added (a snapshot, not a set of every record: one build per class).
-  const before = it.memory.snapshot();
+  const before = it.memory.watch();
   try {
     run();
   } catch (e) {

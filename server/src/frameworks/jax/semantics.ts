@@ -169,7 +169,7 @@ export function installJax(it: Interpreter): void {
       void rec;
       it.memory.abstractDepth--;
       // The abstract pass may have recorded finished models; they are not real models.
-      for (let i = it.memory.finished.length - 1; i >= 0; i--) if (it.memory.finished[i].span.start >= node.startIndex && it.memory.finished[i].span.end <= node.endIndex) it.memory.finished.splice(i, 1);
+      for (let i = it.memory.finished.length - 1; i >= 0; i--) if (it.memory.finished[i].span.start >= node.startIndex && it.memory.finished[i].span.end <= node.endIndex) it.memory.removeFinished(i);
     }
   });
   reg(['jax.ShapeDtypeStruct'], (_s, c, node) => {

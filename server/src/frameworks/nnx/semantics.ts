@@ -93,7 +93,7 @@ export function absorbNnxParts(it: Interpreter, rec: ModelRecord): void {
     rec.unknowns.push(...r.unknowns);
     rec.observations.push(...r.observations);
     moved.unshift(...r.events);
-    if (!(r.result as InstV).cls.node) finished.splice(i, 1);
+    if (!(r.result as InstV).cls.node) it.memory.removeFinished(i);
   }
   rec.events.unshift(...moved);
 }

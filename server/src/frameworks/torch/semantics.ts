@@ -76,7 +76,7 @@ export function absorbTorchParts(it: Interpreter, rec: ModelRecord): void {
     if (r === rec || r.framework !== 'torch' || !r.result) continue;
     for (const u of r.unknowns) rec.unknowns.push(u);
     const inst = r.result as InstV;
-    if (!inst.cls.node) finished.splice(i, 1);
+    if (!inst.cls.node) it.memory.removeFinished(i);
   }
 }
 
