@@ -315,7 +315,7 @@ export class Memory {
     if (r.plainInit) {
       if (this.deferPlainInit(stmt)) return;
       this.recorders.pop();
-      if (this.it.plainInitEnd?.(r, bound, stmt)) this.finished.push(r);
+      if (this.it.plainInitEnd?.(r, bound, stmt)) this.pushFinished(r);
       return;
     }
     if (bound) {
@@ -337,6 +337,11 @@ export class Memory {
   end(r: ModelRecord): void {
     const i = this.recorders.lastIndexOf(r);
     if (i >= 0) this.recorders.splice(i, 1);
+    this.pushFinished(r);
+  }
+
+  /** Puts `r` at the end of `finished` (every addition goes through here: `watch` and the index by result follow them). */
+  private pushFinished(r: ModelRecord): void {
     this.finished.push(r);
     const n = (this.inFinished.get(r) ?? 0) + 1;
     this.inFinished.set(r, n);
