@@ -118,3 +118,21 @@ test('Model(config) on a real device: the load peak holds the untied head weight
   // 5,289,472 parameters (transformers' count, above) + the 8192 × 256 head weight, float32: measured 29,546,496 B by test/truth (hf_gpt2_train, build).
   assert.equal(load.peakBytes, (5_289_472 + 8192 * 256) * 4);
 });
+
+test('run_clm-style configs: AutoConfig.for_model and update_from_string (--config_overrides) as transformers applies them', async () => {
+  const srcs = [
+    'from transformers import AutoConfig, AutoModelForCausalLM\nconfig = AutoConfig.for_model("gpt2", n_embd=128, n_head=4)\nconfig.update_from_string("n_layer=3,n_positions=256,resid_pdrop=0.2,scale_attn_weights=false")\nmodel = AutoModelForCausalLM.from_config(config)\n',
+    'from transformers import CONFIG_MAPPING, AutoModelForCausalLM\nconfig = CONFIG_MAPPING["gpt2"]()\nconfig.update_from_string("n_embd=64,n_layer=2,n_head=4,vocab_size=300")\nmodel = AutoModelForCausalLM.from_config(config)\n',
+    'from transformers import AutoConfig, AutoModelForCausalLM\nconfig = AutoConfig.for_model("llama", hidden_size=64, intermediate_size=96, num_attention_heads=4, vocab_size=500)\nconfig.update_from_string("num_hidden_layers=2,intermediate_size=80,tie_word_embeddings=true")\nmodel = AutoModelForCausalLM.from_config(config)\n',
+  ];
+  const truth = runPythonJson<({ params: number; dtype: string } | { error: string })[]>('hf_snippet_params.py', srcs);
+  for (let i = 0; i < srcs.length; i++) {
+    const t = truth[i];
+    assert.ok(!('error' in t), 'error' in t ? t.error : '');
+    const o = await oomlens(srcs[i]);
+    assert.deepEqual({ params: o.params, dtype: o.dtype }, { params: t.params, dtype: t.dtype }, srcs[i]);
+  }
+  // An override string oomlens cannot read leaves every field unknown: no size.
+  const u = await oomlens('import sys\nfrom transformers import AutoConfig, AutoModelForCausalLM\nconfig = AutoConfig.for_model("gpt2")\nconfig.update_from_string(sys.argv[1])\nmodel = AutoModelForCausalLM.from_config(config)\n');
+  assert.equal(u.params, null);
+});

@@ -17,7 +17,7 @@ import { defaultLoadDType, dtypeKeyword, KNOWN_MODEL_TYPES, lookupCheckpoint, mo
 import { keywordSlot } from '../args';
 import { linearize, type Interpreter } from '../../interp/interp';
 import type { SyntaxNode } from '../../interp/parser';
-import { type ClassV, type InstV, type Value, unknown } from '../../interp/values';
+import { type ClassV, type InstV, type Value, NONE, unknown } from '../../interp/values';
 import { linearLayout, type ModelLayout } from './linears';
 import { fromData } from '../../program/configfiles';
 import { describeQuant, isQuantized, quantFromCall, quantFromConfig, quantizedWeightBytes, type QuantSpec } from './quantization';
@@ -103,6 +103,15 @@ export function installTransformers(it: Interpreter): void {
     const last = fnv.name.split('.').pop()!;
     // `GPT2Config(n_layer=4, ...)`: the config class's own defaults under the keywords given.
     if (Object.hasOwn(CONFIG_CLASSES, last)) return makeConfig(it, last, CONFIG_CLASSES[last], c, node);
+    // AutoConfig.for_model("gpt2", **kw) (configuration_auto.py): that model_type's config class with the keywords.
+    if (className === 'AutoConfig' && last === 'for_model') {
+      const mt = c.args[0] ?? c.kw.get('model_type');
+      const entry = mt?.t === 'str' ? Object.entries(CONFIG_CLASSES).find(([, x]) => x.modelType === mt.v) : undefined;
+      if (!entry) return unknown(`AutoConfig.for_model(${mt?.t === 'str' ? `"${mt.v}"` : '…'}): ${mt?.t === 'str' ? 'no config class oomlens reads for this model_type' : 'the model_type is not a literal'}`, it.span(node));
+      const kw = new Map(c.kw);
+      kw.delete('model_type');
+      return makeConfig(it, entry[0], entry[1], { args: c.args.slice(1), kw }, node);
+    }
     const fromConfig = fnv.name.endsWith('.from_config') && !NOT_MODELS.test(className);
     // `GPT2LMHeadModel(config)`: a concrete model class built from a config value (modeling_utils.py
     // PreTrainedModel.__init__: random initialisation in torch's default dtype, float32; dtype= is not an
@@ -180,6 +189,46 @@ export function installTransformers(it: Interpreter): void {
       if (base?.t === 'extern' && !NOT_MODELS.test(base.name)) return { t: 'extern', name: `${base.name}.${name.v}`, self };
     }
     return prevAttr ? prevAttr(i, self, c, node, fnv) : unknown('__pass__');
+  });
+  // config.update_from_string("n_embd=10,resid_pdrop=0.2") (configuration_utils.py, run_clm's --config_overrides):
+  // each value cast to the type of the attribute it replaces (bool, int, float, str); an attribute that is
+  // missing or of another type makes transformers raise, so that field is unknown here.
+  it.externs.set('builtins.dict.update_from_string', (_i, self, c, node) => {
+    if (self?.t !== 'dict' || !self.attrs) return unknown('__pass__');
+    const sv = c.args[0] ?? c.kw.get('update_str');
+    const keyOf = (k: string) => (self.aliases && Object.hasOwn(self.aliases, k) ? self.aliases[k] : k);
+    if (sv?.t !== 'str') {
+      // Which fields change is not known: every field of the config is.
+      self.vals = self.vals.map((v, i) => (self.keys[i].t === 'str' && (self.keys[i] as { v: string }).v === 'model_type' ? v : unknown('config.update_from_string with a value that is not known', it.span(node))));
+      return NONE;
+    }
+    for (const part of sv.v.split(',')) {
+      const eq = part.indexOf('=');
+      if (eq < 0) continue;
+      const k = keyOf(part.slice(0, eq));
+      const raw = part.slice(eq + 1);
+      const i = self.keys.findIndex((x) => x.t === 'str' && x.v === k);
+      const old = i >= 0 ? self.vals[i] : undefined;
+      const truthy = ['true', '1', 'y', 'yes'].includes(raw.toLowerCase());
+      const v: Value = old?.t === 'bool' && (truthy || ['false', '0', 'n', 'no'].includes(raw.toLowerCase())) ? { t: 'bool', v: truthy }
+        : old?.t === 'int' && /^[+-]?\d+$/.test(raw) ? { t: 'int', v: Number(raw) }
+        : old?.t === 'float' && Number.isFinite(Number(raw)) ? { t: 'float', v: Number(raw) }
+        : old?.t === 'str' ? { t: 'str', v: raw }
+        // A None default that __post_init__ derives (num_key_value_heads) has a type oomlens does not follow: unknown.
+        : unknown(`config.update_from_string: ${k}=${raw} (the attribute is missing, None before __post_init__, or its type does not take this value)`, it.span(node));
+      if (i >= 0) self.vals[i] = v; else { self.keys.push({ t: 'str', v: k }); self.vals.push(v); }
+    }
+    return NONE;
+  });
+  // CONFIG_MAPPING["gpt2"] (configuration_auto.py, as run_clm.py uses it): that model_type's config class.
+  const prevItem = it.externs.get('__getitem__');
+  it.externs.set('__getitem__', (i, self, c, node, fnv) => {
+    if (self?.t === 'extern' && /^transformers\.(?:models\.auto\.configuration_auto\.)?CONFIG_MAPPING$/.test(self.name) && !self.self) {
+      const k = c.args[0];
+      const entry = k?.t === 'str' ? Object.entries(CONFIG_CLASSES).find(([, x]) => x.modelType === k.v) : undefined;
+      return entry ? { t: 'extern', name: `transformers.${entry[0]}` } : unknown(`CONFIG_MAPPING[${k?.t === 'str' ? `"${k.v}"` : '…'}]: ${k?.t === 'str' ? 'no config class oomlens reads for this model_type' : 'the model_type is not known'}`, it.span(node));
+    }
+    return prevItem ? prevItem(i, self, c, node, fnv) : unknown('indexing is not modelled', it.span(node));
   });
   it.externs.set('transformers.BitsAndBytesConfig', (_i, _s, c) => ({ t: 'extern', name: 'transformers.BitsAndBytesConfig', kw: c.kw }));
 }
