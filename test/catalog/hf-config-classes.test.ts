@@ -136,3 +136,10 @@ test('run_clm-style configs: AutoConfig.for_model and update_from_string (--conf
   const u = await oomlens('import sys\nfrom transformers import AutoConfig, AutoModelForCausalLM\nconfig = AutoConfig.for_model("gpt2")\nconfig.update_from_string(sys.argv[1])\nmodel = AutoModelForCausalLM.from_config(config)\n');
   assert.equal(u.params, null);
 });
+
+test('OOM201 (from_pretrained in float32) stays quiet for a model built from a config: there is no checkpoint dtype, and Model(config) takes no dtype', async () => {
+  for (const build of ['GPT2LMHeadModel(config)', 'AutoModelForCausalLM.from_config(config)']) {
+    const r = await analyze(snippet(`config = GPT2Config(n_embd=64, n_layer=2, n_head=4)\nmodel = ${build}`), { device: 'a100-80gb', versions: { transformers: '4.45.0' } });
+    assert.deepEqual(r.findings.map((f) => f.code).filter((c) => c === 'OOM201'), [], build);
+  }
+});
