@@ -143,3 +143,8 @@ test('OOM201 (from_pretrained in float32) stays quiet for a model built from a c
     assert.deepEqual(r.findings.map((f) => f.code).filter((c) => c === 'OOM201'), [], build);
   }
 });
+
+test('a data collator called with a tokenizer is no model built from a config', async () => {
+  const r = await analyze('from transformers import AutoTokenizer, DataCollatorForLanguageModeling\ntok = AutoTokenizer.from_pretrained("gpt2")\ncollator = DataCollatorForLanguageModeling(tok, mlm=False)\n', { device: 'a100-80gb' });
+  assert.deepEqual(r.models.map((m) => m.facts.name), []);
+});

@@ -95,6 +95,9 @@ export function hfLoads(it: Interpreter): HfLoad[] {
   return v;
 }
 
+/** The reason of the value a transformers config class without an entry in config-defaults.ts gives (interp.ts callExtern). */
+const UNREAD_CONFIG = /`transformers\.(?:[\w.]+\.)?\w+Config` is not modelled/;
+
 const NOT_MODELS = /(Tokenizer|TokenizerFast|Processor|Config|FeatureExtractor|ImageProcessor|GenerationConfig)$/;
 
 export function installTransformers(it: Interpreter): void {
@@ -116,7 +119,10 @@ export function installTransformers(it: Interpreter): void {
     // `GPT2LMHeadModel(config)`: a concrete model class built from a config value (modeling_utils.py
     // PreTrainedModel.__init__: random initialisation in torch's default dtype, float32; dtype= is not an
     // argument of __init__ and config.dtype is not applied there).
-    const direct = !fromConfig && /^[A-Z]\w*(Model|For[A-Z]\w*)$/.test(last) && !last.startsWith('Auto') && !NOT_MODELS.test(last) && (c.args.length > 0 || c.kw.has('config'));
+    // Only with a config value (or a config class oomlens does not read) as that argument: DataCollatorFor…(tokenizer) is no model.
+    const cfgArg = c.args[0] ?? c.kw.get('config');
+    const unreadConfig = cfgArg?.t === 'unknown' && UNREAD_CONFIG.test(cfgArg.reason);
+    const direct = !fromConfig && /^[A-Z]\w*(Model|For[A-Z]\w*)$/.test(last) && !last.startsWith('Auto') && !NOT_MODELS.test(last) && (configArg(c) !== undefined || unreadConfig);
     if (fromConfig || direct) {
       const cls = fromConfig ? className : last;
       // AutoModelFor….from_config(config): the architecture the config describes, built randomly initialised
@@ -126,7 +132,7 @@ export function installTransformers(it: Interpreter): void {
       const parsed = cfgV ? configFromValue(cfgV) : undefined;
       if (!parsed) {
         const arg = c.args[0] ?? c.kw.get('config');
-        const named = arg?.t === 'unknown' && /`transformers\.(?:[\w.]+\.)?\w+Config` is not modelled/.test(arg.reason) ? ` (${arg.reason}: no parameter formula for its model_type)` : ' (AutoConfig.from_pretrained with a literal checkpoint name, or a config class called in the program, gives it)';
+        const named = arg?.t === 'unknown' && UNREAD_CONFIG.test(arg.reason) ? ` (${arg.reason}: no parameter formula for its model_type)` : ' (AutoConfig.from_pretrained with a literal checkpoint name, or a config class called in the program, gives it)';
         // A model record whose size is unknown (reported with the reason), never a missing model or zero.
         const rec = it.memory.current || it.state.get('torchMeta') === true ? undefined : it.memory.begin({ name: `${cls}(config)`, framework: 'transformers', span: it.span(node), phase: 'load', jitted: false, gc: false });
         it.note(`${cls}${fromConfig ? '.from_config' : '(config)'}: the config is not known${named}; the model's size is unknown`, node);
@@ -194,7 +200,7 @@ export function installTransformers(it: Interpreter): void {
   // each value cast to the type of the attribute it replaces (bool, int, float, str); an attribute that is
   // missing or of another type makes transformers raise, so that field is unknown here.
   it.externs.set('builtins.dict.update_from_string', (_i, self, c, node) => {
-    if (self?.t !== 'dict' || !self.attrs) return unknown('__pass__');
+    if (self?.t !== 'dict' || !self.attrs) return unknown('update_from_string on a value that is not a config oomlens reads', it.span(node));
     const sv = c.args[0] ?? c.kw.get('update_str');
     const keyOf = (k: string) => (self.aliases && Object.hasOwn(self.aliases, k) ? self.aliases[k] : k);
     if (sv?.t !== 'str') {
