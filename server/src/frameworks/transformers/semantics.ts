@@ -140,7 +140,7 @@ export function installTransformers(it: Interpreter): void {
         if (rec) { rec.result = inst; it.memory.end(rec); }
         return inst;
       }
-      const id = (cfgV && CONFIG_ID.get(cfgV)) ?? `config (model_type ${parsed.config.model_type})`;
+      const id = (cfgV && CONFIG_ID.get(cfgV)) ?? `${cls} (config, model_type ${parsed.config.model_type})`;
       const torchDefault = (it.state.get('torchDefaultDtype') as DType | undefined) ?? 'float32';
       const cfgDtype = parsed.config.dtype ?? parsed.config.torch_dtype;
       const dt: { dtype: DType | undefined; why: string } | undefined = direct
@@ -403,7 +403,7 @@ function fromPretrained(it: Interpreter, className: string, args: Value[], kw: M
     else if (stored) quantWhy = `${qSpec.how}: quantising a checkpoint sized from its safetensors headers is not modelled`;
     else { sizes = quantizeSizes(sizes, layout, qSpec); load.quant = qSpec; }
   }
-  load.sizedFrom = fromConfig ? `the config given to from_config (model_type ${config?.model_type})` : stored ? `${weights && 'source' in weights ? weights.source : 'safetensors headers'} in ${dir}` : local && 'config' in local ? `${local.path} (model_type ${config?.model_type})` : entry ? entry.source : undefined;
+  load.sizedFrom = fromConfig ? `the config given to ${className} (model_type ${config?.model_type})` : stored ? `${weights && 'source' in weights ? weights.source : 'safetensors headers'} in ${dir}` : local && 'config' in local ? `${local.path} (model_type ${config?.model_type})` : entry ? entry.source : undefined;
   if (weights && 'unknown' in weights) it.note(`checkpoint files of "${id}": ${weights.unknown}`, node);
   if (!config && !stored) {
     it.note(`unknown checkpoint "${id}": not in oomlens's table, and neither a local folder nor the Hugging Face cache (${'HF_HUB_CACHE / HF_HOME / ~/.cache/huggingface/hub'}) holds its config.json or weights: its size is unknown`, node);
