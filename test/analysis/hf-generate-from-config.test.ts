@@ -62,3 +62,20 @@ test('generate() on a GPT2LMHeadModel(config): the prompt cache and the prefill 
   // residual (+ the two embeddings GPT2Model.forward holds) 3·128·256·4 B + MLP 128·(256 + 4·1024)·4 B (gelu_new).
   assert.equal(prefill?.bytes, 3 * 128 * 256 * 4 + 128 * (256 + 4 * 1024) * 4);
 });
+
+test('generate() on a LlamaForCausalLM(LlamaConfig(...)) with grouped KV heads: the cache uses num_key_value_heads', async () => {
+  const src = `import torch
+from transformers import LlamaConfig, LlamaForCausalLM
+config = LlamaConfig(vocab_size=1000, hidden_size=256, intermediate_size=512, num_hidden_layers=3, num_attention_heads=8, num_key_value_heads=2)
+model = LlamaForCausalLM(config)
+model.eval()
+x = torch.randint(0, 1000, (2, 16))
+out = model.generate(x, max_new_tokens=48, do_sample=True, top_k=50)
+`;
+  const r = await analyze(src, { device: 'a100-80gb' });
+  const p = r.models[0].estimate.phases.find((q) => q.phase === 'inference')!;
+  const kv = p.breakdown.find((b) => /^KV cache/.test(b.label));
+  // The peak is the prefill (its MLP working set is larger than a decode step's): the prompt's 16 positions
+  // × 2 (k, v) × 3 layers × 2 KV heads × head_dim 32 (256 / 8) × batch 2 × 4 B (float32).
+  assert.equal(kv?.bytes, 16 * 2 * 3 * 2 * 32 * 2 * 4);
+});
