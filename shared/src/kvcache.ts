@@ -115,6 +115,10 @@ export interface ForwardStepInput {
   logitsFloat32: boolean;
   /** DynamicCache growth: one layer's keys are copied by `torch.cat` (0 for a static cache). */
   catCopyBytes: number;
+  /** MLP activation temporaries beyond a fused activation's input and output, in inner-sized tensors (a Python GeLU: 2). */
+  mlpActExtra?: number;
+  /** Hidden-sized tensors the model's forward keeps in locals while its blocks run (GPT-2's token and position embeddings: 2). */
+  heldHidden?: number;
 }
 
 /**
@@ -137,15 +141,17 @@ export interface ForwardStepInput {
 export function forwardStepBytes(i: ForwardStepInput): { bytes: number; parts: Record<string, number>; formula: string; citation: string } {
   const bs = i.batch * i.tokens;
   const e = i.bytesPerElement;
-  const residual = bs * i.hidden * e;
-  const mlp = bs * (i.hidden + (i.gatedMlp ? 3 : 2) * i.intermediate) * e;
+  const held = i.heldHidden ?? 0;
+  const residual = bs * i.hidden * (1 + held) * e;
+  const inner = (i.gatedMlp ? 3 : 2) + (i.mlpActExtra ?? 0);
+  const mlp = bs * (i.hidden + inner * i.intermediate) * e;
   let attn = bs * (i.hidden + 2 * i.heads * i.headDim + 2 * i.kvHeads * i.headDim) * e;
   if (i.attention === 'eager') attn += i.batch * i.heads * i.tokens * i.kvLen * (e + 4);
   const logits = i.batch * i.logitsPositions * i.vocab * (e + (i.logitsFloat32 ? 4 : 0));
   const parts = { residual, mlp, attention: attn, cacheCopy: i.catCopyBytes, logits };
   const bytes = residual + Math.max(mlp, attn, i.catCopyBytes, logits);
   const s = `${i.batch}×${i.tokens}`;
-  const formula = `residual ${s}×${i.hidden}×${e} B + max(MLP ${s}×(${i.hidden} + ${i.gatedMlp ? 3 : 2}×${i.intermediate})×${e} B, ` +
+  const formula = `residual ${s}×${i.hidden}×${held ? `${1 + held}×` : ''}${e} B + max(MLP ${s}×(${i.hidden} + ${inner}×${i.intermediate})×${e} B, ` +
     `attention ${s}×(${i.hidden} + 2×${i.heads}×${i.headDim} + 2×${i.kvHeads}×${i.headDim})×${e} B${i.attention === 'eager' ? ` + scores ${i.batch}×${i.heads}×${i.tokens}×${i.kvLen}×(${e}+4) B` : ''}, ` +
     `${i.catCopyBytes ? `cache torch.cat copy ${i.catCopyBytes} B, ` : ''}logits ${i.batch}×${i.logitsPositions}×${i.vocab}×(${e}${i.logitsFloat32 ? '+4' : ''}) B)`;
   return {

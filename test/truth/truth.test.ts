@@ -78,7 +78,8 @@ export function componentOf(label: string): string {
   if (/^gradients/.test(label)) return 'gradients';
   if (/^optimizer state/.test(label)) return 'optimizer';
   if (/^parameters/.test(label)) return 'parameters';
-  if (/activations|logits|log-probs|KV cache|kv-cache|forward input|: /.test(label)) return 'activations+other';
+  // generate()'s working sets: the prefill forward, the last decode step (phases/inference.ts transients).
+  if (/activations|logits|log-probs|KV cache|kv-cache|forward input|: |^prefill forward|^decode step|^last step without cache/.test(label)) return 'activations+other';
   return 'parameters'; // a module's weights (load/init breakdown: "h (float32)"), buffers
 }
 

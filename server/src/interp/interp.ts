@@ -424,7 +424,7 @@ export class Interpreter {
       if (h) h(this, obj, { args: [str(name), value], kw: new Map() }, at, { t: 'extern', name: '__setattr__' });
       else obj.attrs.set(name, value);
     } else if (obj.t === 'class') obj.ns.set(name, value);
-    else if (obj.t === 'dict' && obj.attrs) this.setItem(obj, str(name), value, at);
+    else if (obj.t === 'dict' && obj.attrs) this.setItem(obj, str(obj.aliases && Object.hasOwn(obj.aliases, name) ? obj.aliases[name] : name), value, at);
     // A library object that carries its keyword values (TrainingArguments, SFTConfig): later reads see the new one.
     else if (obj.t === 'extern' && obj.kw && !obj.self) obj.kw.set(name, value);
   }
@@ -1137,7 +1137,8 @@ export class Interpreter {
       case 'module': return this.moduleAttr(obj, name, node);
       case 'dict': {
         if (!obj.attrs) return this.externAttr(obj, name, node);
-        const i = obj.keys.findIndex((k) => k.t === 'str' && k.v === name);
+        const key = obj.aliases && Object.hasOwn(obj.aliases, name) ? obj.aliases[name] : name;
+        const i = obj.keys.findIndex((k) => k.t === 'str' && k.v === key);
         return i >= 0 ? obj.vals[i] : this.externAttr(obj, name, node);
       }
       case 'extern': {

@@ -37,7 +37,7 @@ export type Value =
   | { t: 'tuple'; items: Value[] }
   | { t: 'list'; items: Value[] }
   /** A dict; `attrs` when its keys are also attributes (ConfigDict, OmegaConf, EasyDict, CfgNode, SimpleNamespace). */
-  | { t: 'dict'; keys: Value[]; vals: Value[]; attrs?: boolean }
+  | { t: 'dict'; keys: Value[]; vals: Value[]; attrs?: boolean; /** Attribute names read and written under another key (a transformers config's attribute_map). */ aliases?: Record<string, string> }
   | { t: 'slice'; start: Value; stop: Value; step: Value }
   | UnknownV
   | ModuleV

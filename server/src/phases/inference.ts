@@ -32,7 +32,8 @@ import { type ModelRecord, visitTensors } from '../interp/memory';
 import type { SyntaxNode } from '../interp/parser';
 import { syntaxIndex } from '../interp/syntaxIndex';
 import { type Value, NONE, describe, num, unknown } from '../interp/values';
-import { hfLoads } from '../frameworks/transformers/semantics';
+import { hfConfigView, hfLoads, readConfig, UnknownConfigField } from '../frameworks/transformers/semantics';
+import { heldHidden, pythonActivation } from '../frameworks/transformers/activations';
 
 const PASS = unknown('__pass__');
 
@@ -161,6 +162,12 @@ interface Arch {
 const GATED = new Set(['llama', 'mistral', 'mixtral', 'qwen2', 'gemma', 'gemma2', 'phi3']);
 
 function arch(c: HfConfig): Arch | undefined {
+  // A field the program set to an unknown value (semantics.ts hfConfigView) leaves the architecture unknown.
+  const r = readConfig(() => archOfConfig(c));
+  return r instanceof UnknownConfigField ? undefined : r;
+}
+
+function archOfConfig(c: HfConfig): Arch | undefined {
   const layers = cfg(c, 'num_hidden_layers', 'n_layer', 'num_layers');
   const hidden = cfg(c, 'hidden_size', 'n_embd', 'd_model');
   const heads = cfg(c, 'num_attention_heads', 'n_head', 'num_heads');
@@ -395,7 +402,7 @@ function hfForward(it: Interpreter, rec: ModelRecord, args: Value[], kw: Map<str
   };
   addUse(rec, use);
   const load = hfLoads(it).find((l) => l.span.start === rec.span.start && l.span.end === rec.span.end);
-  const c = load ? (load.config ?? hfConfig(load.checkpoint)) : undefined;
+  const c = load ? (hfConfigView(load) ?? hfConfig(load.checkpoint)) : undefined;
   const a = c ? arch(c) : undefined;
   const dtype = rec.params?.[0]?.dtype ?? 'float32';
   const b: number | { unknown: string } = inp.batch ?? { unknown: 'batch size' };
@@ -477,7 +484,7 @@ export function inferencePhases(rec: ModelRecord, it: Interpreter, phases: Phase
     ? [{ label: ev.tensor.label, shape: ev.tensor.shape, bytes: ev.tensor.shape.reduce((a, d) => a * d, 1) * dtypeBytes(ev.tensor.dtype), span: ev.tensor.span, batchLit: batchLits.get(ev.tensor.id) }] : [])));
 
   const load = hfLoads(it).find((l) => l.span.start === rec.span.start && l.span.end === rec.span.end);
-  const config = load ? (load.config ?? hfConfig(load.checkpoint)) : undefined;
+  const config = load ? (hfConfigView(load) ?? hfConfig(load.checkpoint)) : undefined;
   const a = config ? arch(config) : undefined;
   const dtype: DType = rec.params?.[0]?.dtype ?? load?.dtype ?? 'float32';
   const e = dtypeBytes(dtype);
@@ -499,7 +506,13 @@ export function inferencePhases(rec: ModelRecord, it: Interpreter, phases: Phase
   // generate() asks for the last position's logits only (logits_to_keep=1) from transformers 4.45
   // (huggingface/transformers#31292) in the Llama-family models; before, and in models without the
   // argument (GPT-2, BERT-style), the prefill computes logits for every prompt position.
-  const keepsLast = a?.gatedMlp === true && !fullLogits;
+  // From 5.0 every causal LM of the families oomlens sizes takes `logits_to_keep` (generation/utils.py
+  // `_supports_logits_to_keep`, v5.23; checked for each family in test/analysis/hf-generate-from-config.test.ts);
+  // an unpinned version is a current release.
+  const pyA = config && a ? readConfig(() => pythonActivation(config as Record<string, unknown>, a.hidden)) : undefined;
+  const pyAct = pyA instanceof UnknownConfigField ? undefined : pyA;
+  if (pyAct) notes.push(`${pyAct.name}: the MLP activation is written in Python, its intermediates are separate tensors (${pyAct.citation})`);
+  const keepsLast = !fullLogits && (a?.gatedMlp === true || versionBelow(tv, 5, 0) !== true);
   // Llama-family forwards before 4.45 upcast all logits (`logits = logits.float()`): float32 on top.
   const upcast = a?.gatedMlp === true && fullLogits;
 
@@ -563,7 +576,7 @@ export function inferencePhases(rec: ModelRecord, it: Interpreter, phases: Phase
     const step = (tokens: number, batch: number, kvLen: number, logitsPositions: number, cat: number) => forwardStepBytes({
       batch, tokens, kvLen, hidden: a.hidden, intermediate: a.intermediate, heads: a.heads, kvHeads: a.kvHeads, headDim: a.headDim, vocab: a.vocab,
       gatedMlp: a.gatedMlp, bytesPerElement: e, attention: eager ? 'eager' : 'sdpa', logitsPositions,
-      logitsFloat32: logitsPositions <= 1 || upcast, catCopyBytes: cat,
+      logitsFloat32: logitsPositions <= 1 || upcast, catCopyBytes: cat, mlpActExtra: pyAct?.liveExtra, heldHidden: config ? heldHidden(config) : undefined,
     });
     const kvAlloc = (seq: number, batch: number, why: string, span: Span, onDevice = a.layers): number[] => {
       const ids: number[] = [];
@@ -958,7 +971,7 @@ function backwardAfter(scope: SyntaxNode, loop: SyntaxNode, name: string | undef
 function autogradPerIteration(it: Interpreter, rec: ModelRecord): GradLoop['perIteration'] {
   const f = inferenceUses(rec).find((u): u is ForwardUse => u.kind === 'forward' && u.batch !== null && u.tokens !== null);
   const load = hfLoads(it).find((l) => l.span.start === rec.span.start && l.span.end === rec.span.end);
-  const c = load ? (load.config ?? hfConfig(load.checkpoint)) : undefined;
+  const c = load ? (hfConfigView(load) ?? hfConfig(load.checkpoint)) : undefined;
   const a = c ? arch(c) : undefined;
   if (!f || !a || f.batch === null || f.tokens === null) return undefined;
   const e = dtypeBytes(rec.params?.[0]?.dtype ?? 'float32');

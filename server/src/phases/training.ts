@@ -36,7 +36,8 @@ import type { SyntaxNode } from '../interp/parser';
 import { keywordSlot } from '../frameworks/args';
 import { type TensorV, type Value, NONE, num, unknown } from '../interp/values';
 import { hfConfig, inferenceUses, inTrainingCall, inTrainingStep } from './inference';
-import { hfLoadOf, hfLoads } from '../frameworks/transformers/semantics';
+import { hfConfigView, hfLoadOf, hfLoads, readConfig, UnknownConfigField } from '../frameworks/transformers/semantics';
+import { pythonActivation } from '../frameworks/transformers/activations';
 import { kbitPrepOf, peftOf } from '../frameworks/peft/semantics';
 
 export interface OptimizerUse {
@@ -564,6 +565,11 @@ export function archOf(root: Value): Arch | { why: string } {
 }
 
 function archFromHf(c: Record<string, unknown>): Arch | { why: string } {
+  const r = readConfig(() => archFromHfConfig(c));
+  return r instanceof UnknownConfigField ? { why: r.message } : r;
+}
+
+function archFromHfConfig(c: Record<string, unknown>): Arch | { why: string } {
   const g = (...ks: string[]) => { for (const k of ks) if (typeof c[k] === 'number') return c[k] as number; return undefined; };
   const layers = g('num_hidden_layers', 'n_layer', 'num_layers');
   const hidden = g('hidden_size', 'n_embd', 'd_model');
@@ -730,11 +736,12 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
   let actBytes: number | null = null;
   let logitBytes = 0;
   const load = rec.framework === 'transformers' ? hfLoads(it).find((l) => l.span.start === rec.span.start && l.span.end === rec.span.end) : undefined;
-  const cfg = load ? (load.config ?? hfConfig(load.checkpoint)) : undefined;
+  const cfg = load ? (hfConfigView(load) ?? hfConfig(load.checkpoint)) : undefined;
   const a = cfg ? archFromHf(cfg as Record<string, unknown>) : rec.result ? archOf(rec.result) : { why: 'the model object is not known' };
   // from_pretrained returns the model in eval mode (transformers modeling_utils.py: `model.eval()`), where
   // dropout returns its input; only `model.train()` turns the masks on.
-  if (load && 'layers' in a && !/\.train\s*\(\s*(True)?\s*\)/.test(it.text)) {
+  // A model built from a config (Model(config), from_config) is in training mode, as every new nn.Module.
+  if (load && !load.fromConfig && 'layers' in a && !/\.train\s*\(\s*(True)?\s*\)/.test(it.text)) {
     if (a.dropout !== false) notes.push('from_pretrained returns the model in eval mode and the file never calls .train(): dropout is off (no masks kept)');
     a.dropout = false;
   }
@@ -800,6 +807,16 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
       mk('activations LoRA', `activations saved for backward: LoRA adapters (${peft.targeted.length} layers)`, lora, 'activation', { kind: 'device', index: 0 }, peft.span,
         `Σ over adapted layers b·s·r${peft.loraDropout > 0 ? ' + b·s·in (dropout output) + b·s·in mask bytes' : ''}`, 'peft tuners/lora/layer.py Linear.forward');
       actBytes += lora;
+    }
+    const py = cfg && recompute === 'none' ? readConfig(() => pythonActivation(cfg as Record<string, unknown>, arch.hidden)) : undefined;
+    const pyAct = py instanceof UnknownConfigField ? undefined : py;
+    if (pyAct) {
+      // A transformers MLP whose activation is written in Python (NewGELUActivation): autograd keeps its
+      // intermediates besides the input the formula counts (see pythonActivationExtra).
+      const bytes = pyAct.savedExtra * shape.batch * shape.seq * pyAct.inner * e * arch.layers;
+      mk('activations MLP activation', `activations saved for backward: ${pyAct.name} intermediates (${arch.layers} layers, ${computeDtype})`, bytes, 'activation', { kind: 'device', index: 0 }, shape.span,
+        `${pyAct.savedExtra}·b·s·inner per layer = ${pyAct.savedExtra}·${shape.batch}·${shape.seq}·${pyAct.inner}·${e} B × ${arch.layers} layers`, pyAct.citation);
+      actBytes += bytes;
     }
     const ce = /cross_entropy|log_softmax|nll_loss|CrossEntropyLoss/.test(it.text) || rec.framework === 'transformers';
     if (arch.vocab && ce) {

@@ -47,6 +47,9 @@ export const fullPrecisionFromPretrained: Rule = {
     const out = [];
     for (const load of ctx.hfLoads) {
       if (load.dtypeArg || load.dtype !== 'float32' || load.quantized) continue;
+      // A model built from a config in the program (Model(config), from_config) has no checkpoint dtype to keep:
+      // float32 is torch's default there in every version, and Model(config) takes no dtype argument.
+      if (load.fromConfig) continue;
       if (load.checkpointDtype === 'float32') continue;
       // An unknown checkpoint (not in the table, the cache or a local folder; a half-typed id): no numbers to give.
       if (load.params === null && load.checkpointDtype === undefined) continue;

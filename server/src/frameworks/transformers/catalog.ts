@@ -231,10 +231,12 @@ function phi(c: HfConfig): { embed: number; layer: number; norm: number; head: n
  * (AutoModel) has no head and its modules carry no `model.` prefix, as in
  * the base class's state_dict.
  */
-export function moduleSizes(c: HfConfig, className = 'AutoModelForCausalLM'): ModuleSize[] {
+export function moduleSizes(c: HfConfig, className = 'AutoModelForCausalLM', rethrowUnknown = false): ModuleSize[] {
   try {
     return familySizes(c, className);
-  } catch {
+  } catch (e) {
+    // A field the program set to a value that is not known (semantics.ts UnknownConfigField): the caller names it.
+    if (rethrowUnknown && e instanceof Error && e.name === 'UnknownConfigField') throw e;
     // A config missing a needed field: no sizes rather than a guess (see hasArithmetic).
     return [];
   }
@@ -300,7 +302,8 @@ function familySizes(c: HfConfig, className: string): ModuleSize[] {
 function gpt2Sizes(c: HfConfig, base: boolean, tied: boolean): ModuleSize[] {
   const h = req(c, 'hidden_size', 'n_embd');
   const L = req(c, 'num_hidden_layers', 'n_layer');
-  const inner = num(c, 'n_inner') ?? num(c, 'intermediate_size') ?? 4 * h;
+  // modeling_gpt2.py GPT2Block: `inner_dim = config.n_inner if config.n_inner is not None else 4 * hidden_size` (GPT2Config has no intermediate_size).
+  const inner = num(c, 'n_inner') ?? 4 * h;
   const pos = req(c, 'n_positions', 'max_position_embeddings');
   const block = 2 * h + (h * 3 * h + 3 * h) + (h * h + h) + 2 * h + (h * inner + inner) + (inner * h + h);
   const pre = base ? '' : 'transformer.';

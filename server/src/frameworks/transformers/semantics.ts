@@ -17,10 +17,11 @@ import { defaultLoadDType, dtypeKeyword, KNOWN_MODEL_TYPES, lookupCheckpoint, mo
 import { keywordSlot } from '../args';
 import { linearize, type Interpreter } from '../../interp/interp';
 import type { SyntaxNode } from '../../interp/parser';
-import { type ClassV, type InstV, type Value, unknown } from '../../interp/values';
+import { type ClassV, type InstV, type Value, NONE, unknown } from '../../interp/values';
 import { linearLayout, type ModelLayout } from './linears';
 import { fromData } from '../../program/configfiles';
 import { describeQuant, isQuantized, quantFromCall, quantFromConfig, quantizedWeightBytes, type QuantSpec } from './quantization';
+import { CONFIG_CLASSES, CONFIG_DEFAULTS_VERSION, type ConfigClassDefaults } from './config-defaults';
 
 export interface HfLoad {
   span: Span;
@@ -55,6 +56,31 @@ export interface HfLoad {
   quant?: QuantSpec;
   /** Linear layers by name (what PEFT targets and quantisation converts), or why they are not known. */
   layout?: ModelLayout | { why: string };
+  /** Fields of a config written in the program whose values are not known (field → why): reading one gives no answer. */
+  unknownFields?: Map<string, string>;
+  /** Built from a config in the program (Model(config), from_config): random weights, in training mode (nn.Module's default). */
+  fromConfig?: boolean;
+}
+
+/** A config field whose value the program does not make known was read by a formula. */
+export class UnknownConfigField extends Error {
+  constructor(readonly field: string, readonly why: string) { super(`config field ${field} is not known (${why})`); this.name = 'UnknownConfigField'; }
+}
+
+/**
+ * The config a load was built from, as formulas read it: a field the program set to a value oomlens does
+ * not know throws UnknownConfigField when read, so no formula falls back to a default for it.
+ */
+export function hfConfigView(load: HfLoad): HfConfig | undefined {
+  const c = load.config;
+  const u = load.unknownFields;
+  if (!c || !u?.size) return c;
+  return new Proxy(c, { get(t, k, r) { if (typeof k === 'string' && u.has(k)) throw new UnknownConfigField(k, u.get(k)!); return Reflect.get(t, k, r); } });
+}
+
+/** `fn(config)`, or the unknown field it read. */
+export function readConfig<T>(fn: () => T): T | UnknownConfigField {
+  try { return fn(); } catch (e) { if (e instanceof UnknownConfigField) return e; throw e; }
 }
 
 const LOAD_OF = new WeakMap<object, HfLoad>();
@@ -69,19 +95,61 @@ export function hfLoads(it: Interpreter): HfLoad[] {
   return v;
 }
 
+/** The reason of the value a transformers config class without an entry in config-defaults.ts gives (interp.ts callExtern). */
+const UNREAD_CONFIG = /`transformers\.(?:[\w.]+\.)?\w+Config` is not modelled/;
+
 const NOT_MODELS = /(Tokenizer|TokenizerFast|Processor|Config|FeatureExtractor|ImageProcessor|GenerationConfig)$/;
 
 export function installTransformers(it: Interpreter): void {
   it.externPrefixes.push(['transformers.', (_i, _self, c, node, fnv) => {
     const className = fnv.name.split('.').slice(-2, -1)[0];
-    if (fnv.name.endsWith('.from_config') && !NOT_MODELS.test(className)) {
+    const last = fnv.name.split('.').pop()!;
+    // `GPT2Config(n_layer=4, ...)`: the config class's own defaults under the keywords given.
+    if (Object.hasOwn(CONFIG_CLASSES, last)) return makeConfig(it, last, CONFIG_CLASSES[last], c, node);
+    // AutoConfig.for_model("gpt2", **kw) (configuration_auto.py): that model_type's config class with the keywords.
+    if (className === 'AutoConfig' && last === 'for_model') {
+      const mt = c.args[0] ?? c.kw.get('model_type');
+      const entry = mt?.t === 'str' ? Object.entries(CONFIG_CLASSES).find(([, x]) => x.modelType === mt.v) : undefined;
+      if (!entry) return unknown(`AutoConfig.for_model(${mt?.t === 'str' ? `"${mt.v}"` : '…'}): ${mt?.t === 'str' ? 'no config class oomlens reads for this model_type' : 'the model_type is not a literal'}`, it.span(node));
+      const kw = new Map(c.kw);
+      kw.delete('model_type');
+      return makeConfig(it, entry[0], entry[1], { args: c.args.slice(1), kw }, node);
+    }
+    const fromConfig = fnv.name.endsWith('.from_config') && !NOT_MODELS.test(className);
+    // `GPT2LMHeadModel(config)`: a concrete model class built from a config value (modeling_utils.py
+    // PreTrainedModel.__init__: random initialisation in torch's default dtype, float32; dtype= is not an
+    // argument of __init__ and config.dtype is not applied there).
+    // Only with a config value (or a config class oomlens does not read) as that argument: DataCollatorFor…(tokenizer) is no model.
+    const cfgArg = c.args[0] ?? c.kw.get('config');
+    const unreadConfig = cfgArg?.t === 'unknown' && UNREAD_CONFIG.test(cfgArg.reason);
+    const direct = !fromConfig && /^[A-Z]\w*(Model|For[A-Z]\w*)$/.test(last) && !last.startsWith('Auto') && !NOT_MODELS.test(last) && (configArg(c) !== undefined || unreadConfig);
+    if (fromConfig || direct) {
+      const cls = fromConfig ? className : last;
       // AutoModelFor….from_config(config): the architecture the config describes, built randomly initialised
-      // (modeling_utils.py _from_config: dtype= else config.dtype in v5; float32 before). No weights are read.
-      const cfgV = c.args[0] ?? c.kw.get('config');
-      const cfg = cfgV ? valueToJson(cfgV) : undefined;
-      if (!cfg || typeof cfg !== 'object' || typeof (cfg as HfConfig).model_type !== 'string') return it.note(`${className}.from_config: the config is not known (AutoConfig.from_pretrained with a literal checkpoint name gives it)`, node);
-      const id = (cfgV && CONFIG_ID.get(cfgV)) ?? `config (model_type ${(cfg as HfConfig).model_type})`;
-      return fromPretrained(it, className, [{ t: 'str', v: id }], c.kw, node, cfg as HfConfig);
+      // (modeling_utils.py _from_config, v4.45 and v5.23: `dtype=` / `torch_dtype=` else the config's dtype,
+      // else torch's default). No weights are read.
+      const cfgV = configArg(c);
+      const parsed = cfgV ? configFromValue(cfgV) : undefined;
+      if (!parsed) {
+        const arg = c.args[0] ?? c.kw.get('config');
+        const named = arg?.t === 'unknown' && UNREAD_CONFIG.test(arg.reason) ? ` (${arg.reason}: no parameter formula for its model_type)` : ' (AutoConfig.from_pretrained with a literal checkpoint name, or a config class called in the program, gives it)';
+        // A model record whose size is unknown (reported with the reason), never a missing model or zero.
+        const rec = it.memory.current || it.state.get('torchMeta') === true ? undefined : it.memory.begin({ name: `${cls}(config)`, framework: 'transformers', span: it.span(node), phase: 'load', jitted: false, gc: false });
+        it.note(`${cls}${fromConfig ? '.from_config' : '(config)'}: the config is not known${named}; the model's size is unknown`, node);
+        const inst = it.newInst(hfClass(it, cls));
+        if (rec) { rec.result = inst; it.memory.end(rec); }
+        return inst;
+      }
+      const id = (cfgV && CONFIG_ID.get(cfgV)) ?? `${cls} (config, model_type ${parsed.config.model_type})`;
+      const torchDefault = (it.state.get('torchDefaultDtype') as DType | undefined) ?? 'float32';
+      const cfgDtype = parsed.config.dtype ?? parsed.config.torch_dtype;
+      const dt: { dtype: DType | undefined; why: string } | undefined = direct
+        ? { dtype: torchDefault, why: `${cls}(config) initialises its weights in torch's default dtype (${torchDefault}; modeling_utils.py PreTrainedModel.__init__)` }
+        : c.kw.has('dtype') || c.kw.has('torch_dtype') ? undefined
+        : parsed.unknownFields.has('dtype') || parsed.unknownFields.has('torch_dtype') ? { dtype: undefined, why: 'the config\'s dtype is not known' }
+        : typeof cfgDtype === 'string' ? { dtype: parseDType(cfgDtype), why: `from_config uses the config's dtype (${cfgDtype}; modeling_utils.py _from_config)` }
+        : { dtype: torchDefault, why: `no dtype given and the config has none: from_config builds in torch's default dtype (${torchDefault}; modeling_utils.py _from_config)` };
+      return fromPretrained(it, cls, [{ t: 'str', v: id }], direct ? new Map() : c.kw, node, parsed.config, dt, parsed.unknownFields);
     }
     if (!fnv.name.endsWith('.from_pretrained')) return unknown('__pass__');
     // AutoConfig.from_pretrained(id): the checkpoint's config.json (local folder / HF cache, else the shipped
@@ -100,6 +168,10 @@ export function installTransformers(it: Interpreter): void {
       }
     }
     // Keyword overrides stay readable (`tokenizer.model_max_length` given to from_pretrained, frameworks/datasets).
+    if (/Config$/.test(className) && CONFIG_CLASSES[className]) {
+      // `GPT2Config.from_pretrained(id)` reads like AutoConfig's (handled above when the checkpoint is known).
+      return unknown(`${className}.from_pretrained: the checkpoint's config is not known`, it.span(node));
+    }
     if (NOT_MODELS.test(className)) return { t: 'extern', name: `transformers.${className}(instance)`, kw: new Map(c.kw) };
     const model = fromPretrained(it, className, c.args, c.kw, node);
     // `MyModel.from_pretrained(...)` on the program's subclass of a transformers class: the checkpoint's modules
@@ -124,6 +196,46 @@ export function installTransformers(it: Interpreter): void {
     }
     return prevAttr ? prevAttr(i, self, c, node, fnv) : unknown('__pass__');
   });
+  // config.update_from_string("n_embd=10,resid_pdrop=0.2") (configuration_utils.py, run_clm's --config_overrides):
+  // each value cast to the type of the attribute it replaces (bool, int, float, str); an attribute that is
+  // missing or of another type makes transformers raise, so that field is unknown here.
+  it.externs.set('builtins.dict.update_from_string', (_i, self, c, node) => {
+    if (self?.t !== 'dict' || !self.attrs) return unknown('update_from_string on a value that is not a config oomlens reads', it.span(node));
+    const sv = c.args[0] ?? c.kw.get('update_str');
+    const keyOf = (k: string) => (self.aliases && Object.hasOwn(self.aliases, k) ? self.aliases[k] : k);
+    if (sv?.t !== 'str') {
+      // Which fields change is not known: every field of the config is.
+      self.vals = self.vals.map((v, i) => (self.keys[i].t === 'str' && (self.keys[i] as { v: string }).v === 'model_type' ? v : unknown('config.update_from_string with a value that is not known', it.span(node))));
+      return NONE;
+    }
+    for (const part of sv.v.split(',')) {
+      const eq = part.indexOf('=');
+      if (eq < 0) continue;
+      const k = keyOf(part.slice(0, eq));
+      const raw = part.slice(eq + 1);
+      const i = self.keys.findIndex((x) => x.t === 'str' && x.v === k);
+      const old = i >= 0 ? self.vals[i] : undefined;
+      const truthy = ['true', '1', 'y', 'yes'].includes(raw.toLowerCase());
+      const v: Value = old?.t === 'bool' && (truthy || ['false', '0', 'n', 'no'].includes(raw.toLowerCase())) ? { t: 'bool', v: truthy }
+        : old?.t === 'int' && /^[+-]?\d+$/.test(raw) ? { t: 'int', v: Number(raw) }
+        : old?.t === 'float' && Number.isFinite(Number(raw)) ? { t: 'float', v: Number(raw) }
+        : old?.t === 'str' ? { t: 'str', v: raw }
+        // A None default that __post_init__ derives (num_key_value_heads) has a type oomlens does not follow: unknown.
+        : unknown(`config.update_from_string: ${k}=${raw} (the attribute is missing, None before __post_init__, or its type does not take this value)`, it.span(node));
+      if (i >= 0) self.vals[i] = v; else { self.keys.push({ t: 'str', v: k }); self.vals.push(v); }
+    }
+    return NONE;
+  });
+  // CONFIG_MAPPING["gpt2"] (configuration_auto.py, as run_clm.py uses it): that model_type's config class.
+  const prevItem = it.externs.get('__getitem__');
+  it.externs.set('__getitem__', (i, self, c, node, fnv) => {
+    if (self?.t === 'extern' && /^transformers\.(?:models\.auto\.configuration_auto\.)?CONFIG_MAPPING$/.test(self.name) && !self.self) {
+      const k = c.args[0];
+      const entry = k?.t === 'str' ? Object.entries(CONFIG_CLASSES).find(([, x]) => x.modelType === k.v) : undefined;
+      return entry ? { t: 'extern', name: `transformers.${entry[0]}` } : unknown(`CONFIG_MAPPING[${k?.t === 'str' ? `"${k.v}"` : '…'}]: ${k?.t === 'str' ? 'no config class oomlens reads for this model_type' : 'the model_type is not known'}`, it.span(node));
+    }
+    return prevItem ? prevItem(i, self, c, node, fnv) : unknown('indexing is not modelled', it.span(node));
+  });
   it.externs.set('transformers.BitsAndBytesConfig', (_i, _s, c) => ({ t: 'extern', name: 'transformers.BitsAndBytesConfig', kw: c.kw }));
 }
 
@@ -146,15 +258,74 @@ function valueToJson(v: Value): unknown {
     case 'list': case 'tuple': return v.items.map(valueToJson);
     case 'int': case 'float': case 'str': case 'bool': return v.v;
     case 'none': return null;
+    case 'dtype': return v.dtype;
     default: return undefined;
   }
 }
+
+/** The config value given to a model class or from_config: first positional or `config=`. */
+function configArg(c: { args: Value[]; kw: Map<string, Value> }): Value | undefined {
+  const v = c.args[0] ?? c.kw.get('config');
+  if (v?.t === 'dict' && v.keys.some((k, i) => k.t === 'str' && k.v === 'model_type' && v.vals[i].t === 'str')) return v;
+  return undefined;
+}
+
+/** The config class of a model_type (its attribute_map resolves aliases written into the config). */
+function configClassOf(modelType: string): ConfigClassDefaults | undefined {
+  return Object.values(CONFIG_CLASSES).find((c) => c.modelType === modelType);
+}
+
+/**
+ * A config value as config.json would hold it: aliases (attribute_map: GPT2Config's hidden_size is n_embd)
+ * resolved to the field, the fields whose value is not known listed apart (never a default in their place).
+ */
+function configFromValue(v: Value): { config: HfConfig; unknownFields: Map<string, string> } | undefined {
+  if (v.t !== 'dict') return undefined;
+  const mtI = v.keys.findIndex((k) => k.t === 'str' && k.v === 'model_type');
+  const mt = mtI >= 0 && v.vals[mtI].t === 'str' ? (v.vals[mtI] as { v: string }).v : undefined;
+  if (!mt) return undefined;
+  const map = v.aliases ?? configClassOf(mt)?.attributeMap ?? {};
+  const config: Record<string, unknown> = {};
+  const unknownFields = new Map<string, string>();
+  v.keys.forEach((k, i) => {
+    if (k.t !== 'str') return;
+    const field = Object.hasOwn(map, k.v) ? map[k.v] : k.v;
+    const x = v.vals[i];
+    const j = valueToJson(x);
+    if (j === undefined) { unknownFields.set(field, x.t === 'unknown' ? x.reason : `a ${x.t} value`); delete config[field]; }
+    else { config[field] = j; unknownFields.delete(field); }
+  });
+  return { config: config as HfConfig, unknownFields };
+}
+
+/**
+ * `<Family>Config(**kw)` in the program: the class's defaults (config-defaults.ts, read from the installed
+ * transformers' configuration_<arch>.py) with the keywords given over them, under their field names
+ * (attribute_map aliases resolved), as an attribute dict the program can read and assign
+ * (`config.n_layer = 6`, `config.update({...})`). A keyword whose value is not known stays unknown.
+ */
+function makeConfig(it: Interpreter, name: string, cc: ConfigClassDefaults, c: { args: Value[]; kw: Map<string, Value> }, node: SyntaxNode): Value {
+  if (c.args.length) return unknown(`${name}(...) with positional arguments: not read`, it.span(node));
+  if (c.kw.has('**')) return unknown(`${name}(**...) with keywords oomlens cannot list`, it.span(node));
+  const keys: Value[] = [{ t: 'str', v: 'model_type' }];
+  const vals: Value[] = [{ t: 'str', v: cc.modelType }];
+  const put = (k: string, x: Value) => {
+    const f = Object.hasOwn(cc.attributeMap, k) ? cc.attributeMap[k] : k;
+    const i = keys.findIndex((y) => y.t === 'str' && y.v === f);
+    if (i >= 0) vals[i] = x; else { keys.push({ t: 'str', v: f }); vals.push(x); }
+  };
+  for (const [k, d] of Object.entries(cc.defaults)) put(k, fromData(d, true));
+  for (const [k, x] of c.kw) put(k, x);
+  return { t: 'dict', keys, vals, attrs: true, aliases: cc.attributeMap };
+}
+/** The transformers version the config class defaults were read from (config-defaults.ts). */
+export const CONFIG_CLASS_VERSION = CONFIG_DEFAULTS_VERSION;
 
 function hfClass(it: Interpreter, name: string): ClassV {
   return { t: 'class', name, bases: [], ns: new Map(), kind: 'torch', dataclass: false, fields: [] };
 }
 
-function fromPretrained(it: Interpreter, className: string, args: Value[], kw: Map<string, Value>, node: SyntaxNode, fromConfig?: HfConfig): Value {
+function fromPretrained(it: Interpreter, className: string, args: Value[], kw: Map<string, Value>, node: SyntaxNode, fromConfig?: HfConfig, configDtype?: { dtype: DType | undefined; why: string }, unknownFields?: Map<string, string>): Value {
   const idV = args[0] ?? kw.get('pretrained_model_name_or_path');
   const argList = node.childForFieldName('arguments');
   const slot = keywordSlot(node);
@@ -186,7 +357,10 @@ function fromPretrained(it: Interpreter, className: string, args: Value[], kw: M
     why = `${k}=${dtypeArg.text}`;
   }
   why ??= '';
-  if (!dtypeArg) {
+  if (!dtypeArg && configDtype) {
+    dtype = configDtype.dtype;
+    why = configDtype.why;
+  } else if (!dtypeArg) {
     const d = defaultLoadDType(tv);
     if (d === 'float32') { dtype = 'float32'; why = tv ? `no dtype given: transformers==${tv} loads float32 by default (before 5.0)` : 'no dtype given'; }
     else if (d === 'auto') { dtype = checkpointDtype; why = `no dtype given: transformers==${tv} loads the checkpoint's dtype`; }
@@ -211,14 +385,16 @@ function fromPretrained(it: Interpreter, className: string, args: Value[], kw: M
   const load: HfLoad = {
     span: it.span(node), ...slot, torchName: it.nameFor('torch'), checkpoint: id, className,
     dtypeArg, dtype, dtypeWhy: why, checkpointDtype, transformersVersion: tv, keyword: dtypeKeyword(tv), deviceMap, quantized: quant,
-    params: null, modelName: id, config,
+    params: null, modelName: id, config, ...(unknownFields?.size ? { unknownFields } : {}), ...(fromConfig ? { fromConfig: true } : {}),
   };
   hfLoads(it).push(load);
   LOAD_OF.set(inst, load);
-  if (config) load.layout = linearLayout(config, className, tv);
+  const view = hfConfigView(load);
+  if (view) { const l = readConfig(() => linearLayout(view, className, tv)); load.layout = l instanceof UnknownConfigField ? { why: l.message } : l; }
   // Sizes: the local checkpoint's safetensors headers (exact), else config.json arithmetic per model_type.
   const stored = weights && 'tensors' in weights && weights.tensors ? weights.tensors : undefined;
-  let sizes: ModuleSize[] = stored ? groupTensors(stored) : config ? moduleSizes(config, className) : [];
+  let unknownRead: UnknownConfigField | undefined;
+  let sizes: ModuleSize[] = stored ? groupTensors(stored) : view ? (() => { const r = readConfig(() => moduleSizes(view, className, true)); if (r instanceof UnknownConfigField) { unknownRead = r; return []; } return r; })() : [];
   let quantWhy: string | undefined;
   if (qSpec && 'why' in qSpec) quantWhy = qSpec.why;
   else if (qSpec && sizes.length) {
@@ -227,10 +403,12 @@ function fromPretrained(it: Interpreter, className: string, args: Value[], kw: M
     else if (stored) quantWhy = `${qSpec.how}: quantising a checkpoint sized from its safetensors headers is not modelled`;
     else { sizes = quantizeSizes(sizes, layout, qSpec); load.quant = qSpec; }
   }
-  load.sizedFrom = fromConfig ? `the config given to from_config (model_type ${config?.model_type})` : stored ? `${weights && 'source' in weights ? weights.source : 'safetensors headers'} in ${dir}` : local && 'config' in local ? `${local.path} (model_type ${config?.model_type})` : entry ? entry.source : undefined;
+  load.sizedFrom = fromConfig ? `the config given to ${className} (model_type ${config?.model_type})` : stored ? `${weights && 'source' in weights ? weights.source : 'safetensors headers'} in ${dir}` : local && 'config' in local ? `${local.path} (model_type ${config?.model_type})` : entry ? entry.source : undefined;
   if (weights && 'unknown' in weights) it.note(`checkpoint files of "${id}": ${weights.unknown}`, node);
   if (!config && !stored) {
     it.note(`unknown checkpoint "${id}": not in oomlens's table, and neither a local folder nor the Hugging Face cache (${'HF_HUB_CACHE / HF_HOME / ~/.cache/huggingface/hub'}) holds its config.json or weights: its size is unknown`, node);
+  } else if (unknownRead) {
+    it.note(`${fromConfig ? `the config of ${className}` : `checkpoint "${id}"`}: ${unknownRead.message}, and the parameter formula needs it: the model's size is unknown`, node);
   } else if (!sizes.length) {
     const mt = String(config?.model_type ?? '?');
     const known = KNOWN_MODEL_TYPES.includes(mt);
@@ -277,6 +455,21 @@ function fromPretrained(it: Interpreter, className: string, args: Value[], kw: M
     });
     if (meta) it.memory.abstractDepth--;
     load.params = total;
+    // Built in the program (Model(config), from_config) on a real device: the head's own weight is made in
+    // __init__ (e.g. modeling_gpt2.py GPT2LMHeadModel: `self.lm_head = nn.Linear(n_embd, vocab_size, bias=False)`)
+    // and replaced by the tied embedding only in post_init() (modeling_utils.py tie_weights), after every
+    // module exists: at that instant every parameter and the untied head weight are alive.
+    if (fromConfig && !meta && !stored && !load.quant && view) {
+      const untied = readConfig(() => moduleSizes({ ...view, tie_word_embeddings: false } as HfConfig, className));
+      const extra = untied instanceof UnknownConfigField ? 0 : untied.reduce((a, m) => a + m.params, 0) - total;
+      if (extra > 0) {
+        it.memory.transient({
+          op: 'transient', label: `${className}.__init__: the head's own weight before tie_weights()`, bytesPerDevice: extra * bytes, role: 'temporary',
+          span: it.span(node), formula: `${extra} parameters × ${bytes} B (${loadDtype})`,
+          citation: 'transformers modeling_utils.py PreTrainedModel.post_init → tie_weights (v5.23): the head is tied after construction',
+        });
+      }
+    }
     if (rec) rec.params = tensors;
   }
   if (rec) {

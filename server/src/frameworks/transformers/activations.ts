@@ -1,0 +1,47 @@
+/**
+ * MLP activations that transformers writes in Python, so that autograd and the
+ * no-grad forward see every intermediate as its own tensor.
+ *
+ * The families whose MLP is fc → ACT2FN[act] → proj (modeling_gpt2.py GPT2MLP,
+ * modeling_gpt_neo.py GPTNeoMLP, modeling_gptj.py GPTJMLP, modeling_phi.py
+ * PhiMLP; transformers v5.23) with `act` = "gelu_new" run NewGELUActivation
+ * (activations.py):
+ *   0.5 * input * (1.0 + torch.tanh(c * (input + 0.044715 * torch.pow(input, 3.0))))
+ * - Training (what autograd saves, tools/autograd/derivatives.yaml): pow saves its
+ *   input (the GeLU input the transformer formula already counts), tanh its result,
+ *   and the final tensor × tensor mul both factors (`0.5 * input`, `1.0 + tanh`);
+ *   scalar mul / add save nothing: 3 inner-sized tensors more than a fused GeLU.
+ * - No-grad forward (temporaries freed when unreferenced): `0.5 * input` is made
+ *   first and lives to the end, and each op of the right factor has its operand
+ *   and result alive: input, 0.5·input, operand, result = 4 inner-sized tensors
+ *   at once, 2 more than a fused GeLU's input and output.
+ * Fused activations (gelu, gelu_pytorch_tanh, relu, silu) return undefined.
+ */
+const FAMILIES: Record<string, { act: string; inner: string[] }> = {
+  gpt2: { act: 'activation_function', inner: ['n_inner'] },
+  gpt_neo: { act: 'activation_function', inner: ['intermediate_size'] },
+  gptj: { act: 'activation_function', inner: ['n_inner'] },
+  phi: { act: 'hidden_act', inner: ['intermediate_size'] },
+};
+
+export interface PythonActivation { name: string; inner: number; savedExtra: number; liveExtra: number; citation: string }
+
+/** The config's MLP activation when it is a Python one (config fields read as given; may throw on an unknown field). */
+export function pythonActivation(c: Record<string, unknown>, hidden: number): PythonActivation | undefined {
+  const f = FAMILIES[String(c.model_type)];
+  if (!f || c[f.act] !== 'gelu_new') return undefined;
+  const inner = f.inner.map((k) => c[k]).find((x): x is number => typeof x === 'number') ?? 4 * hidden;
+  return {
+    name: 'NewGELUActivation (gelu_new)', inner, savedExtra: 3, liveExtra: 2,
+    citation: 'transformers activations.py NewGELUActivation (v5.23); tools/autograd/derivatives.yaml pow.Tensor_Scalar (self), tanh (result), mul.Tensor (self, other)',
+  };
+}
+
+/**
+ * Hidden-sized tensors a family's base-model forward keeps in local variables while its blocks run:
+ * modeling_gpt2.py GPT2Model.forward (v5.23) holds `inputs_embeds = self.wte(input_ids)` and
+ * `position_embeds = self.wpe(position_ids)` until it returns, besides `hidden_states = inputs_embeds + position_embeds`.
+ */
+export function heldHidden(c: { model_type?: unknown }): number {
+  return c.model_type === 'gpt2' ? 2 : 0;
+}
