@@ -136,9 +136,65 @@ for step in range(10):
   assert.equal(part(phase, /^parameters/), 16_781_312);
   assert.equal(part(phase, /^gradients/), 16_781_312);
   assert.equal(part(phase, /^optimizer state: torch\.optim\.SGD/), 16_781_312);
-  // Not a transformer: the traced forward's op outputs, kept by autograd:
-  // fc1 [64, 4096], relu [64, 4096], fc2 [64, 4096] in float32 = 3 × 1,048,576 B.
-  assert.equal(part(phase, /^activations: op outputs/), 3 * 1_048_576);
+  // Not a transformer: what autograd saves, op by op (derivatives.yaml): fc1 saves x (the program's own
+  // input, not an activation), relu its result [64, 4096], which fc2 saves too (one storage): 1,048,576 B.
+  // fc2's output [64, 4096] is returned (1,048,576 B); `.sum()` keeps nothing.
+  assert.equal(part(phase, /^activations: saved for the backward/), 1_048_576);
+  assert.equal(part(phase, /^forward output/), 1_048_576);
+});
+
+test('op-level activations of a torchvision-style CNN block: conv, BatchNorm, ReLU, max-pool, residual add', async () => {
+  const src = `
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class BasicBlock(nn.Module):
+    def __init__(self, c):
+        super().__init__()
+        self.conv1 = nn.Conv2d(c, c, 3, padding=1, bias=False)
+        self.bn1 = nn.BatchNorm2d(c)
+        self.conv2 = nn.Conv2d(c, c, 3, padding=1, bias=False)
+        self.bn2 = nn.BatchNorm2d(c)
+
+    def forward(self, x):
+        out = F.relu(self.bn1(self.conv1(x)))
+        out = self.bn2(self.conv2(out))
+        return F.relu(out + x)
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Conv2d(3, 16, 3, padding=1)
+        self.block = BasicBlock(16)
+        self.fc = nn.Linear(16 * 16 * 16, 10)
+
+    def forward(self, x):
+        x = F.max_pool2d(F.relu(self.stem(x)), 2)
+        x = self.block(x)
+        return self.fc(torch.flatten(x, 1))
+
+
+model = Net().cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(8, 3, 32, 32, device="cuda")
+y = torch.randint(0, 10, (8,), device="cuda")
+for step in range(2):
+    opt.zero_grad()
+    loss = F.cross_entropy(model(x), y)
+    loss.backward()
+    opt.step()
+`;
+  const { phase } = await training(src, 'a100-80gb');
+  // Saved storages (float32, B = 8): stem's ReLU result [8,16,32,32] = 524,288 B (relu: result; max_pool2d: self);
+  // max_pool2d indices [8,16,16,16] int64 = 262,144 B; its output [8,16,16,16] = 131,072 B (conv1: input; the
+  // residual add saves nothing); conv1's output (bn1: input) 131,072; bn1 statistics 2 × 16 × 4 = 128; relu result
+  // (conv2: input) 131,072; conv2's output (bn2: input) 131,072; bn2 statistics 128; the final relu result (fc's
+  // input, a flatten view) 131,072. Total 524,288 + 262,144 + 5 × 131,072 + 256 = 1,442,048 B.
+  assert.equal(part(phase, /^activations: saved for the backward/), 1_442_048);
+  assert.equal(phase.unknowns.filter((u) => u.what === 'activations').length, 0);
 });
 
 test('DeepSpeed ZeRO stage 2 from the config dict, optimizer from its "optimizer" entry', async () => {

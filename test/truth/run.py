@@ -59,6 +59,14 @@ def main():
         with track_program(use_memtracker=use_mt) as tr:
             runpy.run_path(path, run_name="__main__")
         rep = tr.report()
+        if tr.keep_detail:
+            # TRUTH_DETAIL=1: the live set at each segment's peak, storage by storage (kind, making op, count, bytes)
+            for seg in rep["segments"]:
+                print(f'--- {seg["name"]}#{seg["index"]} peak {seg["peak"] / 1e6:.2f} MB')
+                for key, count, n in seg["live"]:
+                    if n >= 0.005 * seg["peak"]:
+                        print(f'  {n / 1e6:9.2f} MB  x{count:<3} {key}')
+            return
         out = {"framework": "torch", "phases": summarise_torch(rep), "segments": rep["segments"],
                "memTrackerFailed": rep["memTrackerFailed"]}
     else:

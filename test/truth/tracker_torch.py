@@ -33,6 +33,7 @@ batches, masks, state dicts).
 Reads only: it never changes what the program computes.
 """
 import contextlib
+import os
 import functools
 import weakref
 
@@ -73,6 +74,8 @@ class StorageTracker(TorchDispatchMode):
         self.optimizers = weakref.WeakSet()
         self.events = 0
         self.mt_failed = None
+        self.detail = {}         # serial -> "op shape dtype" (TRUTH_DETAIL=1: what made each storage)
+        self.keep_detail = False
 
     # ---- storage bookkeeping -------------------------------------------------
     def _free(self, serial, key, _ref):
@@ -134,7 +137,10 @@ class StorageTracker(TorchDispatchMode):
         out = func(*args, **kwargs)
         for t in tree_flatten(out)[0]:
             if isinstance(t, torch.Tensor):
-                self.track(t)
+                s = self.track(t)
+                if self.keep_detail and s is not None and s not in self.detail:
+                    self.detail[s] = f"{func.__name__} {list(t.shape)} {str(t.dtype).replace('torch.', '')}"
+
         self.events += 1
         self.note_peak()
         return out
@@ -192,10 +198,23 @@ class StorageTracker(TorchDispatchMode):
                     if t.name in ("forward", "generate"):
                         break
 
+    def live_detail(self, snapshot):
+        """The live set at a peak, storage by storage: kind, the op that made it, bytes (TRUTH_DETAIL=1)."""
+        out = {}
+        for serial, n in snapshot:
+            k = self.kind.get(serial) or ORIGIN_KIND.get(self.origin.get(serial), "input")
+            key = f"{k}: {self.detail.get(serial, '(made outside an op)')}"
+            c, b = out.get(key, (0, 0))
+            out[key] = (c + 1, b + n)
+        return sorted(([k, c, b] for k, (c, b) in out.items()), key=lambda r: -r[2])
+
     def report(self):
         segs = []
         for s in self.segments:
             snap = s.snapshot if s.snapshot is not None else s.start_snapshot
+            if self.keep_detail:
+                segs.append({"name": s.name, "index": s.index, "peak": s.peak, "live": self.live_detail(snap)})
+                continue
             segs.append({"name": s.name, "index": s.index, "training": s.training,
                          "gradEnabled": s.grad_enabled, "peak": s.peak,
                          "byKind": self.classify(snap),
@@ -223,6 +242,7 @@ def mt_reset_peak(mt, new_forward=False):
 def track_program(use_memtracker=True):
     """Installs the tracker and the phase hooks; yields the tracker."""
     tr = StorageTracker()
+    tr.keep_detail = os.environ.get("TRUTH_DETAIL") == "1"
     mt = None
     if use_memtracker:
         try:

@@ -523,6 +523,65 @@ export function callLayer(it: Interpreter, inst: InstV, entry: LayerEntry, c: Ca
     }
     inst.built = true;
   }
+  const res = layerResult(it, inst, entry, c, node, input);
+  if (entry.framework === 'torch') {
+    const kw: Record<string, unknown> = {};
+    for (const [k, v] of c.kw) if (v.t === 'bool' || v.t === 'int' || v.t === 'float') kw[k] = v.v;
+    it.memory.op(inst.cls.name, [...c.args, ...c.kw.values()], res, { ...args, ...kw });
+  }
+  return res;
+}
+
+/**
+ * torch.nn.LSTM / GRU / RNN (rnn.py forward): `output, h_n` (LSTM: `output, (h_n, c_n)`); output is
+ * (N, L, D·H_out) with batch_first, else (L, N, D·H_out); h_n / c_n are (D·num_layers, N, H).
+ * MultiheadAttention (activation.py forward): `attn_output, attn_output_weights` with the query's shape
+ * and (N, L, S) averaged weights when need_weights (the default), else None.
+ */
+function torchMultiOutput(it: Interpreter, inst: InstV, c: CallArgs, node: SyntaxNode, x: TensorV): Value | undefined {
+  const a = inst.catArgs ?? {};
+  const mk = (shape: (number | { unknown: string })[], name: string) => it.memory.alloc({ shape, dtype: x.dtype, role: 'activation', name, span: it.span(node), from: [x], lib: 'torch' });
+  const n = (k: string, d: number) => (typeof a[k] === 'number' ? a[k] as number : d);
+  if (/^(LSTM|GRU|RNN)$/.test(inst.cls.name)) {
+    const h = n('hidden_size', NaN);
+    if (!Number.isFinite(h) || x.shape.length !== 3) return undefined;
+    const proj = inst.cls.name === 'LSTM' ? n('proj_size', 0) : 0;
+    const dirs = a.bidirectional === true ? 2 : 1;
+    const layers = n('num_layers', 1);
+    const bf = a.batch_first === true;
+    const [d0, d1] = x.shape;
+    const batch = bf ? d0 : d1;
+    const out = mk([d0, d1, dirs * (proj || h)], `${inst.cls.name} output`);
+    const hn = mk([dirs * layers, batch, proj || h], 'h_n');
+    if (inst.cls.name !== 'LSTM') return { t: 'tuple', items: [out, hn] };
+    const cn = mk([dirs * layers, batch, h], 'c_n');
+    return { t: 'tuple', items: [out, { t: 'tuple', items: [hn, cn] }] };
+  }
+  if (inst.cls.name === 'MultiheadAttention') {
+    const nw = c.kw.get('need_weights') ?? c.args[4];
+    const avg = c.kw.get('average_attn_weights') ?? c.args[6];
+    const k = c.args[1] ?? c.kw.get('key');
+    if (x.shape.length !== 3 || (k && k.t !== 'tensor')) return undefined;
+    const out = mk(x.shape, 'MultiheadAttention output');
+    if (nw?.t === 'bool' && !nw.v) return { t: 'tuple', items: [out, { t: 'none' }] };
+    const bf = a.batch_first === true;
+    const S = k?.t === 'tensor' ? (bf ? k.shape[1] : k.shape[0]) : (bf ? x.shape[1] : x.shape[0]);
+    const N = bf ? x.shape[0] : x.shape[1];
+    const L = bf ? x.shape[1] : x.shape[0];
+    const heads = n('num_heads', NaN);
+    const w = avg?.t === 'bool' && !avg.v ? mk([N, heads, L, S], 'attention weights') : mk([N, L, S], 'attention weights');
+    return { t: 'tuple', items: [out, w] };
+  }
+  return undefined;
+}
+
+function layerResult(it: Interpreter, inst: InstV, entry: LayerEntry, c: CallArgs, node: SyntaxNode, input: ArrayValue | undefined): Value {
+  const x = c.args[0];
+  const args = inst.catArgs ?? {};
+  if (entry.framework === 'torch' && x?.t === 'tensor' && !entry.output) {
+    const multi = torchMultiOutput(it, inst, c, node, x);
+    if (multi) return multi;
+  }
   if (!entry.output) return unknown(`output of ${inst.cls.name} is not modelled`, it.span(node));
   if (!input) return unknown(`${inst.cls.name} called on ${x ? describe(x) : 'nothing'}`, it.span(node));
   const out = entry.output(args, input);

@@ -14,6 +14,7 @@ import {
   type PromoOperand, type ShapeResult,
 } from '../interp/shapes';
 import type { Args, ArrayValue, CatValue, Dim, OpEntry, OpResult } from '../interp/catalog-types';
+import { ntuple, poolOutput } from './torch/catalog';
 
 // ------------------------------------------------------------------ helpers
 
@@ -260,6 +261,26 @@ function reduction(names: string[], citation: string, kind: 'same' | 'float' | '
 const cat = (d: DType): number => (d === 'bool' ? 0 : d.startsWith('int') || d.startsWith('uint') ? 1 : d.startsWith('float') || d === 'bfloat16' ? 3 : 4);
 
 /** Methods with a varargs shape: x.reshape(2, -1), x.view(2, -1), x.reshape((2, -1)). */
+function flattenOp(names: string[], view: boolean): OpEntry {
+  return {
+    names, citation: 'jax.numpy.ravel docs; torch.flatten docs (start_dim, end_dim)',
+    signature: ['a', 'start_dim', 'end_dim'],
+    result: (a) => {
+      const x = a.a ?? a.input;
+      if (!isArr(x)) return unk('no array operand');
+      const r = x.shape.length;
+      const s0 = num(a.start_dim) ?? 0;
+      const e0 = num(a.end_dim) ?? -1;
+      const s = s0 < 0 ? s0 + r : s0;
+      const e = e0 < 0 ? e0 + r : e0;
+      if (r === 0) return array([1], x.dtype);
+      const mid = x.shape.slice(s, e + 1);
+      const n = mid.every((d) => typeof d === 'number') ? (mid as number[]).reduce((p, q) => p * q, 1) : { unknown: 'flattened size not known' };
+      return array([...x.shape.slice(0, s), n, ...x.shape.slice(e + 1)], x.dtype, view ? { view } : {});
+    },
+  };
+}
+
 function reshapeOp(names: string[], citation: string, view = false): OpEntry {
   return {
     names, citation, signature: ['self', 'shape', ...VAR],
@@ -461,6 +482,29 @@ const RAW: OpEntry[] = [
       : unk('no array operand')),
   },
   sameShape(['torch.nn.functional.relu', 'torch.nn.functional.gelu', 'torch.nn.functional.silu', 'torch.nn.functional.sigmoid', 'torch.nn.functional.tanh', 'torch.nn.functional.leaky_relu', 'torch.nn.functional.elu', 'torch.nn.functional.mish', 'torch.nn.functional.softplus', 'torch.nn.functional.dropout', 'torch.nn.functional.normalize'], TF, ['input']),
+  // torch.nn.functional.max_pool{1,2,3}d / avg_pool{1,2,3}d(input, kernel_size, stride=None, padding=0, ...): the
+  // pooling modules' output formula (torch/nn/functional.py; pooling.py docs); adaptive pools give output_size.
+  ...([1, 2, 3] as const).flatMap((d) => ['max', 'avg'].map((k): OpEntry => ({
+    names: [`torch.nn.functional.${k}_pool${d}d`, ...(k === 'max' ? [`torch.max_pool${d}d`] : [])],
+    citation: `torch.nn.functional.${k}_pool${d}d docs: floor((h + 2p − d·(k − 1) − 1) / s + 1), stride defaults to kernel_size`,
+    signature: ['input', 'kernel_size', 'stride', 'padding', k === 'max' ? 'dilation' : 'ceil_mode', 'ceil_mode'],
+    defaults: { stride: null, padding: 0, dilation: 1, ceil_mode: false },
+    result: (a) => {
+      if (!isArr(a.input)) return unk('no array operand');
+      const o = poolOutput(a as Args, a.input, d);
+      return 'kind' in o && o.kind === 'array' ? array(o.shape, o.dtype) : unk((o as { reason: string }).reason);
+    },
+  }))),
+  ...([1, 2, 3] as const).flatMap((d) => ['max', 'avg'].map((k): OpEntry => ({
+    names: [`torch.nn.functional.adaptive_${k}_pool${d}d`],
+    citation: `torch.nn.functional.adaptive_${k}_pool${d}d docs: the last ${d} dimensions become output_size`,
+    signature: ['input', 'output_size'],
+    result: (a) => {
+      const o = ntuple(a.output_size, d);
+      if (!isArr(a.input) || !o || a.input.shape.length < d + 1) return unk('output_size not known');
+      return array([...a.input.shape.slice(0, a.input.shape.length - d), ...o], a.input.dtype);
+    },
+  }))),
   sameShape(['torch.nn.functional.softmax', 'torch.nn.functional.log_softmax', 'torch.softmax', 'torch.log_softmax'], TF, ['input', 'dim']),
   sameShape(['torch.nn.functional.layer_norm'], 'torch.nn.functional.layer_norm docs: output has the input shape', ['input', 'normalized_shape', 'weight', 'bias', 'eps']),
   sameShape(tm('softmax', 'log_softmax', 'relu', 'sigmoid', 'tanh', 'exp', 'sqrt', 'abs', 'neg', 'clone', 'detach'), TT, ['self', 'dim']),
@@ -670,23 +714,9 @@ const RAW: OpEntry[] = [
   },
   squeeze([...jnp('squeeze'), 'jax.Array.squeeze'], 'jax.numpy.squeeze docs (jax 0.4.30): squeezing an axis whose size is not 1 is an error', false),
   squeeze(['torch.squeeze', 'torch.Tensor.squeeze'], 'torch.squeeze docs (2.1): a view; a dim whose size is not 1 is left unchanged', true),
-  {
-    names: [...jnp('ravel'), 'jax.Array.ravel', 'jax.Array.flatten', 'torch.flatten', 'torch.Tensor.flatten', 'torch.ravel'], citation: 'jax.numpy.ravel docs; torch.flatten docs (start_dim, end_dim)',
-    signature: ['a', 'start_dim', 'end_dim'],
-    result: (a) => {
-      const x = a.a ?? a.input;
-      if (!isArr(x)) return unk('no array operand');
-      const r = x.shape.length;
-      const s0 = num(a.start_dim) ?? 0;
-      const e0 = num(a.end_dim) ?? -1;
-      const s = s0 < 0 ? s0 + r : s0;
-      const e = e0 < 0 ? e0 + r : e0;
-      if (r === 0) return array([1], x.dtype);
-      const mid = x.shape.slice(s, e + 1);
-      const n = mid.every((d) => typeof d === 'number') ? (mid as number[]).reduce((p, q) => p * q, 1) : { unknown: 'flattened size not known' };
-      return array([...x.shape.slice(0, s), n, ...x.shape.slice(e + 1)], x.dtype);
-    },
-  },
+  flattenOp([...jnp('ravel'), 'jax.Array.ravel', 'jax.Array.flatten'], false),
+  // torch.flatten returns a view of a contiguous input (torch.flatten docs; aten `flatten` reshapes with `view`).
+  flattenOp(['torch.flatten', 'torch.Tensor.flatten', 'torch.ravel'], true),
   {
     names: [...jnp('concatenate', 'concat'), 'torch.cat', 'torch.concat', 'torch.concatenate', 'jax.lax.concatenate'], citation: 'jax.numpy.concatenate / torch.cat docs', signature: ['arrays', 'axis'], defaults: {},
     result: (a) => {

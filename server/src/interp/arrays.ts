@@ -247,6 +247,13 @@ export function applyOp(it: Interpreter, name: string, c: CallArgs, node: Syntax
   const placement = arrays[0]?.placement ?? (lib === 'torch' ? torchCreatePlacement(it, args) : undefined);
   // A parameter-like draw outside any model may begin a plain-JAX params record (frameworks/jax/plain-init.ts).
   if (r.kind === 'array' && r.random && lib === 'jax' && PARAM_SAMPLERS.has(name)) it.plainInitDraw?.(node);
+  const res = applyResult(it, name, op, r, arrays, lib, placement, node, c);
+  // Tensors inside list arguments (torch.cat([a, b])) are inputs too.
+  it.memory.op(name, [...c.args, ...c.kw.values()], res, args as Record<string, unknown>);
+  return res;
+}
+
+function applyResult(it: Interpreter, name: string, op: NonNullable<ReturnType<Interpreter['cat']['ops']['get']>>, r: ReturnType<NonNullable<ReturnType<Interpreter['cat']['ops']['get']>>['result']>, arrays: TensorV[], lib: 'jax' | 'torch', placement: TensorV['placement'] | undefined, node: SyntaxNode, c: CallArgs): Value {
   switch (r.kind) {
     case 'unknown': return unknown(`${name}: ${r.reason}`, it.span(node));
     case 'value': return it.fromCat(r.value as CatValue);

@@ -108,6 +108,9 @@ export interface AllocSpec {
   path?: string[];
 }
 
+/** One traced op (a catalogue op or layer call): what it read and made, for the saved-tensor model (phases/saved.ts). */
+export interface OpEvent { op: string; inputs: TensorV[]; outputs: TensorV[]; args?: Record<string, unknown> }
+
 interface JitFrame {
   node: SyntaxNode;
   mesh?: Map<string, number | undefined>;
@@ -449,6 +452,21 @@ export class Memory {
   }
 
   private readonly watchers: ((t: TensorV) => void)[] = [];
+  private readonly opWatchers: ((ev: OpEvent) => void)[] = [];
+
+  /** Calls `fn` with every op traced from now on, until the returned stop is called. */
+  watchOps(fn: (ev: OpEvent) => void): () => void {
+    this.opWatchers.push(fn);
+    return () => { const i = this.opWatchers.indexOf(fn); if (i >= 0) this.opWatchers.splice(i, 1); };
+  }
+
+  /** Reports an op to the op watchers (cheap when none). */
+  op(name: string, inputs: Value[], out: Value, args?: Record<string, unknown>): void {
+    if (!this.opWatchers.length) return;
+    const tens = (v: Value): TensorV[] => (v.t === 'tensor' ? [v] : v.t === 'tuple' || v.t === 'list' ? v.items.flatMap(tens) : []);
+    const ev: OpEvent = { op: name, inputs: inputs.flatMap(tens), outputs: tens(out), args };
+    for (const w of this.opWatchers) w(ev);
+  }
 
   /** Calls `fn` with every array allocated from now on, virtual (under jit) or not, until the returned stop is called. */
   watchAllocs(fn: (t: TensorV) => void): () => void {

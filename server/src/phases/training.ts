@@ -31,7 +31,8 @@ import { dtypeBytes } from '../../../shared/src/dtypes';
 import { liveAtEnd } from '../../../shared/src/timeline';
 import { accumulationBytes, gradientBytes, lmHeadBytes, optimizerStateBytes, type OptimizerKind, type OptimizerOptions, type ParamShape, type ZeroStage } from '../../../shared/src/training';
 import type { CallArgs, Interpreter } from '../interp/interp';
-import { type ModelRecord, visitTensors } from '../interp/memory';
+import { type ModelRecord, type OpEvent, visitTensors } from '../interp/memory';
+import { DERIV, opLevel, savedBy, bytesOf } from './saved';
 import type { SyntaxNode } from '../interp/parser';
 import { keywordSlot } from '../frameworks/args';
 import { type TensorV, type Value, NONE, num, unknown } from '../interp/values';
@@ -71,7 +72,7 @@ export interface GradCall {
   /** The tensors of the differentiated argument (the model or its parameters), to find the model it trains. */
   primal: TensorV[];
   /** Op outputs the differentiated function made when it ran (eager or traced), and how many sizes stayed unknown. */
-  opLevel?: { bytes: number; count: number; unknowns: number };
+  opLevel?: OpLevelTrace;
   /** The step function the gradient is taken in, when it is compiled with jit: how, and whether its arguments are donated. */
   jit?: { how: string; donated: boolean };
 }
@@ -100,6 +101,16 @@ export function enclosingJit(node: SyntaxNode, text: string): GradCall['jit'] {
   return undefined;
 }
 
+/**
+ * A traced forward's activations: bytes and count; how many sizes stayed unknown; for torch (phases/saved.ts)
+ * the backward's peak over the saved tensors, the forward's output when nothing saves it, lower-bound reasons,
+ * bytes per op kind, and why the output is unknown.
+ */
+export interface OpLevelTrace {
+  bytes: number; count: number; unknowns: number;
+  backwardPeak?: number; output?: TensorV; lowerBounds?: string[]; byOp?: Map<string, number>; outputWhy?: string;
+}
+
 export interface TrainingProgram {
   optimizers: OptimizerUse[];
   backward: Span[];
@@ -107,8 +118,11 @@ export interface TrainingProgram {
   /** Forward calls of a model inside a training step, with the input tensor when known. */
   forwards: {
     model: Value; span: Span; input?: TensorV; why?: string; autocast?: DType;
-    /** Op outputs the traced forward made (user torch modules), and how many sizes stayed unknown. */
-    opLevel?: { bytes: number; count: number; unknowns: number };
+    /**
+     * What autograd saves in the traced forward (user torch modules: phases/saved.ts), how many sizes stayed
+     * unknown, the backward's peak over the saved tensors, and the forward's output when nothing saves it.
+     */
+    opLevel?: OpLevelTrace;
   }[];
   autocast?: { dtype: DType; span: Span };
   gradScaler?: Span;
@@ -485,15 +499,25 @@ export function installTraining(it: Interpreter): void {
     const rec = it.memory.finished.find((r) => r.result === self);
     if (!rec || rec.framework !== 'torch' || it.memory.current || traced.has(site)) return run();
     traced.add(site);
-    const { value: out, rec: tmp } = it.memory.aside({ name: `${rec.name} training forward`, framework: rec.framework, span: it.span(node), phase: 'training', jitted: false, gc: false }, run);
-    let bytes = 0;
-    let count = 0;
-    for (const ev of tmp.events) {
-      if (ev.op !== 'alloc' || ev.tensor.role !== 'activation') continue;
-      bytes += ev.tensor.shape.reduce((a, d) => a * d, 1) * dtypeBytes(ev.tensor.dtype);
-      count++;
-    }
-    use.opLevel = { bytes, count, unknowns: tmp.unknowns.length };
+    // Every op of the traced forward, and which tensors it made (the activations: gradients flow through them).
+    const made = new Set<number>();
+    const ops: OpEvent[] = [];
+    const stopA = it.memory.watchAllocs((t) => { made.add(t.id); });
+    const stopO = it.memory.watchOps((ev) => { ops.push(ev); });
+    let res: { value: Value; rec: ModelRecord };
+    try {
+      res = it.memory.aside({ name: `${rec.name} training forward`, framework: rec.framework, span: it.span(node), phase: 'training', jitted: false, gc: false }, run);
+    } finally { stopA(); stopO(); }
+    const { value: out, rec: tmp } = res;
+    const act = (t: TensorV) => made.has(t.id) && t.role === 'activation';
+    const saved = ops.map((ev) => savedBy(ev, act));
+    const lvl = opLevel(saved);
+    const outT = out.t === 'tensor' ? out : out.t === 'tuple' && out.items[0]?.t === 'tensor' ? out.items[0] : undefined;
+    use.opLevel = {
+      bytes: lvl.saved, count: lvl.count, unknowns: tmp.unknowns.length + (out.t === 'unknown' ? 1 : 0),
+      backwardPeak: lvl.backwardPeak, output: outT && !saved.some((sv) => sv.tensors.some((t) => t.id === outT.id)) ? outT : undefined,
+      lowerBounds: lvl.lowerBounds, byOp: lvl.byOp, outputWhy: out.t === 'unknown' ? out.reason : undefined,
+    };
     return out;
   });
 }
@@ -767,15 +791,42 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
     // Not a transformer stack: the op outputs the forward made, each kept by autograd for the backward.
     const o = traced.opLevel;
     if (tracedTorch) {
-      mk('activations (op outputs)', `activations: op outputs kept by autograd (${o.count} tensors)`, o.bytes, 'activation', { kind: 'device', index: 0 }, traced.span,
-        `sum of the ${o.count} op outputs traced in the forward, each kept for the backward (views and in-place results counted as copies: an upper bound)`,
-        'torch autograd saves the tensors each op needs for its backward (tools/autograd/derivatives.yaml); shapes from oomlens\'s op catalogue');
+      const parts = [...(o.byOp ?? new Map<string, number>())].sort((x, y) => y[1] - x[1]).slice(0, 6).map(([k, b]) => `${k} ${(b / 1e6).toFixed(1)} MB`).join(', ');
+      mk('activations (saved by autograd)', `activations: saved for the backward, op by op (${o.count} tensors)`, o.bytes, 'activation', { kind: 'device', index: 0 }, traced.span,
+        `distinct storages the traced forward's ops save for their backward, plus their statistics, indices and masks (${parts})`,
+        `${DERIV}: linear/conv save their input, relu/softmax/tanh their result, gelu/silu their input, layer/batch norm their input and float32 statistics, max-pool its input and int64 indices, dropout its mask`);
+      actBytes = o.bytes;
+      if (o.output) {
+        const ob = bytesOf(o.output);
+        mk('forward output', `forward output ${JSON.stringify(o.output.shape)} (${o.output.dtype})`, ob, 'activation', { kind: 'device', index: 0 }, traced.span,
+          'the tensor the forward returns, alive until the loss has been computed from it', 'returned to the caller', o.output.shape.filter((d): d is number => typeof d === 'number'), o.output.dtype);
+        actBytes += ob;
+        const ceT = /cross_entropy|CrossEntropyLoss|log_softmax|nll_loss/.test(it.text);
+        if (ceT) {
+          // cross_entropy = nll_loss(log_softmax(input)): `_log_softmax: result` is saved; its backward writes
+          // nll_loss's gradient and _log_softmax_backward_data's, both shaped like the input (derivatives.yaml
+          // `nll_loss_forward`, `_log_softmax`), while the output and log-probs are still alive.
+          mk('log-probs', `cross-entropy log-probs saved for backward (${o.output.dtype})`, ob, 'activation', { kind: 'device', index: 0 }, traced.span,
+            'log_softmax of the forward output, kept by autograd for the loss backward', `${DERIV} _log_softmax: result`, o.output.shape.filter((d): d is number => typeof d === 'number'), o.output.dtype);
+          logitBytes = ob;
+          events.push({ op: 'transient', label: 'activations: cross-entropy backward (two gradients like the output)', bytesPerDevice: 2 * ob, role: 'activation', span: traced.span,
+            formula: `2 × ${ob} B`, citation: `${DERIV} nll_loss_forward, _log_softmax (_log_softmax_backward_data)` });
+        }
+      }
+      const bwExtra = (o.backwardPeak ?? o.bytes) - o.bytes;
+      if (bwExtra > 0) {
+        events.push({ op: 'transient', label: 'activations: backward (gradients of activations beside what is still saved)', bytesPerDevice: bwExtra, role: 'activation', span: traced.span,
+          formula: 'max over the ops, in reverse order, of (saved by ops not yet differentiated + live activation gradients) − all saved',
+          citation: 'torch/csrc/autograd/engine.cpp (a node\'s saved variables are released after it runs); gradients shaped like each op\'s output and inputs' });
+      }
+      for (const lb of o.lowerBounds ?? []) unknowns.push({ what: 'activations', reason: `${lb}: the activations shown are a lower bound`, span: traced.span });
+      if (o.outputWhy) unknowns.push({ what: 'activations', reason: `the forward's output is not known (${o.outputWhy}): ops after it are not counted`, span: traced.span });
     } else {
       mk('activations (op outputs)', `activations: op outputs of the differentiated function (${o.count} arrays)`, o.bytes, 'activation', { kind: 'device', index: 0 }, traced.span,
         `sum of the ${o.count} arrays the differentiated function's operations make, each counted as kept for the backward (an upper bound: JAX keeps only the residuals each transpose reads)`,
         'jax/_src/interpreters/ad.py (linearize keeps the residuals of each primitive\'s JVP for the transpose); shapes from oomlens\'s op catalogue');
+      actBytes = o.bytes;
     }
-    actBytes = o.bytes;
     if (o.unknowns) unknowns.push({ what: 'activations', reason: `${o.unknowns} op output size(s) in the forward are unknown: the activations shown are a lower bound`, span: traced.span });
   } else if ('why' in a && !('layers' in a)) {
     const opWhy = rec.framework === 'torch' || rec.framework === 'transformers' ? (shape.why ? `, and the forward's op outputs are not known: ${shape.why}` : '') : `; op outputs of a forward under JAX autodiff (${rec.framework}) are not traced`;

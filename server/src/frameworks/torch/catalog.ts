@@ -40,7 +40,7 @@ function flag(v: CatValue | undefined, dflt: boolean): boolean {
 }
 
 /** An int or a tuple of ints, expanded to `n` entries (torch/nn/modules/utils.py `_ntuple`). */
-function ntuple(v: CatValue | undefined, n: number): number[] | undefined {
+export function ntuple(v: CatValue | undefined, n: number): number[] | undefined {
   if (typeof v === 'number') return Array.from({ length: n }, () => v);
   if (Array.isArray(v) && v.length === n && v.every((x) => typeof x === 'number')) return v as number[];
   return undefined;
@@ -160,7 +160,7 @@ function convOutput(a: Args, input: ArrayValue, n: number, transposed: boolean):
 }
 
 /** Pooling output size (torch/nn/modules/pooling.py; the formula of the MaxPool2d docs, ceil_mode=False). */
-function poolOutput(a: Args, input: ArrayValue, n: number): ArrayValue | UnknownValue {
+export function poolOutput(a: Args, input: ArrayValue, n: number): ArrayValue | UnknownValue {
   const k = ntuple(a.kernel_size, n);
   const s = a.stride === null || a.stride === undefined ? k : ntuple(a.stride, n);
   const pad = ntuple(a.padding ?? 0, n);
