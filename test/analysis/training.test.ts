@@ -140,7 +140,7 @@ for step in range(10):
   // input, not an activation), relu its result [64, 4096], which fc2 saves too (one storage): 1,048,576 B.
   // fc2's output [64, 4096] is returned (1,048,576 B); `.sum()` keeps nothing.
   assert.equal(part(phase, /^activations: saved for the backward/), 1_048_576);
-  assert.equal(part(phase, /^forward output/), 1_048_576);
+  assert.equal(part(phase, /^activations: forward output/), 1_048_576);
 });
 
 test('op-level activations of a torchvision-style CNN block: conv, BatchNorm, ReLU, max-pool, residual add', async () => {

@@ -20,7 +20,7 @@ import { backendStart, configSets, envSets } from '../frameworks/jax/runtime';
 import { threefryPartitionable } from '../frameworks/modules';
 import { hfLoadOf, hfLoads } from '../frameworks/transformers/semantics';
 import { inferencePhases } from '../phases/inference';
-import { trainingPhases } from '../phases/training';
+import { stepInputEvents, trainingPhases } from '../phases/training';
 import { moduleTensors, type TorchStateDict } from '../frameworks/torch/semantics';
 import { BudgetExceeded, Cancelled, Interpreter } from '../interp/interp';
 import type { ModelRecord } from '../interp/memory';
@@ -305,6 +305,8 @@ function toFacts(rec: ModelRecord, versions: Record<string, string>, it: Interpr
       }
     } else for (const t of sized) events.push({ op: 'alloc', tensor: placed(t) });
     events.push(...stateDictEvents(rec, it));
+    // The batch and targets a training step uses, made before the first forward: alive when the model is loaded.
+    events.push(...stepInputEvents(rec, it, true));
     const moved = it.state.has(`moved:${rec.result?.t === 'inst' ? rec.result.id : ''}`);
     phases.push({
       phase: 'load', events, span: rec.span, notes: moved ? [] : ['the module is built on the host; this phase assumes it is moved to the accelerator'],

@@ -256,7 +256,9 @@ export function opLevel(ops: SavedOp[]): OpLevelResult {
       grads.set(t.id, n); gradBytes += n;
     }
     peak = Math.max(peak, live + gradBytes);
-    for (const t of op.outputs) { const n = grads.get(t.id); if (n !== undefined) { gradBytes -= n; grads.delete(t.id); } }
+    // A view's output is its input's storage: its gradient flows on to the producer of that storage.
+    const inIds = new Set(op.inputs.map((t) => t.id));
+    for (const t of op.outputs) { if (inIds.has(t.id)) continue; const n = grads.get(t.id); if (n !== undefined) { gradBytes -= n; grads.delete(t.id); } }
     live -= op.extra;
     for (const t of op.tensors) if (lastSaver.get(t.id) === i) live -= size.get(t.id) ?? 0;
   }

@@ -118,6 +118,12 @@ export interface TrainingProgram {
   /** Forward calls of a model inside a training step, with the input tensor when known. */
   forwards: {
     model: Value; span: Span; input?: TensorV; why?: string; autocast?: DType;
+    /** Every tensor argument of the call that is not a parameter or buffer (the batch, masks). */
+    inputs?: TensorV[];
+    /** The loop's name the output is bound to (`logits = model(x)`): the previous iteration's output is alive during this forward. */
+    boundTo?: string;
+    /** `zero_grad()` comes after this forward and before the backward in the loop: the previous step's gradients are alive during it. */
+    zeroGradAfter?: boolean;
     /**
      * What autograd saves in the traced forward (user torch modules: phases/saved.ts), how many sizes stayed
      * unknown, the backward's peak over the saved tensors, and the forward's output when nothing saves it.
@@ -125,6 +131,10 @@ export interface TrainingProgram {
     opLevel?: OpLevelTrace;
   }[];
   autocast?: { dtype: DType; span: Span };
+  /** Tensors given to a loss together with a model's output (labels, masks, targets), made outside the model. */
+  lossTargets: TensorV[];
+  /** Ids of the tensors the traced training forwards made (activations, not inputs). */
+  forwardMade: Set<number>;
   gradScaler?: Span;
   checkpointing: { span: Span; how: string }[];
   fsdp?: { span: Span; stage: ZeroStage; how: string };
@@ -193,7 +203,7 @@ function beforeLoop(it: Interpreter, fwd: Span | undefined): TrainingInfo['befor
 
 export function trainingProgram(it: Interpreter): TrainingProgram {
   let p = it.state.get('training') as TrainingProgram | undefined;
-  if (!p) it.state.set('training', (p = { optimizers: [], backward: [], gradCalls: [], forwards: [], checkpointing: [], trainerUnknowns: [] }));
+  if (!p) it.state.set('training', (p = { optimizers: [], backward: [], gradCalls: [], forwards: [], checkpointing: [], trainerUnknowns: [], lossTargets: [], forwardMade: new Set() }));
   return p;
 }
 
@@ -487,12 +497,27 @@ export function installTraining(it: Interpreter): void {
   // Forward calls inside a training step (a loop or function that calls .backward()): the input shape sizes the activations.
   const prevCall = it.externs.get('__call_inst__');
   const traced = new Set<string>();
+  // The targets a loss compares the model's output with (labels, masks, regression targets): they live on the
+  // output's device for the step (torch's loss kernels take both on one device).
+  const LOSS = /(?:^|\.)(?:cross_entropy|mse_loss|nll_loss|l1_loss|smooth_l1_loss|huber_loss|kl_div|binary_cross_entropy(?:_with_logits)?|CrossEntropyLoss|MSELoss|NLLLoss|L1Loss|SmoothL1Loss|HuberLoss|KLDivLoss|BCELoss|BCEWithLogitsLoss)$/;
+  it.memory.watchOps((ev) => {
+    // What is computed from a forward's output (`logits.view(-1, V)`) is not a target either.
+    if (ev.inputs.some((t) => prog.forwardMade.has(t.id))) for (const t of ev.outputs) prog.forwardMade.add(t.id);
+    if (!LOSS.test(ev.op)) return;
+    for (const t of ev.inputs) if (t.role !== 'param' && t.role !== 'buffer' && !prog.forwardMade.has(t.id) && !prog.lossTargets.some((x) => x.id === t.id)) prog.lossTargets.push(t);
+  });
   it.externs.set('__call_inst__', (i, self, c, node, f) => {
-    const run = () => (prevCall ? prevCall(i, self, c, node, f) : unknown('module call', it.span(node)));
-    if (self?.t !== 'inst' || !(inTrainingStep(node) || inTrainingCall(it))) return run();
+    const run0 = () => (prevCall ? prevCall(i, self, c, node, f) : unknown('module call', it.span(node)));
+    if (self?.t !== 'inst' || !(inTrainingStep(node) || inTrainingCall(it))) return run0();
+    // Everything a training forward makes is an activation or output, never a batch or target (stepInputEvents).
+    const run = () => {
+      const stop = it.memory.watchAllocs((t) => { prog.forwardMade.add(t.id); });
+      try { return run0(); } finally { stop(); }
+    };
     const x = c.args[0] ?? c.kw.get('input_ids') ?? c.kw.get('idx') ?? c.kw.get('x') ?? c.kw.get('inputs');
     const ids = x?.t === 'dict' ? x.vals[0] : x;
-    const use: TrainingProgram['forwards'][number] = { model: self, span: it.span(node), input: ids?.t === 'tensor' ? ids : undefined, why: ids?.t === 'unknown' ? ids.reason : undefined, autocast: autocast[autocast.length - 1] };
+    const use: TrainingProgram['forwards'][number] = { model: self, span: it.span(node), input: ids?.t === 'tensor' ? ids : undefined, why: ids?.t === 'unknown' ? ids.reason : undefined, autocast: autocast[autocast.length - 1], ...loopContext(node) };
+    use.inputs = [...c.args, ...c.kw.values()].flatMap((a) => tensorsIn(a)).filter((t) => t.role !== 'param' && t.role !== 'buffer');
     prog.forwards.push(use);
     // Trace a user module's forward once per call site: under autograd every op output it makes is kept for the backward.
     const site = `${node.startIndex}:${node.endIndex}`;
@@ -502,7 +527,7 @@ export function installTraining(it: Interpreter): void {
     // Every op of the traced forward, and which tensors it made (the activations: gradients flow through them).
     const made = new Set<number>();
     const ops: OpEvent[] = [];
-    const stopA = it.memory.watchAllocs((t) => { made.add(t.id); });
+    const stopA = it.memory.watchAllocs((t) => { made.add(t.id); prog.forwardMade.add(t.id); });
     const stopO = it.memory.watchOps((ev) => { ops.push(ev); });
     let res: { value: Value; rec: ModelRecord };
     try {
@@ -522,6 +547,55 @@ export function installTraining(it: Interpreter): void {
   });
 }
 
+
+/**
+ * The batch a training step feeds the model with and the targets its loss reads, as placed alongside the model
+ * (a torch forward needs its input on the model's device, and a loss its target on the output's: like the
+ * inference trace's "forward input"). `before`: only those made before the model's first forward call (alive
+ * at the end of the load phase); otherwise the rest.
+ */
+export function stepInputEvents(rec: ModelRecord, it: Interpreter, before: boolean): MemoryEvent[] {
+  const prog = it.state.get('training') as TrainingProgram | undefined;
+  if (!prog || rec.framework !== 'torch' || rec.result === undefined) return [];
+  const mine = prog.forwards.filter((f) => f.model === rec.result);
+  if (!mine.length) return [];
+  const first = Math.min(...mine.map((f) => (f.span.file ? Infinity : f.span.start)));
+  const seen = new Set<number>();
+  const out: MemoryEvent[] = [];
+  for (const t of [...mine.flatMap((f) => f.inputs ?? []), ...prog.lossTargets]) {
+    if (seen.has(t.id) || prog.forwardMade.has(t.id) || t.abstract || t.virtual || !t.shape.every((d) => typeof d === 'number')) continue;
+    seen.add(t.id);
+    const made = !!t.span && !t.span.file && t.span.end <= first;
+    if (made !== before) continue;
+    out.push({ op: 'alloc', tensor: {
+      id: t.id, label: t.label, group: `forward input (${t.dtype})`, shape: t.shape as number[], dtype: t.dtype, role: 'input',
+      placement: t.placement.kind === 'host' ? { kind: 'device', index: 0 } : t.placement, span: t.span,
+      note: 'a batch or target the training step uses: on the model\'s device during the step', citation: 'torch raises when a module\'s input or a loss\'s target is on another device than its weights / input',
+    } });
+  }
+  return out;
+}
+
+/**
+ * Where a forward call sits in a training loop: the plain name its result is bound to (`logits = model(x)`),
+ * and whether `zero_grad()` (set_to_none, the default since torch 2.0) comes after it and before `.backward()`
+ * in the loop body, so that the previous step's `.grad` tensors are still alive while it runs.
+ */
+function loopContext(node: SyntaxNode): { boundTo?: string; zeroGradAfter?: boolean } {
+  let loop: SyntaxNode | null = node.parent;
+  while (loop && loop.type !== 'for_statement' && loop.type !== 'while_statement' && loop.type !== 'function_definition') loop = loop.parent;
+  if (!loop || loop.type === 'function_definition') return {};
+  const body = loop.childForFieldName('body');
+  if (!body) return {};
+  const p = node.parent;
+  const left = p?.type === 'assignment' ? p.childForFieldName('left') : null;
+  const boundTo = left?.type === 'identifier' && p?.childForFieldName('right')?.id === node.id ? left.text : undefined;
+  const after = body.text.slice(node.endIndex - body.startIndex);
+  const zg = /\.zero_grad\s*\(([^)]*)\)/.exec(after);
+  const bw = /\.backward\s*\(/.exec(after);
+  const zeroGradAfter = !!zg && (!bw || zg.index < bw.index) && !/set_to_none\s*=\s*False/.test(zg[1]);
+  return { boundTo, zeroGradAfter };
+}
 
 // -------------------------------------------------------------- architecture
 
@@ -684,6 +758,8 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
     const placement: Placement = t.role === 'param' ? (offP ? { kind: 'host' } : sharded(3)) : t.placement;
     events.push({ op: 'alloc', tensor: { ...t, placement, group: t.role === 'param' ? `parameters (${t.dtype})` : t.group } });
   }
+  // The batch and targets made inside the loop (those made before it are in the load phase's live set).
+  events.push(...stepInputEvents(rec, it, false));
   const bytesOn = (b: number, s: number) => (shard && stage >= s && deviceCount > 1 ? b / over : b);
   if (peft && !peft.why) {
     for (const t of peft.trainable) {
@@ -791,6 +867,18 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
     // Not a transformer stack: the op outputs the forward made, each kept by autograd for the backward.
     const o = traced.opLevel;
     if (tracedTorch) {
+      // Before this forward: the previous iteration's output, while the name it is bound to is reassigned, and the
+      // previous step's gradients when zero_grad() only comes after the forward (both freed before the backward).
+      let prevGrads: number | undefined;
+      let prevOut: number | undefined;
+      if (tracedTorch.zeroGradAfter && !gradsKept && trainable) {
+        prevGrads = mk('gradients (previous step)', `gradients (${paramDtype}, previous step: zero_grad() comes after the forward)`, paramBytes, 'gradient', sharded(2), tracedTorch.span,
+          '.grad from the previous step, alive until zero_grad() sets it to None', 'torch/optim/optimizer.py zero_grad (set_to_none=True frees .grad)');
+      }
+      if (tracedTorch.boundTo && o.output) {
+        prevOut = mk('previous output', `activations: previous iteration's output (still bound to \`${tracedTorch.boundTo}\`)`, bytesOf(o.output), 'activation', { kind: 'device', index: 0 }, tracedTorch.span,
+          `\`${tracedTorch.boundTo} = model(...)\` in a loop: the old value is released only when the new one is assigned`, 'Python assignment semantics (the name holds the old tensor until the call returns)');
+      }
       const parts = [...(o.byOp ?? new Map<string, number>())].sort((x, y) => y[1] - x[1]).slice(0, 6).map(([k, b]) => `${k} ${(b / 1e6).toFixed(1)} MB`).join(', ');
       mk('activations (saved by autograd)', `activations: saved for the backward, op by op (${o.count} tensors)`, o.bytes, 'activation', { kind: 'device', index: 0 }, traced.span,
         `distinct storages the traced forward's ops save for their backward, plus their statistics, indices and masks (${parts})`,
@@ -798,9 +886,10 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
       actBytes = o.bytes;
       if (o.output) {
         const ob = bytesOf(o.output);
-        mk('forward output', `forward output ${JSON.stringify(o.output.shape)} (${o.output.dtype})`, ob, 'activation', { kind: 'device', index: 0 }, traced.span,
+        mk('forward output', `activations: forward output ${JSON.stringify(o.output.shape)} (${o.output.dtype})`, ob, 'activation', { kind: 'device', index: 0 }, traced.span,
           'the tensor the forward returns, alive until the loss has been computed from it', 'returned to the caller', o.output.shape.filter((d): d is number => typeof d === 'number'), o.output.dtype);
         actBytes += ob;
+        if (prevOut !== undefined) events.push({ op: 'free', id: prevOut });
         const ceT = /cross_entropy|CrossEntropyLoss|log_softmax|nll_loss/.test(it.text);
         if (ceT) {
           // cross_entropy = nll_loss(log_softmax(input)): `_log_softmax: result` is saved; its backward writes
@@ -813,6 +902,8 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
             formula: `2 × ${ob} B`, citation: `${DERIV} nll_loss_forward, _log_softmax (_log_softmax_backward_data)` });
         }
       }
+      if (prevOut !== undefined && !o.output) events.push({ op: 'free', id: prevOut });
+      if (prevGrads !== undefined) events.push({ op: 'free', id: prevGrads });
       const bwExtra = (o.backwardPeak ?? o.bytes) - o.bytes;
       if (bwExtra > 0) {
         events.push({ op: 'transient', label: 'activations: backward (gradients of activations beside what is still saved)', bytesPerDevice: bwExtra, role: 'activation', span: traced.span,
