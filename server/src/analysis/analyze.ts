@@ -19,7 +19,9 @@ import { installFrameworks } from '../frameworks/index';
 import { backendStart, configSets, envSets } from '../frameworks/jax/runtime';
 import { threefryPartitionable } from '../frameworks/modules';
 import { hfLoadOf, hfLoads } from '../frameworks/transformers/semantics';
-import { inferencePhases } from '../phases/inference';
+import { inferencePhases, isKvName } from '../phases/inference';
+import { visitTensors } from '../interp/memory';
+import { KV_CITATION } from '../../../shared/src/kvcache';
 import { stepInputEvents, trainingPhases } from '../phases/training';
 import { moduleTensors, type TorchStateDict } from '../frameworks/torch/semantics';
 import { BudgetExceeded, Cancelled, Interpreter } from '../interp/interp';
@@ -305,6 +307,21 @@ function toFacts(rec: ModelRecord, versions: Record<string, string>, it: Interpr
       }
     } else for (const t of sized) events.push({ op: 'alloc', tensor: placed(t) });
     events.push(...stateDictEvents(rec, it));
+    // Plain tensor attributes (`self.cache_k = torch.zeros(...)`, a precomputed rotary table) are neither
+    // parameters nor buffers, but they live as long as the module and the forward uses them beside its weights,
+    // so on the same device (a cache named like one is the inference phase's KV cache).
+    if (rec.framework === 'torch' && rec.result) {
+      const seen = new Set(sized.map((t) => t.id));
+      visitTensors(rec.result, (t) => {
+        if (seen.has(t.id) || t.role === 'param' || t.role === 'buffer' || t.abstract || t.virtual || !t.shape.every((d) => typeof d === 'number')) return;
+        seen.add(t.id);
+        const kv = isKvName(t.label);
+        events.push({ op: 'alloc', tensor: { ...placed(t), role: kv ? 'kv-cache' : 'buffer',
+          group: kv ? `KV cache tensors (${t.dtype})` : `tensor attributes: not parameters or buffers (${t.dtype})`,
+          note: kv ? 'preallocated cache tensor: its full size is held from construction' : 'a plain tensor attribute of the module, alive as long as it is',
+          citation: kv ? KV_CITATION : 'torch/nn/modules/module.py __setattr__ (a plain tensor is neither a Parameter nor a registered buffer)' } });
+      });
+    }
     // The batch and targets a training step uses, made before the first forward: alive when the model is loaded.
     events.push(...stepInputEvents(rec, it, true));
     const moved = it.state.has(`moved:${rec.result?.t === 'inst' ? rec.result.id : ''}`);

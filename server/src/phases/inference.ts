@@ -424,7 +424,7 @@ function hfForward(it: Interpreter, rec: ModelRecord, args: Value[], kw: Map<str
 // -------------------------------------------------------------- phase build
 
 /** A label naming a cache: one of its dotted segments is `cache_k`, `k_cache`, `kv_cache`, `key_cache`... */
-function isKvName(label: string): boolean {
+export function isKvName(label: string): boolean {
   return label.split('.').some((seg) => /^(cache_[kv]|[kv]_cache|kv_cache|cache_(keys?|values?)|keys?_cache|values?_cache|past_(keys|values))$/i.test(seg));
 }
 
@@ -460,7 +460,10 @@ export function inferencePhases(rec: ModelRecord, it: Interpreter, phases: Phase
     if (t.role === 'buffer' && isKvName(t.label)) {
       handKv++;
       events.push({ op: 'alloc', tensor: { ...t, role: 'kv-cache', group: `KV cache buffers (${t.dtype})`, note: 'preallocated cache buffer: its full size is held from construction', citation: KV_CITATION } });
-    } else events.push({ op: 'alloc', tensor: t });
+    } else {
+      if (t.role === 'kv-cache') handKv++; // a plain cache attribute, already in the load phase (analyze.ts)
+      events.push({ op: 'alloc', tensor: t });
+    }
   }
   // Plain tensor attributes named like a cache (`self.cache_k = torch.zeros(...).cuda()` in Meta's Llama
   // model.py) are neither parameters nor buffers, but they hold memory for as long as the model lives.

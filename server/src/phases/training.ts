@@ -870,6 +870,7 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
       // Before this forward: the previous iteration's output, while the name it is bound to is reassigned, and the
       // previous step's gradients when zero_grad() only comes after the forward (both freed before the backward).
       let prevGrads: number | undefined;
+      let ceTransient: MemoryEvent | undefined;
       let prevOut: number | undefined;
       if (tracedTorch.zeroGradAfter && !gradsKept && trainable) {
         prevGrads = mk('gradients (previous step)', `gradients (${paramDtype}, previous step: zero_grad() comes after the forward)`, paramBytes, 'gradient', sharded(2), tracedTorch.span,
@@ -898,12 +899,14 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
           mk('log-probs', `cross-entropy log-probs saved for backward (${o.output.dtype})`, ob, 'activation', { kind: 'device', index: 0 }, traced.span,
             'log_softmax of the forward output, kept by autograd for the loss backward', `${DERIV} _log_softmax: result`, o.output.shape.filter((d): d is number => typeof d === 'number'), o.output.dtype);
           logitBytes = ob;
-          events.push({ op: 'transient', label: 'activations: cross-entropy backward (two gradients like the output)', bytesPerDevice: 2 * ob, role: 'activation', span: traced.span,
-            formula: `2 × ${ob} B`, citation: `${DERIV} nll_loss_forward, _log_softmax (_log_softmax_backward_data)` });
+          ceTransient = { op: 'transient', label: 'activations: cross-entropy backward (two gradients like the output)', bytesPerDevice: 2 * ob, role: 'activation', span: traced.span,
+            formula: `2 × ${ob} B`, citation: `${DERIV} nll_loss_forward, _log_softmax (_log_softmax_backward_data)` };
         }
       }
       if (prevOut !== undefined && !o.output) events.push({ op: 'free', id: prevOut });
+      // zero_grad() runs before the backward: the previous gradients are gone when the loss's gradients are made.
       if (prevGrads !== undefined) events.push({ op: 'free', id: prevGrads });
+      if (ceTransient) events.push(ceTransient);
       const bwExtra = (o.backwardPeak ?? o.bytes) - o.bytes;
       if (bwExtra > 0) {
         events.push({ op: 'transient', label: 'activations: backward (gradients of activations beside what is still saved)', bytesPerDevice: bwExtra, role: 'activation', span: traced.span,
