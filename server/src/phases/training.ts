@@ -560,11 +560,15 @@ export function stepInputEvents(rec: ModelRecord, it: Interpreter, before: boole
   const mine = prog.forwards.filter((f) => f.model === rec.result);
   if (!mine.length) return [];
   const first = Math.min(...mine.map((f) => (f.span.file ? Infinity : f.span.start)));
-  const seen = new Set<number>();
-  const out: MemoryEvent[] = [];
+  // One tensor per statement: a batch made in the loop (`x = torch.randn(...)`) replaces the previous
+  // iteration's when it is assigned, so only the latest of each making statement is alive.
+  const latest = new Map<string, TensorV>();
   for (const t of [...mine.flatMap((f) => f.inputs ?? []), ...prog.lossTargets]) {
-    if (seen.has(t.id) || prog.forwardMade.has(t.id) || t.abstract || t.virtual || !t.shape.every((d) => typeof d === 'number')) continue;
-    seen.add(t.id);
+    if (prog.forwardMade.has(t.id) || t.abstract || t.virtual || !t.shape.every((d) => typeof d === 'number')) continue;
+    latest.set(t.span ? `${t.span.file ?? ''}:${t.span.start}:${t.span.end}` : `#${t.id}`, t);
+  }
+  const out: MemoryEvent[] = [];
+  for (const t of latest.values()) {
     const made = !!t.span && !t.span.file && t.span.end <= first;
     if (made !== before) continue;
     out.push({ op: 'alloc', tensor: {
