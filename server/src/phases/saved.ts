@@ -209,10 +209,7 @@ export interface OpLevelResult {
   byOp: Map<string, number>;
 }
 
-/**
- * Sums the distinct saved storages of a traced forward and replays its backward. `act` decides which
- * tensors carry a gradient (activations made in the forward from parameters or from other activations).
- */
+/** Sums the distinct saved storages of a traced forward's ops (from `savedBy`) and replays its backward. */
 export function opLevel(ops: SavedOp[]): OpLevelResult {
   const lastSaver = new Map<number, number>(); // tensor id -> index of the earliest op that saves it (freed when that op's backward ran)
   const size = new Map<number, number>();
