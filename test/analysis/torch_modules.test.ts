@@ -270,6 +270,35 @@ model = Walk()
 `,
   },
   {
+    name: 'legacy typed constructors: torch.FloatTensor(in, out) sizes, torch.LongTensor([..]) data, torch.Tensor(n)',
+    model: 'GCN',
+    src: `
+class GraphConvolution(nn.Module):
+    def __init__(self, in_features, out_features, bias=True):
+        super().__init__()
+        self.weight = nn.Parameter(torch.FloatTensor(in_features, out_features))
+        if bias:
+            self.bias = nn.Parameter(torch.FloatTensor(out_features))
+        else:
+            self.register_parameter('bias', None)
+        self.register_buffer('index', torch.LongTensor([0, 2, 4]))
+        self.register_buffer('pair', torch.FloatTensor((3, 4)))
+        self.scale = nn.Parameter(torch.Tensor(1))
+        if isinstance(self.weight, torch.Tensor) and isinstance(self.weight, nn.Parameter):
+            self.extra = nn.Linear(2, 2)
+        if isinstance(self.index, nn.Parameter) or isinstance(self.index, (int, float)):
+            self.wrong = nn.Linear(2, 2)
+
+class GCN(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.gc1 = GraphConvolution(1433, 16)
+        self.gc2 = GraphConvolution(16, 7, bias=False)
+
+model = GCN()
+`,
+  },
+  {
     name: 'a norm deriving from the private base _BatchNorm (super().__init__ and no __init__ of its own)',
     model: 'Net',
     src: `
