@@ -21,9 +21,12 @@
  *
  * Usage:
  *   npm run build && npm run realcode -- [--mirrors DIR] [--only OWNER/NAME]
- *       [--device ID] [--checkout-only] [--no-write]
+ *       [--set NAME] [--device ID] [--checkout-only] [--no-write]
+ * --set NAME: only the repositories whose manifest entry has `"set": NAME`
+ * (a held-out round); like --only, it does not write last-run.json.
  * --mirrors (or OOMLENS_REALCODE_MIRRORS): a folder holding one bare git
- * repository per manifest repo, as DIR/<owner+name> or DIR/<owner+name>/repo.
+ * repository per manifest repo, as DIR/<owner+name> or DIR/<owner+name>/repo
+ * (a bare one, or a clone with its .git folder there).
  * Without it, checkouts already in .cache/realcode are used as they are.
  */
 import { spawnSync } from 'node:child_process';
@@ -60,7 +63,7 @@ interface ManifestFile {
   truth: Truth;
 }
 interface Manifest {
-  repos: { repo: string; commit: string }[];
+  repos: { repo: string; commit: string; set?: string }[];
   files: ManifestFile[];
 }
 
@@ -73,12 +76,13 @@ interface Report { files: ReportFile[] }
 
 // ---------------------------------------------------------------- arguments
 
-interface Options { mirrors: string | null; only: string | null; device: string; checkoutOnly: boolean; write: boolean }
+interface Options { mirrors: string | null; only: string | null; set: string | null; device: string; checkoutOnly: boolean; write: boolean }
 
 function parseArgs(argv: string[]): Options {
   const o: Options = {
     mirrors: process.env.OOMLENS_REALCODE_MIRRORS ?? null,
     only: null,
+    set: null,
     device: 'a100-80gb',
     checkoutOnly: false,
     write: true,
@@ -92,6 +96,7 @@ function parseArgs(argv: string[]): Options {
     };
     if (a === '--mirrors') o.mirrors = value();
     else if (a === '--only') o.only = value();
+    else if (a === '--set') o.set = value();
     else if (a === '--device') o.device = value();
     else if (a === '--checkout-only') o.checkoutOnly = true;
     else if (a === '--no-write') o.write = false;
@@ -111,7 +116,7 @@ function git(gitDir: string, args: string[], input?: Buffer): Buffer {
 }
 
 function findGitDir(mirrors: string, repo: string, commit: string): string | null {
-  for (const dir of [join(mirrors, slug(repo)), join(mirrors, slug(repo), 'repo'), join(mirrors, `${slug(repo)}.git`)]) {
+  for (const dir of [join(mirrors, slug(repo)), join(mirrors, slug(repo), 'repo'), join(mirrors, slug(repo), 'repo', '.git'), join(mirrors, `${slug(repo)}.git`)]) {
     if (!existsSync(dir)) continue;
     const r = spawnSync('git', ['--git-dir', dir, 'cat-file', '-e', `${commit}^{commit}`]);
     if (r.status === 0) return dir;
@@ -123,6 +128,17 @@ function findGitDir(mirrors: string, repo: string, commit: string): string | nul
  * Writes the tree of `commit` into `dest`. Mirrors may lack large blobs
  * (data files, weights): those, and files over MAX_BLOB bytes, are left out.
  */
+/**
+ * A user's clone has its `.git` folder at the repository root, which is where
+ * oomlens's project root search stops (program/workspace.ts findRoot). The
+ * checkout is written without one, so the search would climb into the folder
+ * holding .cache/realcode (this checkout's own repository) and analyse the
+ * file inside the wrong workspace. An empty `.git` folder restores the root.
+ */
+function markProjectRoot(dest: string): void {
+  mkdirSync(join(dest, '.git'), { recursive: true });
+}
+
 function checkout(gitDir: string, commit: string, dest: string): { files: number; missing: number } {
   const entries: { sha: string; path: string }[] = [];
   for (const rec of git(gitDir, ['ls-tree', '-r', '-z', commit]).toString('utf8').split('\0')) {
@@ -152,17 +168,19 @@ function checkout(gitDir: string, commit: string, dest: string): { files: number
     files++;
   }
   writeFileSync(join(dest, MARKER), `${commit}\n`);
+  markProjectRoot(dest);
   return { files, missing };
 }
 
 function ensureCheckouts(m: Manifest, o: Options): void {
-  for (const { repo, commit } of m.repos) {
+  for (const { repo, commit, set } of m.repos) {
     if (o.only && repo !== o.only) continue;
+    if (o.set && set !== o.set) continue;
     const dest = join(CACHE, slug(repo));
     const marker = join(dest, MARKER);
-    if (existsSync(marker) && readFileSync(marker, 'utf8').trim() === commit) continue;
+    if (existsSync(marker) && readFileSync(marker, 'utf8').trim() === commit) { markProjectRoot(dest); continue; }
     if (!o.mirrors) {
-      if (existsSync(dest)) continue; // a checkout made by hand: used as it is
+      if (existsSync(dest)) { markProjectRoot(dest); continue; } // a checkout made by hand: used as it is
       throw new Error(`${repo}: no checkout in .cache/realcode and no --mirrors (or OOMLENS_REALCODE_MIRRORS) to make one`);
     }
     const gitDir = findGitDir(o.mirrors, repo, commit);
@@ -327,7 +345,10 @@ function main(): void {
   if (o.checkoutOnly) return;
   if (!existsSync(join(ROOT, 'dist'))) throw new Error('run `npm run build` first');
 
-  const results = m.files.filter((f) => !o.only || f.repo === o.only).map((f) => runFile(f, o.device));
+  const inSet = new Set(m.repos.filter((r) => r.set === o.set).map((r) => r.repo));
+  const results = m.files
+    .filter((f) => (!o.only || f.repo === o.only) && (!o.set || inSet.has(f.repo)))
+    .map((f) => runFile(f, o.device));
   for (const r of results) {
     console.log(`${r.outcome.padEnd(7)} ${`${r.repo}@${r.commit.slice(0, 7)} ${r.path}`.padEnd(96)} truth: ${r.truth.slice(0, 60)}  oomlens: ${describe(r)}`);
   }
@@ -367,7 +388,7 @@ function main(): void {
     console.log('Unknown reasons (files):');
     for (const x of reasons) console.log(`  ${String(x.files).padStart(3)}  ${x.reason}`);
   }
-  if (o.write && !o.only) {
+  if (o.write && !o.only && !o.set) {
     writeFileSync(LAST_RUN, JSON.stringify({ device: o.device, summary, byFramework, noneWhere: whereCounts, reasons, files: results }, null, 2) + '\n');
     console.log(`written ${LAST_RUN.slice(ROOT.length + 1)}`);
   }

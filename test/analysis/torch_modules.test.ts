@@ -269,6 +269,81 @@ class Walk(nn.Module):
 model = Walk()
 `,
   },
+  {
+    name: 'legacy typed constructors: torch.FloatTensor(in, out) sizes, torch.LongTensor([..]) data, torch.Tensor(n)',
+    model: 'GCN',
+    src: `
+class GraphConvolution(nn.Module):
+    def __init__(self, in_features, out_features, bias=True):
+        super().__init__()
+        self.weight = nn.Parameter(torch.FloatTensor(in_features, out_features))
+        if bias:
+            self.bias = nn.Parameter(torch.FloatTensor(out_features))
+        else:
+            self.register_parameter('bias', None)
+        self.register_buffer('index', torch.LongTensor([0, 2, 4]))
+        self.register_buffer('pair', torch.FloatTensor((3, 4)))
+        self.scale = nn.Parameter(torch.Tensor(1))
+        if isinstance(self.weight, torch.Tensor) and isinstance(self.weight, nn.Parameter):
+            self.extra = nn.Linear(2, 2)
+        if isinstance(self.index, nn.Parameter) or isinstance(self.index, (int, float)):
+            self.wrong = nn.Linear(2, 2)
+
+class GCN(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.gc1 = GraphConvolution(1433, 16)
+        self.gc2 = GraphConvolution(16, 7, bias=False)
+
+model = GCN()
+`,
+  },
+  {
+    name: 'a norm deriving from the private base _BatchNorm (super().__init__ and no __init__ of its own)',
+    model: 'Net',
+    src: `
+from torch.nn.modules.batchnorm import _BatchNorm
+
+class SyncBN(_BatchNorm):
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True):
+        super(SyncBN, self).__init__(num_features, eps=eps, momentum=momentum, affine=affine)
+
+class PlainBN(_BatchNorm):
+    pass
+
+class Net(nn.Module):
+    def __init__(self, norm=SyncBN):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 16, 3)
+        self.bn = norm(16)
+        self.bn2 = PlainBN(16, affine=False)
+
+model = Net()
+`,
+  },
+  {
+    name: 'a loop over a state dict of unknown content that only fills local dicts leaves the count known',
+    model: 'Backbone',
+    src: `
+import os
+
+class Backbone(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 8, 3)
+        self.fc = nn.Linear(8, 4)
+        pretrain_dict = dict(globals())  # stands for a downloaded state dict: oomlens does not know its content
+        model_dict = {}
+        state_dict = self.state_dict()
+        for k, v in pretrain_dict.items():
+            if k in state_dict and not k.startswith('fc.'):
+                model_dict[k] = v
+        state_dict.update(model_dict)
+        self.load_state_dict(state_dict)
+
+model = Backbone()
+`,
+  },
 ];
 
 /** Runs every snippet under PyTorch on the meta device; returns {params, buffers} per snippet. */
@@ -491,4 +566,58 @@ test('%-formatting and str.format agree with Python', async () => {
   assert.equal(percentFormat('%5.2f', fl(1.5)).t, 'unknown');
   assert.equal(strFormat('{:>4}', [int(1)], new Map()).t, 'unknown');
   assert.equal(percentFormat('%s', fl(1e-7)).t, 'unknown');
+});
+
+test('a base the catalogue does not know, or a loop over unknown items that writes the module, stays unknown', async () => {
+  const src = `${HEADER}
+import os
+from torch.nn.modules.conv import _ConvNd
+
+class OddConv(_ConvNd):
+    pass
+
+class Odd(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = OddConv(3, 16, (3, 3), (1, 1), (0, 0), (1, 1), False, (0, 0), 1, True, 'zeros')
+
+class Appends(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.layers = nn.ModuleList()
+        for k in torch.hub.load_state_dict_from_url('https://example.com/w.pth'):
+            self.layers.append(nn.Linear(4, 4))
+`;
+  for (const name of ['Odd', 'Appends']) {
+    const r = await analyze(`${src}\nmodel = ${name}()\n`, { device: 'a100-80gb', versions: {} });
+    const m = r.models.find((x) => x.facts.name === name);
+    assert.ok(m, `no model ${name}`);
+    assert.equal(m.facts.paramCount, null, `${name}: a confident count where the parameters are not known`);
+  }
+});
+
+test('copying matching keys of a downloaded state dict (a loop over unknown items into local dicts) keeps the count', async () => {
+  // The same module as the snippet above ("a loop over a state dict of unknown content"), whose
+  // count PyTorch checks there; here the dict comes from a download oomlens cannot read.
+  const src = `${HEADER}
+class Backbone(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 8, 3)
+        self.fc = nn.Linear(8, 4)
+        pretrain_dict = torch.hub.load_state_dict_from_url('https://example.com/w.pth')
+        model_dict = {}
+        state_dict = self.state_dict()
+        for k, v in pretrain_dict.items():
+            if k in state_dict and not k.startswith('fc.'):
+                model_dict[k] = v
+        state_dict.update(model_dict)
+        self.load_state_dict(state_dict)
+
+model = Backbone()
+`;
+  const r = await analyze(src, { device: 'a100-80gb', versions: {} });
+  const m = r.models.find((x) => x.facts.name === 'Backbone');
+  assert.ok(m);
+  assert.equal(m.facts.paramCount, 3 * 8 * 9 + 8 + 8 * 4 + 4); // Conv2d(3, 8, 3) + Linear(8, 4)
 });

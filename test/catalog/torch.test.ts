@@ -47,6 +47,9 @@ const CASES: Case[] = [
   { qualname: 'torch.nn.BatchNorm2d', args: [10], kwargs: { affine: false } },
   { qualname: 'torch.nn.BatchNorm3d', args: [10], kwargs: { track_running_stats: false } },
   { qualname: 'torch.nn.BatchNorm2d', args: [10], kwargs: { dtype: f16 } },
+  // Private bases user norms derive from (class SyncBN(_BatchNorm)), built directly as PyTorch allows.
+  { qualname: 'torch.nn.modules.batchnorm._BatchNorm', args: [12] },
+  { qualname: 'torch.nn.modules.batchnorm._NormBase', args: [12], kwargs: { affine: false } },
   { qualname: 'torch.nn.InstanceNorm1d', args: [6] },
   { qualname: 'torch.nn.InstanceNorm2d', args: [6], kwargs: { affine: true } },
   { qualname: 'torch.nn.InstanceNorm3d', args: [6], kwargs: { affine: true, track_running_stats: true } },
@@ -119,7 +122,8 @@ function sorted(d: Desc): Desc {
 
 test('every torch catalogue entry is named torch.nn.X and cites its source', () => {
   for (const e of TORCH_LAYERS) {
-    assert.ok(e.names.some((n) => /^torch\.nn\.[A-Z]\w*$/.test(n)), e.names.join());
+    // Public layers, or a private base of them (torch.nn.modules.batchnorm._BatchNorm, named torch.nn._BatchNorm too).
+    assert.ok(e.names.some((n) => /^torch\.nn\._?[A-Z]\w*$/.test(n)), e.names.join());
     assert.match(e.citation, /torch\/nn\/modules\/\w+\.py/);
   }
   // Every entry with parameters appears in the grid at least once.

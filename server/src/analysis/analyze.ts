@@ -169,6 +169,13 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
     wanted.add(u.reason);
     unknowns.push({ what: 'command line', reason: u.reason, span: u.span });
   }
+  // A checkpoint load whose name is not known (from_pretrained(None): a parser field the command line
+  // fills): a model is made there and has no size, so the file says so even when it reports no model.
+  for (const u of it.unknowns) {
+    if (!/\.from_pretrained: the checkpoint name is /.test(u.reason) || wanted.has(u.reason)) continue;
+    wanted.add(u.reason);
+    unknowns.push({ what: 'model', reason: u.reason, span: u.span });
+  }
   // The analyzer's own limits (budgets, size caps, depth limits) are reported once each, where first hit.
   const seen = new Set<string>();
   for (const u of it.unknowns) {

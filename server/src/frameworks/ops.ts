@@ -184,6 +184,46 @@ function torchCreation(names: string[], citation: string, opts: { random?: boole
   };
 }
 
+/**
+ * The legacy typed constructors (`torch.FloatTensor(3, 4)`, `torch.LongTensor([1, 2])`,
+ * `torch.Tensor(n)`), still common in older model code (`nn.Parameter(torch.FloatTensor(in, out))`):
+ * integer arguments are sizes (uninitialised memory, like torch.empty); one list or tuple is data
+ * (`torch.FloatTensor((3, 4))` is the 2-element tensor [3., 4.]); no argument is an empty tensor.
+ * torch/csrc/utils/tensor_new.cpp legacy_tensor_ctor / legacy_new_from_sequence (PyTorch 2.1);
+ * torch.Tensor's dtype is the default float32.
+ */
+const LEGACY_TENSOR_TYPES: [string, DType][] = [
+  ['Tensor', 'float32'], ['FloatTensor', 'float32'], ['DoubleTensor', 'float64'], ['HalfTensor', 'float16'],
+  ['BFloat16Tensor', 'bfloat16'], ['LongTensor', 'int64'], ['IntTensor', 'int32'], ['ShortTensor', 'int16'],
+  ['CharTensor', 'int8'], ['ByteTensor', 'uint8'], ['BoolTensor', 'bool'],
+];
+function legacyConstructor(name: string, dt: DType): OpEntry {
+  return {
+    names: [`torch.${name}`], citation: 'torch/csrc/utils/tensor_new.cpp legacy_tensor_ctor (PyTorch 2.1): sizes or a data sequence',
+    signature: ['data', ...VAR], defaults: {},
+    result: (a) => {
+      const first = a.data;
+      if (first === undefined) return array([0], dt);
+      if (Array.isArray(first)) {
+        if (a.s1 !== undefined) return unk('a sequence followed by more arguments');
+        const shape: number[] = [];
+        let level: CatValue = first;
+        while (Array.isArray(level)) {
+          shape.push(level.length);
+          const inner: CatValue[] = level;
+          if (!inner.length) break;
+          if (inner.some((x) => Array.isArray(x) !== Array.isArray(inner[0]) || (Array.isArray(x) && x.length !== (inner[0] as CatValue[]).length))) return unk('a ragged data sequence');
+          level = inner[0];
+        }
+        return typeof level === 'number' || typeof level === 'boolean' || (Array.isArray(level) && !level.length) ? array(shape, dt) : unk('data sequence items not known');
+      }
+      const sizes = [first, ...VAR.map((k) => a[k]).filter((v) => v !== undefined)];
+      if (!sizes.every((v) => typeof v === 'number' && Number.isInteger(v) && v >= 0)) return unk('sizes not known');
+      return array(sizes as number[], dt);
+    },
+  };
+}
+
 /** *_like(a, dtype=None, shape=None). */
 function like(names: string[], citation: string, opts: { fill?: boolean; random?: boolean } = {}): OpEntry {
   return {
@@ -926,6 +966,7 @@ const RAW: OpEntry[] = [
 
   // ---- torch constructors
   torchCreation(tch('zeros', 'ones', 'empty'), 'torch.zeros docs (2.1): default dtype float32 (torch.get_default_dtype)'),
+  ...LEGACY_TENSOR_TYPES.map(([name, dt]) => legacyConstructor(name, dt)),
   torchCreation(tch('randn', 'rand'), 'torch.randn docs (2.1)', { random: true }),
   {
     names: ['torch.full'], citation: 'torch.full docs (2.1): dtype inferred from fill_value (int64 / default float / bool)', signature: ['size', 'fill_value'],

@@ -64,6 +64,10 @@ export interface ModuleLoader {
 }
 
 /** At most this many workspace modules are evaluated in one analysis. */
+/** Builtins without side effects, allowed in a loop body that only fills local data (localOnlyWrites). */
+const PURE_BUILTINS = new Set(['len', 'isinstance', 'str', 'int', 'float', 'bool', 'tuple', 'list', 'dict', 'min', 'max', 'abs', 'print', 'repr', 'sorted', 'enumerate', 'zip', 'range', 'hasattr']);
+/** Methods of dicts, lists and strings a local-only loop body may call (they touch only that local value). */
+const DATA_METHODS = new Set(['append', 'extend', 'insert', 'update', 'setdefault', 'pop', 'get', 'add', 'items', 'keys', 'values', 'startswith', 'endswith', 'replace', 'split', 'strip', 'lower', 'upper', 'format', 'join', 'copy', 'count', 'index']);
 const MAX_MODULES = 300;
 
 const MAX_DEPTH = 60;
@@ -761,6 +765,65 @@ export class Interpreter {
     }
   }
 
+  /**
+   * The local names a `for` loop writes, when its body writes nothing else: assignments to
+   * names and to subscripts of local dicts / lists, method calls on local dicts, lists and
+   * strings (and on the loop variables), a few pure builtins, `if` / `continue` / `break`.
+   * Undefined when the body may do anything more (an attribute write, any other call, a
+   * nested definition, `return` / `yield` / `del` / `global`, `with`, `try`).
+   */
+  private localOnlyWrites(loop: SyntaxNode): Set<string> | undefined {
+    const body = loop.childForFieldName('body');
+    const left = loop.childForFieldName('left');
+    if (!body || !left) return undefined;
+    const loopVars = new Set(left.type === 'identifier' ? [left.text] : left.descendantsOfType('identifier').map((n) => n!.text));
+    const written = new Set<string>();
+    const localData = (name: string): boolean => {
+      if (name === 'self' || name === 'cls') return false;
+      if (loopVars.has(name) || written.has(name)) return true;
+      const v = this.currentFrame().vars.get(name);
+      return !!v && (v.t === 'dict' || v.t === 'list' || v.t === 'str');
+    };
+    const target = (t: SyntaxNode): boolean => {
+      if (t.type === 'identifier') { if (t.text === 'self') return false; written.add(t.text); return true; }
+      if (t.type === 'subscript') {
+        const base = t.childForFieldName('value');
+        if (base?.type !== 'identifier' || !localData(base.text)) return false;
+        written.add(base.text);
+        return true;
+      }
+      if (t.type === 'pattern_list' || t.type === 'tuple_pattern') return t.namedChildren.every((c) => !!c && target(c));
+      return false;
+    };
+    const ok = (n: SyntaxNode): boolean => {
+      switch (n.type) {
+        case 'function_definition': case 'class_definition': case 'lambda': case 'return_statement': case 'yield':
+        case 'delete_statement': case 'global_statement': case 'nonlocal_statement': case 'with_statement':
+        case 'try_statement': case 'await': case 'import_statement': case 'import_from_statement':
+          return false;
+        case 'assignment': case 'augmented_assignment': {
+          const l = n.childForFieldName('left');
+          const r = n.childForFieldName('right');
+          return !!l && target(l) && (!r || ok(r));
+        }
+        case 'call': {
+          const fn = n.childForFieldName('function');
+          const args = n.childForFieldName('arguments');
+          if (!fn || (args && !ok(args))) return false;
+          if (fn.type === 'identifier') return PURE_BUILTINS.has(fn.text) && !this.currentFrame().vars.has(fn.text);
+          if (fn.type !== 'attribute') return false;
+          const obj = fn.childForFieldName('object');
+          const method = fn.childForFieldName('attribute')?.text ?? '';
+          return obj?.type === 'identifier' && localData(obj.text) && DATA_METHODS.has(method);
+        }
+        default:
+          return n.namedChildren.every((c) => !c || ok(c));
+      }
+    };
+    for (const v of loopVars) written.add(v);
+    return body.namedChildren.every((c) => !c || ok(c)) ? written : undefined;
+  }
+
   /** The reason of a command-line value the names in a condition hold, if any (names and attributes only: no calls are re-run). */
   private inputDependence(cond: SyntaxNode): string | undefined {
     const names = [cond, ...cond.descendantsOfType(['attribute', 'identifier'])].filter((n): n is SyntaxNode => !!n && (n.type === 'attribute' || n.type === 'identifier') && n.parent?.type !== 'attribute' && n.parent?.type !== 'call');
@@ -782,7 +845,17 @@ export class Interpreter {
       items = Array.from({ length: cap }, () => u);
     }
     if (!items) {
-      this.note(`loop over ${clip(node.childForFieldName('right')!.text)} could not be unrolled (${describe(iterV)})`, node);
+      const reason = `loop over ${clip(node.childForFieldName('right')!.text)} could not be unrolled (${describe(iterV)})`;
+      // A body that only fills local dicts / lists (copying matching keys of a downloaded
+      // state dict, collecting names) cannot create, resize or free a tensor of the program:
+      // what it writes becomes unknown, and nothing else does.
+      const written = this.localOnlyWrites(node);
+      if (written) {
+        const u = unknown(reason, this.span(node));
+        for (const name of written) this.currentFrame().vars.set(name, u);
+        return;
+      }
+      this.note(reason, node);
       return;
     }
     this.withTemps([iterV], () => {
@@ -1737,8 +1810,9 @@ export function classKindOf(name: string): ClassV['kind'] | undefined {
   if (name === 'flax.linen.Module' || name === 'flax.nn.Module') return 'flax';
   if (name === 'flax.nnx.Module' || name === 'flax.nnx.module.Module') return 'nnx';
   if (name === 'torch.nn.Module' || name === 'torch.nn.modules.module.Module') return 'torch';
-  // Subclasses of torch.nn layers and containers (class MLPBlock(nn.Sequential)) are torch modules too.
-  if (/^torch\.nn\.(modules\.\w+\.)?[A-Z]\w*$/.test(name) && !/\.(Parameter|Buffer|UninitializedParameter)$/.test(name)) return 'torch';
+  // Subclasses of torch.nn layers and containers (class MLPBlock(nn.Sequential)), and of their
+  // private bases (class SyncBN(_BatchNorm)), are torch modules too.
+  if (/^torch\.nn\.(modules\.\w+\.)?_?[A-Z]\w*$/.test(name) && !/\.(Parameter|Buffer|UninitializedParameter)$/.test(name)) return 'torch';
   if (name === 'haiku.Module') return 'haiku';
   // A LightningModule is a torch.nn.Module (lightning/pytorch/core/module.py).
   if (/^(lightning\.pytorch|lightning|pytorch_lightning)(\.core(\.module)?)?\.LightningModule$/.test(name)) return 'torch';

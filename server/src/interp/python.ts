@@ -193,6 +193,12 @@ export function installPython(it: Interpreter): void {
         if ((nm === 'int' && v.t === 'int') || (nm === 'float' && v.t === 'float') || (nm === 'str' && v.t === 'str') ||
             (nm === 'bool' && v.t === 'bool') || ((nm === 'tuple' || nm === 'list' || nm === 'typing.Sequence' || nm === 'collections.abc.Sequence') && (v.t === 'tuple' || v.t === 'list')) ||
             (nm === 'dict' && v.t === 'dict')) return { t: 'bool', v: true };
+        // Arrays: a torch tensor is a torch.Tensor, a parameter also an nn.Parameter
+        // (torch/nn/parameter.py: Parameter subclasses Tensor); a JAX array is a jax.Array.
+        if (v.t === 'tensor') {
+          if (v.lib === 'torch' && (nm === 'torch.Tensor' || (/^torch\.nn\.(parameter\.)?Parameter$/.test(nm) && v.role === 'param'))) return { t: 'bool', v: true };
+          if (v.lib === 'jax' && (nm === 'jax.Array' || nm === 'jax.numpy.ndarray')) return { t: 'bool', v: true };
+        }
       }
       if (n.t === 'class' && v.t === 'inst' && linearIncludes(v.cls, n)) return { t: 'bool', v: true };
     }

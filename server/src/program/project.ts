@@ -42,13 +42,14 @@ export async function analyzeFile(text: string, opts: AnalyzeOptions, previousTr
   const deps = new Set(own.dependencies ?? []);
   for (const prog of programsImporting(ws, path)) {
     deps.add(prog);
-    if (wanted.size === found.size && !lookForCalls) break;
+    if (wanted.size === found.size && [...found.values()].every(known) && !lookForCalls) break;
     const r = await analyzeProgram(ws, prog, opts);
     if (!r) continue;
     const progText = ws.readText(prog) ?? '';
     for (const m of r.models) {
       const def = m.facts.definitionSpan;
-      if (def && def.file === path && wanted.has(def.start) && !found.has(def.start)) found.set(def.start, rehome(m, path, prog, progText));
+      // A program whose build has a size is preferred to one that loads it from a checkpoint it cannot read.
+      if (def && def.file === path && wanted.has(def.start) && (!found.has(def.start) || (!known(found.get(def.start)!) && known(m)))) found.set(def.start, rehome(m, path, prog, progText));
       else if (lookForCalls && m.facts.span.file === path && !calls.has(m.facts.span.start)) calls.set(m.facts.span.start, rehome(m, path, prog, progText));
       // A class this file's own analysis takes for a part (the base class of another model class here)
       // that a program builds as its model is a model too: reported as built there.
@@ -58,11 +59,19 @@ export async function analyzeFile(text: string, opts: AnalyzeOptions, previousTr
   }
   own.dependencies = [...deps];
   if (!found.size && !calls.size && !parts.size) return own;
-  const models = own.models.filter((m) => !(m.origin && m.facts.definitionSpan && found.has(m.facts.definitionSpan.start)));
+  // The program's build takes the place of the class built from its own defaults; the file's
+  // builder functions (`def resnet20(): return ResNet(...)`, reported under their own names) stay.
+  const models = own.models.filter((m) => {
+    const def = m.facts.definitionSpan;
+    const prog = def && m.origin ? found.get(def.start) : undefined;
+    return !(prog && prog.facts.name === m.facts.name);
+  });
   models.push(...found.values(), ...calls.values(), ...[...parts].filter(([k]) => !found.has(k)).map(([, m]) => m));
   models.sort((a, b) => anchorSpan(a).start - anchorSpan(b).start);
   return { ...own, models, unbuilt: own.unbuilt.filter((u) => !found.has(u.span.start)) };
 }
+
+const known = (m: ModelReport): boolean => m.facts.paramCount !== null;
 
 /** Workspace files whose imports name `file`'s module, nearest folder first. */
 export function programsImporting(ws: Workspace, file: string): string[] {

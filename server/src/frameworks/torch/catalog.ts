@@ -519,6 +519,10 @@ export const TORCH_LAYERS: LayerEntry[] = [
   normBase('BatchNorm2d', 'batchnorm', true, true),
   normBase('BatchNorm3d', 'batchnorm', true, true),
   normBase('SyncBatchNorm', 'batchnorm', true, true),
+  // The private bases user norms derive from (class SyncBN(_BatchNorm)): batchnorm.py _NormBase /
+  // _BatchNorm.__init__(num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True).
+  normBase('_BatchNorm', 'batchnorm', true, true),
+  normBase('_NormBase', 'batchnorm', true, true),
   normBase('InstanceNorm1d', 'instancenorm', false, false),
   normBase('InstanceNorm2d', 'instancenorm', false, false),
   normBase('InstanceNorm3d', 'instancenorm', false, false),

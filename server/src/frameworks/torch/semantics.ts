@@ -388,17 +388,18 @@ export function installTorch(it: Interpreter): void {
   reg(['torch.nn.ParameterDict'], (_s, c, node) => fillDict(it.newInst(containerClass(it, 'ParameterDict')), c, node, true));
 
   // `super().__init__(...)` in a subclass of a torch.nn layer or container
-  // (torchvision's `class MLPBlock(nn.Sequential)`): the base constructor fills
+  // (torchvision's `class MLPBlock(nn.Sequential)`, or of a private base:
+  // `class SyncBN(_BatchNorm)`): the base constructor fills
   // `self` as it would fill a fresh module. A base the catalogue does not know
   // makes the count unknown rather than silently zero.
   it.externPrefixes.push(['torch.nn.', (_i, bound, call, node, fnv) => {
     // `super().forward(x)` in a subclass of a catalogue layer runs the layer.
-    const fwd = /^(torch\.nn\.(?:modules\.\w+\.)?[A-Z]\w*)\.(forward|__call__)$/.exec(fnv.name);
+    const fwd = /^(torch\.nn\.(?:modules\.\w+\.)?_?[A-Z]\w*)\.(forward|__call__)$/.exec(fnv.name);
     if (fwd && bound?.t === 'inst' && bound.catArgs) {
       const e = it.cat.layers.get(fwd[1]);
       if (e?.framework === 'torch') return callLayer(it, bound, e, call, node);
     }
-    const m = /^(torch\.nn\.(?:modules\.\w+\.)?([A-Z]\w*))\.__init__$/.exec(fnv.name);
+    const m = /^(torch\.nn\.(?:modules\.\w+\.)?(_?[A-Z]\w*))\.__init__$/.exec(fnv.name);
     // `nn.Sequential.__init__(self, *layers)` passes self explicitly.
     const explicit = bound === undefined && call.args[0]?.t === 'inst';
     const self = explicit ? call.args[0] : bound;

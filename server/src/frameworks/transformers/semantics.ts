@@ -17,7 +17,7 @@ import { defaultLoadDType, dtypeKeyword, KNOWN_MODEL_TYPES, lookupCheckpoint, mo
 import { keywordSlot } from '../args';
 import { linearize, type Interpreter } from '../../interp/interp';
 import type { SyntaxNode } from '../../interp/parser';
-import { type ClassV, type InstV, type Value, NONE, unknown } from '../../interp/values';
+import { type ClassV, type InstV, type Value, NONE, describe, unknown } from '../../interp/values';
 import { linearLayout, type ModelLayout } from './linears';
 import { fromData } from '../../program/configfiles';
 import { describeQuant, isQuantized, quantFromCall, quantFromConfig, quantizedWeightBytes, type QuantSpec } from './quantization';
@@ -329,7 +329,15 @@ function fromPretrained(it: Interpreter, className: string, args: Value[], kw: M
   const idV = args[0] ?? kw.get('pretrained_model_name_or_path');
   const argList = node.childForFieldName('arguments');
   const slot = keywordSlot(node);
-  if (idV?.t !== 'str') return unknown(`${className}.from_pretrained: the checkpoint name is not a literal`, it.span(node));
+  // A checkpoint name that is not known is said (a model is loaded here; its size is not known), not
+  // left silent: a parser field without a default (`model_name_or_path: str = None`) is None until the
+  // command line gives it, and from_pretrained(None) raises.
+  if (idV?.t !== 'str') {
+    const why = idV === undefined || idV.t === 'none'
+      ? 'the checkpoint name is None (no default: it comes from the command line or a config file; give the command with --run or declare the model)'
+      : `the checkpoint name is not known (${describe(idV)})`;
+    return it.note(`${className}.from_pretrained: ${why}`, node);
+  }
   const id = idV.v;
   const versions = (it.state.get('versions') as Record<string, string> | undefined) ?? {};
   const tv = versions.transformers;
