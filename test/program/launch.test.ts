@@ -262,3 +262,29 @@ if __name__ == "__main__":
     assert.equal(r.run, 'args from run.sh:1');
   } finally { rmSync(root, { recursive: true, force: true }); }
 });
+
+test('fire reads a bracketed word as Python with bare names as strings: `[q_proj,v_proj]` is a list of two names, `3,5` a tuple', async () => {
+  // fire/parser.py _LiteralEval: bare names (not True/False/None) become strings before ast.literal_eval.
+  const root = project({
+    'train.py': `import fire
+import torch.nn as nn
+
+def main(widths=[8], names=("x",), shape=(1, 1)):
+    layers = [nn.Linear(w, w) for w in widths]
+    layers += [nn.Linear(2, 2) for n in names if n.endswith("_proj")]
+    layers.append(nn.Linear(shape[0], shape[1]))
+    return nn.Sequential(*layers)
+
+if __name__ == "__main__":
+    fire.Fire(main)
+`,
+    'run.sh': "python train.py --widths '[4, 6]' --names '[q_proj,v_proj]' --shape 3,5\n",
+  });
+  try {
+    const r = await paramsOf(root, 'train.py');
+    assert.equal(r.run, 'args from run.sh:1');
+    // Linear(4,4) 20 + Linear(6,6) 42 + 2 × Linear(2,2) 6 + Linear(3,5) 20 = 94 (read as the string "[q_proj,v_proj]"
+    // its characters never end with "_proj": 82).
+    assert.equal(r.count, 94);
+  } finally { rmSync(root, { recursive: true, force: true }); }
+});
