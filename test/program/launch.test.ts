@@ -288,3 +288,78 @@ if __name__ == "__main__":
     assert.equal(r.count, 94);
   } finally { rmSync(root, { recursive: true, force: true }); }
 });
+
+test('a config script run by exec(open(...).read()) over globals(), and a memmap batch window: the batch and sequence reach the activations; the loss in the model file counts the logits', async () => {
+  // exec of a workspace file's text runs it in the caller's namespace; `globals()[key] = literal_eval(val)` with
+  // `key = arg.split("=")[0][2:]` rebinds the module's name. np.memmap without a shape is a 1-D array of unknown
+  // length; `data[i:i + seq]` holds seq elements; torch.stack of `batch` of them is [batch, seq].
+  const root = project({
+    'model.py': `import torch.nn as nn
+import torch.nn.functional as F
+
+class Block(nn.Module):
+    def __init__(self, d, h):
+        super().__init__()
+        self.n_head = h
+        self.fc = nn.Linear(d, d)
+
+    def forward(self, x):
+        return self.fc(x)
+
+class Net(nn.Module):
+    def __init__(self, vocab, d):
+        super().__init__()
+        self.emb = nn.Embedding(vocab, d)
+        self.blocks = nn.ModuleList([Block(d, 4) for _ in range(2)])
+        self.head = nn.Linear(d, vocab)
+
+    def forward(self, idx, targets):
+        x = self.emb(idx)
+        for b in self.blocks:
+            x = b(x)
+        logits = self.head(x)
+        return F.cross_entropy(logits.view(-1, logits.size(-1)), targets.view(-1))
+`,
+    'configurator.py': `import sys
+from ast import literal_eval
+for arg in sys.argv[1:]:
+    key, val = arg.split("=")
+    key = key[2:]
+    if key in globals():
+        attempt = literal_eval(val)
+        globals()[key] = attempt
+`,
+    'train.py': `import numpy as np
+import torch
+from model import Net
+
+batch_size = 4
+block_size = 64
+exec(open("configurator.py").read())
+data = np.memmap("train.bin", dtype=np.uint16, mode="r")
+
+def get_batch():
+    ix = torch.randint(len(data) - block_size, (batch_size,))
+    x = torch.stack([torch.from_numpy((data[i:i + block_size]).astype(np.int64)) for i in ix])
+    y = torch.stack([torch.from_numpy((data[i + 1:i + 1 + block_size]).astype(np.int64)) for i in ix])
+    return x.pin_memory().to("cuda", non_blocking=True), y.pin_memory().to("cuda", non_blocking=True)
+
+model = Net(1000, 128).to("cuda")
+opt = torch.optim.AdamW(model.parameters())
+X, Y = get_batch()
+loss = model(X, Y)
+loss.backward()
+opt.step()
+`,
+    'run.sh': 'python train.py --batch_size=16\n',
+  });
+  try {
+    const r = await paramsOf(root, 'train.py');
+    assert.equal(r.run, 'args from run.sh:1');
+    const tr = r.result.models[0].estimate.phases.find((p) => p.phase === 'training')!;
+    // The logits [16, 64, 1000] in float32: 16·64·1000 × 4 B = 4,096,000 B (batch 16 from the command, not the 4 written).
+    const logits = tr.breakdown.filter((b) => /^logits/.test(b.label));
+    assert.deepEqual(logits.map((b) => [b.label, b.bytes]), [['logits [16, 64, 1000] (float32)', 4_096_000]]);
+    assert.ok(tr.breakdown.some((b) => /log-probs/.test(b.label)), tr.breakdown.map((b) => b.label).join('; '));
+  } finally { rmSync(root, { recursive: true, force: true }); }
+});

@@ -211,7 +211,7 @@ function toIndex(it: Interpreter, v: Value): Index {
   switch (v.t) {
     case 'none': return { kind: 'newaxis' };
     case 'ellipsis': return { kind: 'ellipsis' };
-    case 'slice': return { kind: 'slice', start: sliceNum(v.start), stop: sliceNum(v.stop), step: sliceNum(v.step) };
+    case 'slice': return { kind: 'slice', start: sliceNum(v.start), stop: sliceNum(v.stop), step: sliceNum(v.step), ...(v.width !== undefined ? { width: v.width } : {}) };
     case 'tensor': return { kind: 'array', shape: v.shape, dtype: v.dtype };
     case 'int': return { kind: 'int', value: v.v };
     case 'list': return { kind: 'array', shape: [v.items.length], dtype: 'int32' };

@@ -757,7 +757,7 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
   const hfSdpa = rec.framework === 'transformers' && !/attn_implementation\s*=\s*["']eager/.test(it.text)
     && !below(4, 36) && !(String((cfg as Record<string, unknown> | undefined)?.model_type) === 'gpt2' && below(4, 42));
   if (hfSdpa && !/attn_implementation/.test(it.text)) notes.push(`transformers${tv ? `==${tv}` : ' (version not pinned: a current release assumed)'} runs SDPA attention by default: the attention scores are not stored`);
-  const fused = /scaled_dot_product_attention|flash_attn|memory_efficient_attention/.test(it.text) || hfSdpa;
+  const fused = /scaled_dot_product_attention|flash_attn|memory_efficient_attention/.test(programText(it)) || hfSdpa;
   const tracedTorch = mine.find((f) => f.opLevel && f.opLevel.count > 0);
   // JAX: the differentiated function given this model's parameters, run once with its op outputs counted.
   const tracedJax = torchLike ? undefined : prog.gradCalls.find((g) => g.opLevel && g.opLevel.count > 0 && g.primal.some((t) => ids.has(t.id)))
@@ -818,7 +818,8 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
         `${pyAct.savedExtra}·b·s·inner per layer = ${pyAct.savedExtra}·${shape.batch}·${shape.seq}·${pyAct.inner}·${e} B × ${arch.layers} layers`, pyAct.citation);
       actBytes += bytes;
     }
-    const ce = /cross_entropy|log_softmax|nll_loss|CrossEntropyLoss/.test(it.text) || rec.framework === 'transformers';
+    // The loss may be computed in the model's own file (a GPT whose forward returns the loss), not the one analysed.
+    const ce = /cross_entropy|log_softmax|nll_loss|CrossEntropyLoss/.test(programText(it)) || rec.framework === 'transformers';
     if (arch.vocab && ce) {
       // Logits in the compute dtype; log-probs in float32 under autocast (log_softmax is on autocast's fp32 list).
       const head = lmHeadBytes({ batch: shape.batch, seq: shape.seq, vocab: arch.vocab, logitsBytes: e, logProbBytes: autocastOn ? 4 : e });
@@ -934,4 +935,18 @@ function inputShape(rec: ModelRecord, prog: TrainingProgram, it: Interpreter): {
   }
   if (prog.gradCalls.length) return { batch: null, seq: null, why: 'the differentiated function is called without a [batch, sequence] array of known shape', span: prog.gradCalls[0].span };
   return { batch: null, seq: null, why: 'no forward call of the model with an input of known shape was found' };
+}
+
+/**
+ * The analysed file's text and the texts of the workspace modules the program imported (the model's own file,
+ * where a forward may compute the loss), for the textual checks that ask whether the program does something.
+ */
+function programText(it: Interpreter): string {
+  const parts = [it.text];
+  for (const m of it.modules.values()) {
+    if (!m.path || !it.loader) continue;
+    const t = it.loader.load(m.path)?.text;
+    if (t !== undefined && t !== it.text) parts.push(t);
+  }
+  return parts.join('\n');
 }
