@@ -363,3 +363,33 @@ opt.step()
     assert.ok(tr.breakdown.some((b) => /log-probs/.test(b.label)), tr.breakdown.map((b) => b.label).join('; '));
   } finally { rmSync(root, { recursive: true, force: true }); }
 });
+
+test('importlib.import_module of a workspace module and str.rsplit/split with maxsplit build a model named by a config string', async () => {
+  const root = project({
+    'pkg/__init__.py': '',
+    'pkg/models.py': `import torch.nn as nn
+
+class Net(nn.Module):
+    def __init__(self, width, depth):
+        super().__init__()
+        self.layers = nn.ModuleList([nn.Linear(width, width) for _ in range(depth)])
+`,
+    'train.py': `import importlib
+
+def get_obj_from_str(string):
+    module, cls = string.rsplit(".", 1)
+    return getattr(importlib.import_module(module, package=None), cls)
+
+def instantiate_from_config(config):
+    return get_obj_from_str(config["target"])(**config.get("params", dict()))
+
+name, width = "width=8=unused".split("=", 1)
+model = instantiate_from_config({"target": "pkg.models.Net", "params": {"width": int(width.split("=")[0]), "depth": 3}})
+`,
+  });
+  try {
+    const r = await paramsOf(root, 'train.py');
+    // 3 × Linear(8, 8) = 3 × 72 = 216 ("width=8=unused".split("=", 1) is ["width", "8=unused"]).
+    assert.equal(r.count, 216);
+  } finally { rmSync(root, { recursive: true, force: true }); }
+});

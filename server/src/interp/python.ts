@@ -4,7 +4,7 @@
  * dataclasses.field, functools.partial, containers' methods.
  */
 import type { CallArgs, Interpreter } from './interp';
-import { keyEq } from './interp';
+import { canonical, keyEq } from './interp';
 import type { SyntaxNode } from './parser';
 import { literal } from '../program/argv';
 import { type FuncV, type Value, NONE, describe, int, num, str, truthy, unknown } from './values';
@@ -327,6 +327,15 @@ export function installPython(it: Interpreter): void {
     if (from !== undefined && c.args.length === 1 && it.execFile(from)) return NONE;
     it.note('exec() of code text is not followed: the values it would override keep the defaults written in the program', node);
     return NONE;
+  });
+  // importlib.import_module(name) (importlib docs: returns the module `name`, importing it as `import name`
+  // would, the package argument only for relative names): a workspace module, else the library by its name.
+  reg('importlib.import_module', (_s, c, node) => {
+    const n = c.args[0] ?? c.kw.get('name');
+    if (n?.t !== 'str') return unknown('importlib.import_module of a name that is not known', it.span(node));
+    if (n.v.startsWith('.')) return unknown(`importlib.import_module(${JSON.stringify(n.v)}): relative names are not followed`, it.span(node));
+    const chain = it.importChain(n.v, node);
+    return chain ? chain[chain.length - 1] : { t: 'extern', name: canonical(n.v) };
   });
   // globals() (builtins docs: "the dictionary implementing the current module namespace"): the module frame's
   // names; setting an item binds the name (interp.ts setItem, `scope`).
