@@ -34,6 +34,7 @@ import type { CallArgs, Interpreter } from '../interp/interp';
 import { type ModelRecord, visitTensors } from '../interp/memory';
 import type { SyntaxNode } from '../interp/parser';
 import { keywordSlot } from '../frameworks/args';
+import { chainGetattr } from '../program/entrypoints';
 import { type TensorV, type Value, NONE, num, unknown } from '../interp/values';
 import { hfConfig, inferenceUses, inTrainingCall, inTrainingStep } from './inference';
 import { hfConfigView, hfLoadOf, hfLoads, readConfig, UnknownConfigField } from '../frameworks/transformers/semantics';
@@ -114,6 +115,8 @@ export interface TrainingProgram {
   gradScaler?: Span;
   checkpointing: { span: Span; how: string }[];
   fsdp?: { span: Span; stage: ZeroStage; how: string };
+  /** DistributedDataParallel: `bucketView` when gradient_as_bucket_view=True (the gradients are views of the buckets). */
+  ddp?: { span: Span; bucketView: boolean };
   /**
    * DeepSpeed ZeRO. `mixed`: its fp16/bf16 engine keeps 16-bit parameters and gradients on the device and
    * the float32 master weights inside the optimizer (12 B per parameter with Adam: Rajbhandari et al. 2019
@@ -437,6 +440,18 @@ export function installTraining(it: Interpreter): void {
     prog.fsdp = { span: it.span(node), stage, how: 'FullyShardedDataParallel' };
     return c.args[0] ?? c.kw.get('module') ?? NONE;
   });
+  // DistributedDataParallel (torch/nn/parallel/distributed.py, torch 2.1): one full replica per process, and the
+  // Reducer's flat communication buckets hold every gradient again unless gradient_as_bucket_view=True ("the saved
+  // memory size will be equal to the total gradients size"). `.module` is the wrapped model.
+  const ddpWrapped = new WeakSet<object>();
+  reg(['torch.nn.parallel.DistributedDataParallel', 'torch.nn.parallel.distributed.DistributedDataParallel'], (_s, c, node) => {
+    const m = c.args[0] ?? c.kw.get('module') ?? NONE;
+    const v = c.kw.get('gradient_as_bucket_view');
+    prog.ddp = { span: it.span(node), bucketView: v?.t === 'bool' && v.v };
+    if (m.t === 'inst') ddpWrapped.add(m);
+    return m;
+  });
+  chainGetattr(it, (self, name) => (name === 'module' && self.t === 'inst' && ddpWrapped.has(self) ? self : undefined));
   reg(['torch.distributed._composable.fsdp.fully_shard', 'torch.distributed.fsdp.fully_shard'], (_s, c, node) => {
     const r = c.kw.get('reshard_after_forward');
     prog.fsdp = { span: it.span(node), stage: r?.t === 'bool' && !r.v ? 2 : 3, how: 'fully_shard' };
@@ -719,6 +734,11 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
       'one gradient per parameter, same shape and dtype', 'jax.grad returns the cotangent with the primal\'s shape and dtype (jax/_src/api.py); torch AccumulateGrad makes param.grad like the parameter (torch/csrc/autograd/functions/accumulate_grad.h)');
   };
   if (gradsKept) allocGrads();
+  if (prog.ddp && !prog.ddp.bucketView && trainable && !prog.fsdp) {
+    mk('ddp buckets', `DistributedDataParallel gradient buckets (${paramDtype})`, paramBytes, 'gradient', { kind: 'device', index: 0 }, prog.ddp.span,
+      'the Reducer\'s flat buckets: every gradient once more (gradient_as_bucket_view=False, the default)',
+      'torch/nn/parallel/distributed.py DistributedDataParallel, gradient_as_bucket_view: "the saved memory size will be equal to the total gradients size"');
+  }
   notes.push('gradients are counted at full size next to every saved activation: an upper bound, since the backward frees each layer\'s activations as it fills its gradients');
   if (torchLike && !gradsKept) notes.push('zero_grad(set_to_none=True): no gradient exists until the backward, so the start of the backward (the loss\'s gradients) and its end (all gradients) are two candidate peaks');
 
