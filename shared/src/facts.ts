@@ -9,7 +9,7 @@
 /** Element types the engine can size. Sizes live in `dtypes.ts`. */
 export type DType =
   | 'float64' | 'float32' | 'float16' | 'bfloat16' | 'float8'
-  | 'int64' | 'int32' | 'int16' | 'int8' | 'uint32' | 'uint8' | 'bool'
+  | 'int64' | 'int32' | 'int16' | 'int8' | 'uint32' | 'uint16' | 'uint8' | 'bool'
   | 'complex64' | 'int4';
 
 /** A half-open range of UTF-16 offsets into the analysed file. */

@@ -475,3 +475,55 @@ for step in range(2):
   // donate="none" is equinox's default: no donation.
   assert.equal(part((await training(mlp('@eqx.filter_jit(donate="none")', ''))).phase, /^updated parameters/), 4 * P);
 });
+
+test('torch.compile returns the model; DistributedDataParallel keeps it (`.module`) and adds its gradient buckets unless gradient_as_bucket_view', async () => {
+  const src = (view: string) => `
+import torch
+import torch.nn as nn
+from torch.nn.parallel import DistributedDataParallel as DDP
+
+
+class Block(nn.Module):
+    def __init__(self, d, h):
+        super().__init__()
+        self.n_head = h
+        self.fc = nn.Linear(d, d)
+
+    def forward(self, x):
+        return self.fc(x)
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(1000, 256)
+        self.blocks = nn.ModuleList([Block(256, 4) for _ in range(2)])
+
+    def forward(self, idx):
+        x = self.emb(idx)
+        for b in self.blocks:
+            x = b(x)
+        return x
+
+
+model = Net().cuda()
+model = torch.compile(model)
+model = DDP(model, device_ids=[0]${view})
+raw_model = model.module
+opt = torch.optim.AdamW(raw_model.parameters(), lr=1e-3)
+for step in range(10):
+    idx = torch.randint(0, 1000, (4, 128), device="cuda")
+    loss = model(idx).sum()
+    loss.backward()
+    opt.step()
+    opt.zero_grad(set_to_none=True)
+`;
+  const plain = await training(src(''));
+  // 1000·256 + 2·(256·256 + 256) = 387,584 float32 parameters: the buckets hold their gradients again, 4 B each.
+  assert.equal(plain.params, 387_584);
+  assert.equal(part(plain.phase, /^DistributedDataParallel gradient buckets/), 4 * 387_584);
+  // The forward through the compiled, wrapped model is sized (the input [4, 128] reaches the layers).
+  assert.ok(part(plain.phase, /^activations saved/) > 0, plain.phase.breakdown.map((b) => b.label).join('; '));
+  const view = await training(src(', gradient_as_bucket_view=True'));
+  assert.equal(part(view.phase, /^DistributedDataParallel gradient buckets/), 0);
+});

@@ -262,3 +262,134 @@ if __name__ == "__main__":
     assert.equal(r.run, 'args from run.sh:1');
   } finally { rmSync(root, { recursive: true, force: true }); }
 });
+
+test('fire reads a bracketed word as Python with bare names as strings: `[q_proj,v_proj]` is a list of two names, `3,5` a tuple', async () => {
+  // fire/parser.py _LiteralEval: bare names (not True/False/None) become strings before ast.literal_eval.
+  const root = project({
+    'train.py': `import fire
+import torch.nn as nn
+
+def main(widths=[8], names=("x",), shape=(1, 1)):
+    layers = [nn.Linear(w, w) for w in widths]
+    layers += [nn.Linear(2, 2) for n in names if n.endswith("_proj")]
+    layers.append(nn.Linear(shape[0], shape[1]))
+    return nn.Sequential(*layers)
+
+if __name__ == "__main__":
+    fire.Fire(main)
+`,
+    'run.sh': "python train.py --widths '[4, 6]' --names '[q_proj,v_proj]' --shape 3,5\n",
+  });
+  try {
+    const r = await paramsOf(root, 'train.py');
+    assert.equal(r.run, 'args from run.sh:1');
+    // Linear(4,4) 20 + Linear(6,6) 42 + 2 × Linear(2,2) 6 + Linear(3,5) 20 = 94 (read as the string "[q_proj,v_proj]"
+    // its characters never end with "_proj": 82).
+    assert.equal(r.count, 94);
+  } finally { rmSync(root, { recursive: true, force: true }); }
+});
+
+test('a config script run by exec(open(...).read()) over globals(), and a memmap batch window: the batch and sequence reach the activations; the loss in the model file counts the logits', async () => {
+  // exec of a workspace file's text runs it in the caller's namespace; `globals()[key] = literal_eval(val)` with
+  // `key = arg.split("=")[0][2:]` rebinds the module's name. np.memmap without a shape is a 1-D array of unknown
+  // length; `data[i:i + seq]` holds seq elements; torch.stack of `batch` of them is [batch, seq].
+  const root = project({
+    'model.py': `import torch.nn as nn
+import torch.nn.functional as F
+
+class Block(nn.Module):
+    def __init__(self, d, h):
+        super().__init__()
+        self.n_head = h
+        self.fc = nn.Linear(d, d)
+
+    def forward(self, x):
+        return self.fc(x)
+
+class Net(nn.Module):
+    def __init__(self, vocab, d):
+        super().__init__()
+        self.emb = nn.Embedding(vocab, d)
+        self.blocks = nn.ModuleList([Block(d, 4) for _ in range(2)])
+        self.head = nn.Linear(d, vocab)
+
+    def forward(self, idx, targets):
+        x = self.emb(idx)
+        for b in self.blocks:
+            x = b(x)
+        logits = self.head(x)
+        return F.cross_entropy(logits.view(-1, logits.size(-1)), targets.view(-1))
+`,
+    'configurator.py': `import sys
+from ast import literal_eval
+for arg in sys.argv[1:]:
+    key, val = arg.split("=")
+    key = key[2:]
+    if key in globals():
+        attempt = literal_eval(val)
+        globals()[key] = attempt
+`,
+    'train.py': `import numpy as np
+import torch
+from model import Net
+
+batch_size = 4
+block_size = 64
+exec(open("configurator.py").read())
+data = np.memmap("train.bin", dtype=np.uint16, mode="r")
+
+def get_batch():
+    ix = torch.randint(len(data) - block_size, (batch_size,))
+    x = torch.stack([torch.from_numpy((data[i:i + block_size]).astype(np.int64)) for i in ix])
+    y = torch.stack([torch.from_numpy((data[i + 1:i + 1 + block_size]).astype(np.int64)) for i in ix])
+    return x.pin_memory().to("cuda", non_blocking=True), y.pin_memory().to("cuda", non_blocking=True)
+
+model = Net(1000, 128).to("cuda")
+opt = torch.optim.AdamW(model.parameters())
+X, Y = get_batch()
+loss = model(X, Y)
+loss.backward()
+opt.step()
+`,
+    'run.sh': 'python train.py --batch_size=16\n',
+  });
+  try {
+    const r = await paramsOf(root, 'train.py');
+    assert.equal(r.run, 'args from run.sh:1');
+    const tr = r.result.models[0].estimate.phases.find((p) => p.phase === 'training')!;
+    // The logits [16, 64, 1000] in float32: 16·64·1000 × 4 B = 4,096,000 B (batch 16 from the command, not the 4 written).
+    const logits = tr.breakdown.filter((b) => /^logits/.test(b.label));
+    assert.deepEqual(logits.map((b) => [b.label, b.bytes]), [['logits [16, 64, 1000] (float32)', 4_096_000]]);
+    assert.ok(tr.breakdown.some((b) => /log-probs/.test(b.label)), tr.breakdown.map((b) => b.label).join('; '));
+  } finally { rmSync(root, { recursive: true, force: true }); }
+});
+
+test('importlib.import_module of a workspace module and str.rsplit/split with maxsplit build a model named by a config string', async () => {
+  const root = project({
+    'pkg/__init__.py': '',
+    'pkg/models.py': `import torch.nn as nn
+
+class Net(nn.Module):
+    def __init__(self, width, depth):
+        super().__init__()
+        self.layers = nn.ModuleList([nn.Linear(width, width) for _ in range(depth)])
+`,
+    'train.py': `import importlib
+
+def get_obj_from_str(string):
+    module, cls = string.rsplit(".", 1)
+    return getattr(importlib.import_module(module, package=None), cls)
+
+def instantiate_from_config(config):
+    return get_obj_from_str(config["target"])(**config.get("params", dict()))
+
+name, width = "width=8=unused".split("=", 1)
+model = instantiate_from_config({"target": "pkg.models.Net", "params": {"width": int(width.split("=")[0]), "depth": 3}})
+`,
+  });
+  try {
+    const r = await paramsOf(root, 'train.py');
+    // 3 × Linear(8, 8) = 3 × 72 = 216 ("width=8=unused".split("=", 1) is ["width", "8=unused"]).
+    assert.equal(r.count, 216);
+  } finally { rmSync(root, { recursive: true, force: true }); }
+});

@@ -49,7 +49,7 @@ const VAR = ['s1', 's2', 's3', 's4', 's5', 's6', 's7'];
 
 const DT_NAMES: Record<string, DType> = {
   float64: 'float64', float32: 'float32', float16: 'float16', bfloat16: 'bfloat16', half: 'float16', float: 'float32', double: 'float64',
-  int64: 'int64', int32: 'int32', int16: 'int16', int8: 'int8', uint8: 'uint8', uint32: 'uint32', bool: 'bool', long: 'int64', int: 'int32',
+  int64: 'int64', int32: 'int32', int16: 'int16', int8: 'int8', uint8: 'uint8', uint16: 'uint16', uint32: 'uint32', bool: 'bool', long: 'int64', int: 'int32',
   complex64: 'complex64',
 };
 function dtypeOf(v: CatValue | undefined): DType | undefined {
@@ -904,6 +904,8 @@ const RAW: OpEntry[] = [
   },
   sameShape([...jnp('tril', 'triu'), 'torch.tril', 'torch.triu'], 'jax.numpy.tril docs: same shape', ['m', 'k']),
   sameShape(['torch.Tensor.masked_fill', 'torch.masked_fill'], 'torch.Tensor.masked_fill docs: same shape and dtype', ['self', 'mask', 'value']),
+  // A copy in page-locked host memory (the result stays on the host, where the source is).
+  sameShape(['torch.Tensor.pin_memory'], 'torch.Tensor.pin_memory docs (2.1): copies the tensor to pinned memory, if it is not already pinned', ['self']),
   sameShape(['torch.Tensor.contiguous'], 'torch.Tensor.contiguous docs: returns self when already contiguous', ['self'], true),
   {
     names: [...jnp('pad'), 'torch.nn.functional.pad'], citation: 'jax.numpy.pad docs (pad_width per axis); torch.nn.functional.pad docs (pairs from the last dim backwards)', signature: ['array', 'pad_width'],

@@ -227,6 +227,18 @@ export class Interpreter {
     }
   }
 
+  /**
+   * `exec(open(path).read())` of a workspace Python file: its statements run in the current frame (CPython
+   * `exec(source)` with no namespaces given uses the caller's globals and locals). False when it cannot be read.
+   */
+  execFile(path: string): boolean {
+    const src = this.loader?.load(path);
+    if (!src) return false;
+    this.fileOf.set(src.tree, src.path);
+    this.execBlock(src.tree.rootNode.namedChildren);
+    return true;
+  }
+
   execBlock(stmts: (SyntaxNode | null)[]): void {
     for (const s of stmts) if (s) this.exec(s);
   }
@@ -284,8 +296,15 @@ export class Interpreter {
         const e = node.namedChildren[0];
         throw new ReturnSignal(e ? this.eval(e) : NONE);
       }
+      case 'exec_statement': {
+        // tree-sitter-python reads `exec(code)` as Python 2's exec statement: the builtin, called with the code.
+        const e = node.namedChildren.filter((c): c is SyntaxNode => !!c);
+        const h = this.externs.get('builtins.exec');
+        if (h && e.length === 1) h(this, undefined, { args: [this.eval(e[0])], kw: new Map() }, node, { t: 'extern', name: 'builtins.exec' });
+        return;
+      }
       case 'pass_statement': case 'assert_statement': case 'global_statement': case 'nonlocal_statement':
-      case 'comment': case 'print_statement': case 'exec_statement': case 'type_alias_statement':
+      case 'comment': case 'print_statement': case 'type_alias_statement':
         if (node.type === 'global_statement') {
           const f = this.frames[this.frames.length - 1];
           f.globals ??= new Set();
@@ -436,6 +455,7 @@ export class Interpreter {
   setItem(obj: Value, key: Value, value: Value, at: SyntaxNode): void {
     if (obj.t === 'dict') {
       const i = dictIndexOf(obj.keys, key);
+      if (obj.scope && key.t === 'str') obj.scope.vars.set(key.v, value);
       if (i >= 0) obj.vals[i] = value;
       else if (obj.keys.length >= MAX_DICT) this.note(`dict would grow past the analysis size cap (${MAX_DICT} keys); the keys past it are not followed`, at);
       else { obj.keys.push(key); obj.vals.push(value); }
@@ -1021,7 +1041,10 @@ export class Interpreter {
           if (c.type === ':') { i++; continue; }
           parts[i] = this.eval(c);
         }
-        return { t: 'slice', start: parts[0], stop: parts[1], step: parts[2] };
+        const s: Value & { t: 'slice' } = { t: 'slice', start: parts[0], stop: parts[1], step: parts[2] };
+        const w = this.sliceWidth(node, parts);
+        if (w !== undefined) s.width = w;
+        return s;
       }
       case 'lambda': {
         const fn: FuncV = { t: 'func', name: '<lambda>', node, closure: this.currentFrame(), defaults: new Map(), decorators: [] };
@@ -1283,6 +1306,34 @@ export class Interpreter {
     return unknown(`attribute \`${name}\` of ${describe(obj)} is not modelled`, this.span(node));
   }
 
+  /**
+   * A window written as `a[i:i + k]` (or `a[i:k + i]`), step 1 or none, `k` a known count ≥ 0 and `i` not known:
+   * Python's slice clamping (Objects/sliceobject.c PySlice_AdjustIndices) gives it at most k elements for any i
+   * and any length, exactly k while i ≥ 0 and i + k ≤ len(a), the case such a window is written for.
+   */
+  sliceWidth(node: SyntaxNode, parts: Value[]): number | undefined {
+    if (num(parts[0]) !== undefined || (parts[2].t !== 'none' && num(parts[2]) !== 1)) return undefined;
+    const [startN, stopN] = sliceParts(node);
+    if (!startN || !stopN) return undefined;
+    // The terms of the stop's `+` chain (`i + b * t + 1` is ((i + b*t) + 1)): one is the start, the others known.
+    const terms: SyntaxNode[] = [];
+    const flatten = (n: SyntaxNode): void => {
+      const l = n.childForFieldName('left'), r = n.childForFieldName('right');
+      if (n.type === 'binary_operator' && n.childForFieldName('operator')?.type === '+' && l && r) { flatten(l); flatten(r); } else terms.push(n);
+    };
+    flatten(stopN);
+    const at = terms.findIndex((t) => t.text === startN.text);
+    if (terms.length < 2 || at < 0) return undefined;
+    let k = 0;
+    for (const [j, t] of terms.entries()) {
+      if (j === at) continue;
+      const v = num(this.eval(t));
+      if (v === undefined || !Number.isInteger(v)) return undefined;
+      k += v;
+    }
+    return k >= 0 ? k : undefined;
+  }
+
   private evalSubscript(node: SyntaxNode): Value {
     const obj = this.eval(node.childForFieldName('value')!);
     const subs = node.childrenForFieldName('subscript').filter((c): c is SyntaxNode => !!c);
@@ -1312,8 +1363,17 @@ export class Interpreter {
         return i >= 0 ? obj.vals[i] : unknown(`key ${describe(key)} not found in dict`, this.span(node));
       }
       case 'str': {
+        if (key.t === 'slice') {
+          // str slicing, by code points as CPython's str indexes them.
+          const cps = [...obj.v];
+          const s = sliceBounds(key, cps.length);
+          if (!s) return unknown('string slice with bounds that are not known', this.span(node));
+          let out = '';
+          for (let i = s.start; s.step > 0 ? i < s.stop : i > s.stop; i += s.step) out += cps[i];
+          return str(out);
+        }
         const i = num(key);
-        return i !== undefined ? str(obj.v.at(i) ?? '') : unknown('string slice', this.span(node));
+        return i !== undefined ? str(obj.v.at(i) ?? '') : unknown('string index that is not known', this.span(node));
       }
       case 'unknown': return obj;
       default: {
@@ -1747,7 +1807,7 @@ const BUILTINS = new Set([
   'range', 'len', 'int', 'float', 'str', 'bool', 'min', 'max', 'sum', 'abs', 'round', 'list', 'tuple', 'dict', 'set',
   'zip', 'enumerate', 'reversed', 'sorted', 'isinstance', 'super', 'print', 'getattr', 'setattr', 'hasattr', 'any', 'all',
   'map', 'filter', 'iter', 'next', 'divmod', 'pow', 'type', 'object', 'property', 'staticmethod', 'classmethod', 'callable',
-  'NotImplementedError', 'ValueError', 'Exception', 'RuntimeError', 'TypeError', 'KeyError', 'AssertionError', 'open', 'vars', 'id', 'hash', 'repr', 'format',
+  'NotImplementedError', 'ValueError', 'Exception', 'RuntimeError', 'TypeError', 'KeyError', 'AssertionError', 'open', 'vars', 'exec', 'globals', 'id', 'hash', 'repr', 'format',
 ]);
 
 const TENSOR_BINOPS: Record<string, string> = {
@@ -1774,7 +1834,7 @@ export function canonical(name: string): string {
 
 const DTYPE_NAMES: Record<string, DType> = {
   float64: 'float64', float32: 'float32', float16: 'float16', bfloat16: 'bfloat16', half: 'float16', float: 'float32', double: 'float64',
-  int64: 'int64', int32: 'int32', int16: 'int16', int8: 'int8', uint8: 'uint8', uint32: 'uint32', bool_: 'bool', long: 'int64',
+  int64: 'int64', int32: 'int32', int16: 'int16', int8: 'int8', uint8: 'uint8', uint16: 'uint16', uint32: 'uint32', bool_: 'bool', long: 'int64',
   complex64: 'complex64', float8_e4m3fn: 'float8', float8_e5m2: 'float8',
 };
 
@@ -1924,6 +1984,18 @@ function compare(op: string, l: Value, r: Value): boolean | undefined {
     case '>=': return a >= b;
   }
   return undefined;
+}
+
+/** The parts of a slice node, by the colons between them. */
+function sliceParts(node: SyntaxNode): (SyntaxNode | undefined)[] {
+  const out: (SyntaxNode | undefined)[] = [undefined, undefined, undefined];
+  let i = 0;
+  for (const c of node.children) {
+    if (!c) continue;
+    if (c.type === ':') { i++; continue; }
+    out[i] = c;
+  }
+  return out;
 }
 
 export function sliceBounds(s: Value & { t: 'slice' }, n: number): { start: number; stop: number; step: number } | undefined {

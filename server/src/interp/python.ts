@@ -4,8 +4,9 @@
  * dataclasses.field, functools.partial, containers' methods.
  */
 import type { CallArgs, Interpreter } from './interp';
-import { keyEq } from './interp';
+import { canonical, keyEq } from './interp';
 import type { SyntaxNode } from './parser';
+import { literal } from '../program/argv';
 import { type FuncV, type Value, NONE, describe, int, num, str, truthy, unknown } from './values';
 
 const MAX_RANGE = 100_000;
@@ -324,7 +325,43 @@ export function installPython(it: Interpreter): void {
   });
   // `exec(open("configurator.py").read())`: a config override run from a file is not followed (it
   // reads the command line); the program's own defaults stand.
-  reg('builtins.exec', (_s, _c, node) => { it.note('exec() of code text is not followed: the values it would override keep the defaults written in the program', node); return NONE; });
+  // exec(open("configurator.py").read()): the text read from a workspace .py file (program/configfiles.ts
+  // `__file_handle__.read`) runs in the caller's frame; other code text is not followed.
+  reg('builtins.exec', (_s, c, node) => {
+    const code = c.args[0];
+    const from = code?.t === 'str' ? (it.state.get('pySourceRead') as Map<string, string> | undefined)?.get(code.v) : undefined;
+    if (from !== undefined && c.args.length === 1 && it.execFile(from)) return NONE;
+    it.note('exec() of code text is not followed: the values it would override keep the defaults written in the program', node);
+    return NONE;
+  });
+  // importlib.import_module(name) (importlib docs: returns the module `name`, importing it as `import name`
+  // would, the package argument only for relative names): a workspace module, else the library by its name.
+  reg('importlib.import_module', (_s, c, node) => {
+    const n = c.args[0] ?? c.kw.get('name');
+    if (n?.t !== 'str') return unknown('importlib.import_module of a name that is not known', it.span(node));
+    if (n.v.startsWith('.')) return unknown(`importlib.import_module(${JSON.stringify(n.v)}): relative names are not followed`, it.span(node));
+    const chain = it.importChain(n.v, node);
+    return chain ? chain[chain.length - 1] : { t: 'extern', name: canonical(n.v) };
+  });
+  // globals() (builtins docs: "the dictionary implementing the current module namespace"): the module frame's
+  // names; setting an item binds the name (interp.ts setItem, `scope`).
+  reg('builtins.globals', () => {
+    let env = it.currentFrame();
+    while (env.parent) env = env.parent;
+    const keys: Value[] = [], vals: Value[] = [];
+    for (const [k, v] of env.vars) { keys.push(str(k)); vals.push(v); }
+    return { t: 'dict', keys, vals, scope: env };
+  });
+  // ast.literal_eval of a word (Python literals: numbers, True/False/None, quoted strings, containers of them);
+  // anything else raises ValueError, which is not modelled: unknown.
+  reg('ast.literal_eval', (_s, c, node) => {
+    const a = c.args[0];
+    if (a?.t !== 'str') return unknown('ast.literal_eval of text that is not known', it.span(node));
+    const v = literal(a.v);
+    const w = a.v.trim();
+    const isLiteral = v.t !== 'str' || /^(['"]).*\1$/s.test(w);
+    return isLiteral ? v : unknown(`ast.literal_eval(${JSON.stringify(a.v)}) raises ValueError (not a Python literal)`, it.span(node));
+  });
 }
 
 function roundHalfEven(x: number): number {

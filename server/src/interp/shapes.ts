@@ -11,7 +11,7 @@ import type { Dim, UnknownValue } from './catalog-types';
 
 export type Index =
   | { kind: 'int'; value: number | { unknown: string } }
-  | { kind: 'slice'; start: number | null | { unknown: string }; stop: number | null | { unknown: string }; step: number | null | { unknown: string } }
+  | { kind: 'slice'; start: number | null | { unknown: string }; stop: number | null | { unknown: string }; step: number | null | { unknown: string }; width?: number }
   | { kind: 'newaxis' }
   | { kind: 'ellipsis' }
   | { kind: 'array'; shape: Dim[]; dtype: DType };
@@ -58,10 +58,15 @@ export function broadcastShapes(...shapes: Dim[][]): ShapeResult {
 
 function sliceLen(n: Dim, s: Extract<Index, { kind: 'slice' }>): Dim {
   const vals = [s.start, s.stop, s.step];
+  // `a[i:i + k]` with i not known: at most k (interp.ts sliceWidth), and no more than the axis holds.
+  if (s.width !== undefined && vals.some((v) => v !== null && typeof v !== 'number')) return typeof n === 'number' ? Math.min(n, s.width) : s.width;
   if (vals.some((v) => v !== null && typeof v !== 'number')) return { unknown: 'slice bound not known' };
   const step = (s.step as number | null) ?? 1;
   if (typeof n !== 'number') {
-    // x[:] and x[::k] of an unknown axis are still unknown; anything else too.
+    // A window with known non-negative bounds, step 1, of an axis of unknown length (`tokens[p : p + b*t + 1]`
+    // with p known): at most stop − start elements, exactly that while it ends inside the axis (slice clamping,
+    // CPython Objects/sliceobject.c). x[:], x[::k] and the rest of an unknown axis are still unknown.
+    if (step === 1 && typeof s.start === 'number' && typeof s.stop === 'number' && s.start >= 0 && s.stop >= 0) return Math.max(0, s.stop - s.start);
     return n;
   }
   if (step === 0) return { unknown: 'slice step cannot be zero' };
@@ -450,8 +455,8 @@ export type PromoOperand = DType | 'py-int' | 'py-float' | 'py-bool';
 
 const FLOATS: DType[] = ['float8', 'float16', 'bfloat16', 'float32', 'float64'];
 const SINTS: DType[] = ['int4', 'int8', 'int16', 'int32', 'int64'];
-const UINTS: DType[] = ['uint8', 'uint32'];
-const BITS: Partial<Record<DType, number>> = { int4: 4, int8: 8, int16: 16, int32: 32, int64: 64, uint8: 8, uint32: 32, float8: 8, float16: 16, bfloat16: 16, float32: 32, float64: 64 };
+const UINTS: DType[] = ['uint8', 'uint16', 'uint32'];
+const BITS: Partial<Record<DType, number>> = { int4: 4, int8: 8, int16: 16, int32: 32, int64: 64, uint8: 8, uint16: 16, uint32: 32, float8: 8, float16: 16, bfloat16: 16, float32: 32, float64: 64 };
 const cat = (d: DType): 0 | 1 | 2 | 3 | 4 => (d === 'bool' ? 0 : UINTS.includes(d) || SINTS.includes(d) ? 1 : FLOATS.includes(d) ? 3 : 4);
 
 /**

@@ -36,9 +36,17 @@ export type Value =
   | { t: 'ellipsis' }
   | { t: 'tuple'; items: Value[] }
   | { t: 'list'; items: Value[] }
-  /** A dict; `attrs` when its keys are also attributes (ConfigDict, OmegaConf, EasyDict, CfgNode, SimpleNamespace). */
-  | { t: 'dict'; keys: Value[]; vals: Value[]; attrs?: boolean; /** Attribute names read and written under another key (a transformers config's attribute_map). */ aliases?: Record<string, string> }
-  | { t: 'slice'; start: Value; stop: Value; step: Value }
+  /**
+   * A dict; `attrs` when its keys are also attributes (ConfigDict, OmegaConf, EasyDict, CfgNode, SimpleNamespace);
+   * `aliases`: attribute names read and written under another key (a transformers config's attribute_map);
+   * `scope`: the dict `globals()` returned, an item set on it also binds the module's name.
+   */
+  | { t: 'dict'; keys: Value[]; vals: Value[]; attrs?: boolean; aliases?: Record<string, string>; scope?: Env }
+  /**
+   * `width`: the stop is written as the start plus a known count (`a[i:i + k]`, step 1), so the slice holds at
+   * most `width` elements whatever `i` is (exactly `width` while the window ends inside the sequence).
+   */
+  | { t: 'slice'; start: Value; stop: Value; step: Value; width?: number }
   | UnknownV
   | ModuleV
   /** An external (library) object known by its qualified name; `self` for bound methods. */

@@ -35,6 +35,7 @@ import { type ModelRecord, type OpEvent, visitTensors } from '../interp/memory';
 import { DERIV, opLevel, savedBy, bytesOf } from './saved';
 import type { SyntaxNode } from '../interp/parser';
 import { keywordSlot } from '../frameworks/args';
+import { chainGetattr } from '../program/entrypoints';
 import { type TensorV, type Value, NONE, num, unknown } from '../interp/values';
 import { hfConfig, inferenceUses, inTrainingCall, inTrainingStep } from './inference';
 import { hfConfigView, hfLoadOf, hfLoads, readConfig, UnknownConfigField } from '../frameworks/transformers/semantics';
@@ -138,6 +139,8 @@ export interface TrainingProgram {
   gradScaler?: Span;
   checkpointing: { span: Span; how: string }[];
   fsdp?: { span: Span; stage: ZeroStage; how: string };
+  /** DistributedDataParallel: `bucketView` when gradient_as_bucket_view=True (the gradients are views of the buckets). */
+  ddp?: { span: Span; bucketView: boolean };
   /**
    * DeepSpeed ZeRO. `mixed`: its fp16/bf16 engine keeps 16-bit parameters and gradients on the device and
    * the float32 master weights inside the optimizer (12 B per parameter with Adam: Rajbhandari et al. 2019
@@ -461,6 +464,18 @@ export function installTraining(it: Interpreter): void {
     prog.fsdp = { span: it.span(node), stage, how: 'FullyShardedDataParallel' };
     return c.args[0] ?? c.kw.get('module') ?? NONE;
   });
+  // DistributedDataParallel (torch/nn/parallel/distributed.py, torch 2.1): one full replica per process, and the
+  // Reducer's flat communication buckets hold every gradient again unless gradient_as_bucket_view=True ("the saved
+  // memory size will be equal to the total gradients size"). `.module` is the wrapped model.
+  const ddpWrapped = new WeakSet<object>();
+  reg(['torch.nn.parallel.DistributedDataParallel', 'torch.nn.parallel.distributed.DistributedDataParallel'], (_s, c, node) => {
+    const m = c.args[0] ?? c.kw.get('module') ?? NONE;
+    const v = c.kw.get('gradient_as_bucket_view');
+    prog.ddp = { span: it.span(node), bucketView: v?.t === 'bool' && v.v };
+    if (m.t === 'inst') ddpWrapped.add(m);
+    return m;
+  });
+  chainGetattr(it, (self, name) => (name === 'module' && self.t === 'inst' && ddpWrapped.has(self) ? self : undefined));
   reg(['torch.distributed._composable.fsdp.fully_shard', 'torch.distributed.fsdp.fully_shard'], (_s, c, node) => {
     const r = c.kw.get('reshard_after_forward');
     prog.fsdp = { span: it.span(node), stage: r?.t === 'bool' && !r.v ? 2 : 3, how: 'fully_shard' };
@@ -823,6 +838,11 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
       'one gradient per parameter, same shape and dtype', 'jax.grad returns the cotangent with the primal\'s shape and dtype (jax/_src/api.py); torch AccumulateGrad makes param.grad like the parameter (torch/csrc/autograd/functions/accumulate_grad.h)');
   };
   if (gradsKept) allocGrads();
+  if (prog.ddp && !prog.ddp.bucketView && trainable && !prog.fsdp) {
+    mk('ddp buckets', `DistributedDataParallel gradient buckets (${paramDtype})`, paramBytes, 'gradient', { kind: 'device', index: 0 }, prog.ddp.span,
+      'the Reducer\'s flat buckets: every gradient once more (gradient_as_bucket_view=False, the default)',
+      'torch/nn/parallel/distributed.py DistributedDataParallel, gradient_as_bucket_view: "the saved memory size will be equal to the total gradients size"');
+  }
   notes.push('gradients are counted at full size next to every saved activation: an upper bound, since the backward frees each layer\'s activations as it fills its gradients');
   if (torchLike && !gradsKept) notes.push('zero_grad(set_to_none=True): no gradient exists until the backward, so the start of the backward (the loss\'s gradients) and its end (all gradients) are two candidate peaks');
 
@@ -861,7 +881,7 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
   const hfSdpa = rec.framework === 'transformers' && !/attn_implementation\s*=\s*["']eager/.test(it.text)
     && !below(4, 36) && !(String((cfg as Record<string, unknown> | undefined)?.model_type) === 'gpt2' && below(4, 42));
   if (hfSdpa && !/attn_implementation/.test(it.text)) notes.push(`transformers${tv ? `==${tv}` : ' (version not pinned: a current release assumed)'} runs SDPA attention by default: the attention scores are not stored`);
-  const fused = /scaled_dot_product_attention|flash_attn|memory_efficient_attention/.test(it.text) || hfSdpa;
+  const fused = /scaled_dot_product_attention|flash_attn|memory_efficient_attention/.test(programText(it)) || hfSdpa;
   const tracedTorch = mine.find((f) => f.opLevel && f.opLevel.count > 0);
   // JAX: the differentiated function given this model's parameters, run once with its op outputs counted.
   const tracedJax = torchLike ? undefined : prog.gradCalls.find((g) => g.opLevel && g.opLevel.count > 0 && g.primal.some((t) => ids.has(t.id)))
@@ -967,7 +987,8 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
         `${pyAct.savedExtra}·b·s·inner per layer = ${pyAct.savedExtra}·${shape.batch}·${shape.seq}·${pyAct.inner}·${e} B × ${arch.layers} layers`, pyAct.citation);
       actBytes += bytes;
     }
-    const ce = /cross_entropy|log_softmax|nll_loss|CrossEntropyLoss/.test(it.text) || rec.framework === 'transformers';
+    // The loss may be computed in the model's own file (a GPT whose forward returns the loss), not the one analysed.
+    const ce = /cross_entropy|log_softmax|nll_loss|CrossEntropyLoss/.test(programText(it)) || rec.framework === 'transformers';
     if (arch.vocab && ce) {
       // Logits in the compute dtype; log-probs in float32 under autocast (log_softmax is on autocast's fp32 list).
       const head = lmHeadBytes({ batch: shape.batch, seq: shape.seq, vocab: arch.vocab, logitsBytes: e, logProbBytes: autocastOn ? 4 : e });
@@ -1083,4 +1104,18 @@ function inputShape(rec: ModelRecord, prog: TrainingProgram, it: Interpreter): {
   }
   if (prog.gradCalls.length) return { batch: null, seq: null, why: 'the differentiated function is called without a [batch, sequence] array of known shape', span: prog.gradCalls[0].span };
   return { batch: null, seq: null, why: 'no forward call of the model with an input of known shape was found' };
+}
+
+/**
+ * The analysed file's text and the texts of the workspace modules the program imported (the model's own file,
+ * where a forward may compute the loss), for the textual checks that ask whether the program does something.
+ */
+function programText(it: Interpreter): string {
+  const parts = [it.text];
+  for (const m of it.modules.values()) {
+    if (!m.path || !it.loader) continue;
+    const t = it.loader.load(m.path)?.text;
+    if (t !== undefined && t !== it.text) parts.push(t);
+  }
+  return parts.join('\n');
 }

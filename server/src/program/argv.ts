@@ -26,9 +26,15 @@
 import type { ArgWord } from './launch';
 import { type Value, NONE, str, unknown } from '../interp/values';
 
-/** A Python literal as fire (and absl's config overrides) read one: numbers, True/False/None, quoted strings, else the word. */
-export function literal(word: string): Value {
+/**
+ * A Python literal as fire (and absl's config overrides) read one: numbers, True/False/None, quoted strings, else the word.
+ * With `bareWords` (fire, parser.py `_LiteralEval`): the word is parsed as a Python expression whose bare names
+ * (other than True/False/None) are replaced by strings before `ast.literal_eval`, so `[q_proj,v_proj]` is the list
+ * `['q_proj', 'v_proj']` and `1,2` the tuple `(1, 2)`; what does not parse that way stays the word (`DefaultParseValue`).
+ */
+export function literal(word: string, bareWords = false): Value {
   const w = word.trim();
+  if (bareWords && /[[({,]/.test(w)) { const c = fireContainer(w); if (c) return c; }
   if (/^[+-]?\d+$/.test(w)) return { t: 'int', v: Number(w) };
   if (/^[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?$/.test(w)) return { t: 'float', v: Number(w) };
   if (w === 'True') return { t: 'bool', v: true };
@@ -37,6 +43,47 @@ export function literal(word: string): Value {
   const q = /^(['"])(.*)\1$/s.exec(w);
   if (q) return str(q[2]);
   return str(word);
+}
+
+/** fire's reading of a container literal (see `literal`); undefined when Python would not parse it as one. */
+function fireContainer(w: string): Value | undefined {
+  const toks = w.match(/\s+|'[^'\\]*'|"[^"\\]*"|[+-]?(?:\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)|[A-Za-z_]\w*|[[\](){},:]|./g)?.filter((t) => !/^\s+$/.test(t)) ?? [];
+  let i = 0;
+  const fail = (): never => { throw new Error('not a literal'); };
+  const atom = (): Value => {
+    const t = toks[i++] ?? fail();
+    if (t === '[' || t === '(' || t === '{') return group(t);
+    if (/^['"]/.test(t)) return str(t.slice(1, -1));
+    if (/^[A-Za-z_]/.test(t)) return t === 'True' || t === 'False' ? { t: 'bool', v: t === 'True' } : t === 'None' ? NONE : str(t);
+    if (/^[+-]?[\d.]/.test(t)) return /^[+-]?\d+$/.test(t) ? { t: 'int', v: Number(t) } : { t: 'float', v: Number(t) };
+    return fail();
+  };
+  // Comma-separated items up to `end` (or the end of the words); `sawComma` tells `(x)` from `(x,)`.
+  const items = (end: string | undefined, dict: boolean): { items: Value[]; keys: Value[]; sawComma: boolean } => {
+    const out: Value[] = [], keys: Value[] = [];
+    let sawComma = false;
+    while (i < toks.length && toks[i] !== end) {
+      const a = atom();
+      if (dict) { if (toks[i++] !== ':') fail(); keys.push(a); out.push(atom()); } else out.push(a);
+      if (toks[i] === ',') { i++; sawComma = true; } else if (toks[i] !== end) fail();
+    }
+    if (end !== undefined && toks[i++] !== end) fail();
+    return { items: out, keys, sawComma };
+  };
+  const group = (open: string): Value => {
+    if (open === '{') {
+      const r = items('}', true);
+      return { t: 'dict', keys: r.keys, vals: r.items };
+    }
+    const r = items(open === '[' ? ']' : ')', false);
+    if (open === '[') return { t: 'list', items: r.items };
+    return r.items.length === 1 && !r.sawComma ? r.items[0] : { t: 'tuple', items: r.items };
+  };
+  try {
+    const r = items(undefined, false);
+    if (i !== toks.length || r.items.length === 0) return undefined;
+    return r.items.length === 1 && !r.sawComma ? r.items[0] : { t: 'tuple', items: r.items };
+  } catch { return undefined; }
 }
 
 /** transformers `string_to_bool`. */
@@ -48,7 +95,7 @@ export function stringToBool(w: string): boolean | undefined {
 }
 
 /** A word converted by a type named in an annotation (`int`, `Optional[float]`, `bool`, `str`, `List[int]`). */
-export function byAnnotation(word: string, ann: string | undefined, dflt?: Value): Value {
+export function byAnnotation(word: string, ann: string | undefined, dflt?: Value, bareWords = false): Value {
   const a = (ann ?? '').replace(/\s/g, '');
   const inner = /^(?:Optional|typing\.Optional)\[(.+)\]$/.exec(a)?.[1] ?? /^(.+)\|None$/.exec(a)?.[1] ?? a;
   const kind = inner || (dflt ? { int: 'int', float: 'float', bool: 'bool', str: 'str' }[dflt.t as string] ?? '' : '');
@@ -56,7 +103,7 @@ export function byAnnotation(word: string, ann: string | undefined, dflt?: Value
   if (kind === 'float') return Number.isFinite(Number(word)) && word.trim() !== '' ? { t: 'float', v: Number(word) } : unknown(`\`${word}\` is not a float`);
   if (kind === 'bool') { const b = stringToBool(word); return b === undefined ? unknown(`\`${word}\` is not a bool`) : { t: 'bool', v: b }; }
   if (kind === 'str') return str(word);
-  return literal(word);
+  return literal(word, bareWords);
 }
 
 export interface OptionWord { name: string; value?: ArgWord; index: number }

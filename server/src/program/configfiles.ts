@@ -90,6 +90,18 @@ export function installConfigFiles(it: Interpreter): void {
     const abs = pathOf(p, node);
     return typeof abs === 'string' ? { t: 'extern', name: '__file_handle__', args: [str(abs)] } : { t: 'extern', name: '__file_handle__', args: [abs] };
   });
+  // open(path).read() of a workspace Python file: its text, remembered so that exec() of it runs that file
+  // (interp/python.ts builtins.exec). Other files' text is not read.
+  reg('__file_handle__.read', (self, _c, node) => {
+    const p = self?.t === 'extern' && self.args?.[0]?.t === 'str' ? self.args[0].v : undefined;
+    if (p === undefined || !/\.py$/.test(p)) return unknown('reading a file\'s text is not followed', where(node));
+    const text = it.loader?.readText(p);
+    if (text === undefined) return unknown(`could not read ${it.loader?.rel(p) ?? p}`, where(node));
+    let m = it.state.get('pySourceRead') as Map<string, string> | undefined;
+    if (!m) { m = new Map(); it.state.set('pySourceRead', m); }
+    m.set(text, p);
+    return str(text);
+  });
   const handleArg = (c: CallArgs) => c.args[0] ?? c.kw.get('fp') ?? c.kw.get('stream') ?? c.kw.get('f');
   reg('json.load', (_s, c, node) => read(handleArg(c), 'json', false, node));
   reg('json.loads', (_s, c, node) => {

@@ -232,7 +232,7 @@ export function installEntryPoints(it: Interpreter): void {
 
   // ------------------------------------------- fire, typer, jsonargparse, click
   for (const n of ['fire.Fire', 'typer.run', 'jsonargparse.CLI', 'jsonargparse.auto_cli']) {
-    reg(n, (_s, c, node) => (c.args[0] ? callWithDefaults(it, c.args[0], node, [], commandLine(it)) : unknown(`${n}() without a target is not followed`, it.span(node))));
+    reg(n, (_s, c, node) => (c.args[0] ? callWithDefaults(it, c.args[0], node, [], commandLine(it), n === 'fire.Fire') : unknown(`${n}() without a target is not followed`, it.span(node))));
   }
   // `@click.option("--bs", default=8)` binds the default as a keyword; `@click.command()` keeps the function.
   const apply = (it.state.get('applyDecorators') as Set<string> | undefined) ?? new Set<string>();
@@ -516,7 +516,7 @@ function hydraConfig(it: Interpreter, dirV: Value | undefined, nameV: Value | un
  * Calls an entry function (or builds a class) the way a CLI wrapper does: with its defaults, and with the
  * command line's words when the program is analysed with a launch command (fire's rules, argv.ts).
  */
-function callWithDefaults(it: Interpreter, target: Value | undefined, node: SyntaxNode, args: Value[] = [], words?: ArgWord[]): Value {
+function callWithDefaults(it: Interpreter, target: Value | undefined, node: SyntaxNode, args: Value[] = [], words?: ArgWord[], fire = false): Value {
   if (!target) return NONE;
   if (target.t === 'func') {
     const params = (target.node.childForFieldName('parameters')?.namedChildren ?? []).filter((p): p is SyntaxNode => !!p);
@@ -538,14 +538,14 @@ function callWithDefaults(it: Interpreter, target: Value | undefined, node: Synt
       const isFlag = (n: string) => defaults.get(norm(n))?.t === 'bool' || ann.get(norm(n)) === 'bool';
       const { options, positional: pw } = splitOptions(words, isFlag);
       const pos: Value[] = [];
-      pw.forEach((w, i) => { if (i < named.length) pos.push(w === null ? unknown(`argument ${named[i]} is not known from the command`, it.span(node)) : literal(w)); });
+      pw.forEach((w, i) => { if (i < named.length) pos.push(w === null ? unknown(`argument ${named[i]} is not known from the command`, it.span(node)) : literal(w, fire)); });
       for (const o of options) {
         let name = norm(o.name);
         let v: Value;
         if (o.value === undefined) {
           if (!named.includes(name) && name.startsWith('no') && named.includes(name.slice(2))) { name = name.slice(2); v = { t: 'bool', v: false }; }
           else v = { t: 'bool', v: true };
-        } else v = o.value === null ? unknown(`--${o.name} is given a value oomlens cannot read from the command`, it.span(node)) : ann.has(name) ? byAnnotation(o.value, ann.get(name)) : literal(o.value);
+        } else v = o.value === null ? unknown(`--${o.name} is given a value oomlens cannot read from the command`, it.span(node)) : ann.has(name) ? byAnnotation(o.value, ann.get(name), undefined, fire) : literal(o.value, fire);
         // fire passes unknown names to a **kwargs parameter (fire/core.py _MakeParseFn), else it stops with an error.
         if (!named.includes(name) && !takesKwargs) { it.note(`the command line's --${o.name} is not a parameter of ${target.name}; it is ignored`, node); continue; }
         kw.set(name, v);

@@ -10,7 +10,8 @@
  * - tree maps: rebuild the pytree leaf by leaf while the old tree is alive.
  * - meshes and shardings: mesh axis sizes, for per-device bytes.
  */
-import type { Placement } from '../../../../shared/src/facts';
+import type { DType, Placement } from '../../../../shared/src/facts';
+import type { Dim } from '../../interp/catalog-types';
 import type { CallArgs, Interpreter } from '../../interp/interp';
 import type { SyntaxNode } from '../../interp/parser';
 import { visitTensors } from '../../interp/memory';
@@ -220,6 +221,32 @@ export function installJax(it: Interpreter): void {
     markBackendStart(it, node, 'jax.device_count()');
     const n = it.state.get('deviceCount') as number | undefined;
     return n !== undefined ? int(n) : unknown('device count depends on the machine', it.span(node));
+  });
+  // Arrays read from a file (numpy 1.26 docs): `np.memmap(filename, dtype=uint8, mode, offset, shape=None)`
+  // ("If shape is None, the file is interpreted as a flat 1-D array"), `np.fromfile(file, dtype=float, count=-1)`
+  // and `np.frombuffer(buffer, dtype=float, count=-1)` give a 1-D array whose length is the file's or buffer's:
+  // unknown here (oomlens reads no data file). A memmap is the file's pages, in host memory only.
+  const fileArray = (name: string, dflt: DType) => (_s: Value | undefined, c: CallArgs, node: SyntaxNode): Value => {
+    const dv = c.kw.get('dtype') ?? c.args[1];
+    const dtype = dv === undefined ? dflt : dv.t === 'dtype' ? dv.dtype : undefined;
+    if (!dtype) return unknown(`${name}: dtype ${describe(dv!)} is not known`, it.span(node));
+    const sv = name === 'numpy.memmap' ? c.kw.get('shape') ?? c.args[4] : undefined;
+    let shape: Dim[] = [{ unknown: `the length of the data ${name} reads (not read by oomlens)` }];
+    if (sv && sv.t !== 'none') {
+      const items = sv.t === 'tuple' || sv.t === 'list' ? sv.items : [sv];
+      shape = items.map((d) => num(d) ?? { unknown: `${name} shape ${describe(d)} not known` });
+    }
+    const count = name !== 'numpy.memmap' ? num(c.kw.get('count') ?? c.args[2] ?? int(-1)) : undefined;
+    if (count !== undefined && count >= 0) shape = [count];
+    return it.memory.alloc({ shape, dtype, role: 'input', span: it.span(node), lib: 'jax', placement: { kind: 'host' }, name: name.split('.').pop(), citation: 'numpy 1.26 docs: numpy.memmap / fromfile / frombuffer give a 1-D array of the data\'s length' });
+  };
+  reg(['numpy.memmap'], fileArray('numpy.memmap', 'uint8'));
+  reg(['numpy.fromfile'], fileArray('numpy.fromfile', 'float64'));
+  reg(['numpy.frombuffer'], fileArray('numpy.frombuffer', 'float64'));
+  // torch.from_numpy (torch 2.1 docs): "The returned tensor and ndarray share the same memory".
+  reg(['torch.from_numpy'], (_s, c, node) => {
+    const a = c.args[0];
+    return a?.t === 'tensor' ? { ...a, lib: 'torch' } : unknown(`torch.from_numpy of ${a ? describe(a) : 'nothing'}`, it.span(node));
   });
   reg(['numpy.array', 'numpy.asarray'], (_s, c, node) => {
     const a = c.args[0];

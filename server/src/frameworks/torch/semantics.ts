@@ -287,6 +287,14 @@ export function installTorch(it: Interpreter): void {
     return hasattr ? hasattr(i, self, c, node, fnv) : unknown('hasattr', it.span(node));
   });
 
+  // torch.compile(model) (torch 2.x docs: returns the module or function optimized by TorchDynamo; calling it runs
+  // the same forward, its parameters are the module's): the model itself. Its memory is counted as eager PyTorch's,
+  // which Inductor's fusions can only lower (fewer intermediates saved for the backward).
+  reg(['torch.compile'], (_s, c, node) => {
+    const m = c.args[0] ?? c.kw.get('model');
+    return m && m.t !== 'none' ? m : unknown('torch.compile() without a model (a decorator factory) is not followed', it.span(node));
+  });
+
   reg(['torch.nn.Parameter', 'torch.nn.parameter.Parameter'], (_s, c, node) => {
     const t = c.args[0] ?? c.kw.get('data');
     if (t?.t !== 'tensor') return unknown('nn.Parameter of a value that is not a known tensor', it.span(node));

@@ -514,7 +514,7 @@ function quantizeSizes(sizes: ModuleSize[], layout: ModelLayout, spec: QuantSpec
   return res;
 }
 
-const ST_DTYPES: Record<string, DType> = { F32: 'float32', F16: 'float16', BF16: 'bfloat16', F64: 'float64', I8: 'int8', U8: 'uint8', I32: 'int32', I64: 'int64', I16: 'int16', U32: 'uint32', BOOL: 'bool' } as Record<string, DType>;
+const ST_DTYPES: Record<string, DType> = { F32: 'float32', F16: 'float16', BF16: 'bfloat16', F64: 'float64', I8: 'int8', U8: 'uint8', I32: 'int32', I64: 'int64', I16: 'int16', U32: 'uint32', U16: 'uint16', BOOL: 'bool' } as Record<string, DType>;
 const isFloat = (d: string) => /^(F|BF)\d/.test(d);
 
 /** The stored floating dtype of most parameters (what dtype="auto" loads). */
