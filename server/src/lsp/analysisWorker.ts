@@ -12,6 +12,7 @@ import { analyzeFile as analyze } from '../program/project';
 import type { AnalysisResult, AnalyzeOptions } from '../analysis/api';
 import { Cancelled } from '../interp/interp';
 import { collectGarbage } from './gc';
+import { unpackResult } from './packed';
 import type { FromWorker, ToWorker, TreeEdit, WorkerMemory } from './workerProtocol';
 
 /**
@@ -180,7 +181,7 @@ export class AnalysisWorker {
     if (m.mem && process.env.OOMLENS_DEBUG_MEMORY) this.log(`oomlens: worker memory: heap ${Math.round(m.mem.heapTotal / 2 ** 20)} MB, external ${Math.round(m.mem.external / 2 ** 20)} MB; process rss ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB, main heap ${Math.round(process.memoryUsage().heapUsed / 2 ** 20)}/${Math.round(process.memoryUsage().heapTotal / 2 ** 20)} MB, main external ${Math.round(process.memoryUsage().external / 2 ** 20)} MB`);
     if (m.kind === 'memory') { this.maybeRecycle(m.mem); return; }
     if (m.job === -1) { this.log(`oomlens: analysis worker: ${m.kind === 'error' ? m.message : m.kind}`); return; }
-    this.finish(m.job, m.kind === 'result' ? { kind: 'result', result: m.result, internalErrors: m.internalErrors } : m.kind === 'cancelled' ? { kind: 'cancelled' } : { kind: 'error', message: m.message });
+    this.finish(m.job, m.kind === 'result' ? { kind: 'result', result: unpackResult(m.result, m.packed), internalErrors: m.internalErrors } : m.kind === 'cancelled' ? { kind: 'cancelled' } : { kind: 'error', message: m.message });
   }
 
   private finish(id: number, out: RunOutcome): void {

@@ -16,6 +16,7 @@ import { forgetListings } from '../program/workspace';
 import { setOverlay } from '../program/workspace';
 import { resolve } from 'node:path';
 import { collectGarbage } from './gc';
+import { packResult } from './packed';
 import type { ToWorker, FromWorker, WorkerMemory } from './workerProtocol';
 
 const cancelFlag = new Int32Array(workerData.cancel as SharedArrayBuffer);
@@ -31,8 +32,8 @@ function mem(): WorkerMemory {
   return { heapTotal: m.heapTotal, external: m.external };
 }
 
-function post(m: FromWorker): void {
-  parentPort!.postMessage(m);
+function post(m: FromWorker, transfer?: ArrayBuffer[]): void {
+  parentPort!.postMessage(m, transfer);
 }
 
 async function treeFor(uri: string, text: string): Promise<Tree | undefined> {
@@ -92,7 +93,9 @@ async function handle(m: ToWorker): Promise<void> {
         };
         // The file's own analysis from the incremental tree; then the workspace's (models built in files importing it).
         const result = await analyzeFile(m.text, opts, undefined, await analyzeTree(m.text, opts, tree));
-        post({ kind: 'result', job: m.job, result, mem: mem(), internalErrors });
+        // The per-tensor parts go packed and transferred: the main thread unpacks a model's only when read.
+        const { slim, packed, transfer } = packResult(result);
+        post({ kind: 'result', job: m.job, result: slim, packed, mem: mem(), internalErrors }, transfer);
       } catch (e) {
         if (e instanceof Cancelled) post({ kind: 'cancelled', job: m.job, mem: mem() });
         else post({ kind: 'error', job: m.job, message: (e as Error).stack ?? String(e), mem: mem() });

@@ -1,5 +1,6 @@
 /** Messages between the server's main thread and the analysis worker (worker.ts). */
 import type { AnalysisResult, AnalyzeOptions } from '../analysis/api';
+import type { PackedModels } from './packed';
 
 /** A tree-sitter edit (UTF-16 offsets and row/column positions, as web-tree-sitter takes them). */
 export interface TreeEdit {
@@ -22,8 +23,11 @@ export type ToWorker =
 export interface WorkerMemory { heapTotal: number; external: number }
 
 export type FromWorker =
-  /** `internalErrors`: each internal error the analysis survived, where and its stack (logged by the server). */
-  | { kind: 'result'; job: number; result: AnalysisResult; mem: WorkerMemory; internalErrors?: string[] }
+  /**
+   * `internalErrors`: each internal error the analysis survived, where and its stack (logged by the server).
+   * `result` comes without its models' per-tensor parts, which are in `packed` (packed.ts: `unpackResult`).
+   */
+  | { kind: 'result'; job: number; result: AnalysisResult; packed: PackedModels; mem: WorkerMemory; internalErrors?: string[] }
   | { kind: 'cancelled'; job: number; mem?: WorkerMemory }
   | { kind: 'error'; job: number; message: string; mem?: WorkerMemory }
   /** The answer to 'gc': memory after a full collection. */
