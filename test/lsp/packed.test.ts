@@ -1,6 +1,8 @@
 // The worker's results cross to the main thread with their per-tensor parts
 // packed (lsp/packed.ts). Unpacked, a result must equal the analysis exactly,
 // keys in the same order, and the packed parts must be read only when asked.
+// The advice a hover shows for a model that does not fit is made by the worker
+// (worker.ts) and must be the advice the main thread would make.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -8,7 +10,11 @@ import { join } from 'node:path';
 import { serialize } from 'node:v8';
 import { analyzeFile } from '../../server/src/program/project';
 import { packResult, unpackResult } from '../../server/src/lsp/packed';
-import { ROOT } from './harness';
+import { pathToFileURL } from 'node:url';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { DEFAULT_SETTINGS } from '../../server/src/config/settings';
+import { hoverMarkdown } from '../../server/src/lsp/format';
+import { LspClient, ROOT, SCENARIOS } from './harness';
 
 const examples = readdirSync(join(ROOT, 'examples'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.py')).map((f) => join(ROOT, 'examples', f));
 
@@ -47,4 +53,26 @@ test('the per-tensor parts stay packed until read, then are plain properties', a
   // Writable like any field.
   back.models[0].estimate.phases[0].breakdown = [];
   assert.deepStrictEqual(back.models[0].estimate.phases[0].breakdown, []);
+});
+
+test('over LSP, the hover of a model that does not fit (advice made by the worker) is the one made in-process', async () => {
+  const path = join(SCENARIOS, 's1_equinox_mistral/model.py');
+  const text = readFileSync(path, 'utf8');
+  const c = new LspClient();
+  c.settings = { target: { device: 'a100-40gb' } };
+  try {
+    await c.initialize();
+    const d = c.open(path, text);
+    await c.diagnostics(d);
+    const [lens] = await c.codeLens(d);
+    const md = ((await c.hover(d, lens.range.start))?.contents as { value: string }).value;
+    assert.match(md, /^Fits on \(init\): /m, 'a phase that does not fit, with its advice');
+    const r = await analyzeFile(text, { path, device: 'a100-40gb' });
+    const doc = TextDocument.create(pathToFileURL(path).href, 'python', 1, text);
+    const m = r.models.find((x) => x.estimate.phases.some((p) => p.fits === false));
+    assert.ok(m);
+    assert.equal(md, hoverMarkdown(m, doc, DEFAULT_SETTINGS.units));
+  } finally {
+    await c.close();
+  }
 });

@@ -13,6 +13,8 @@ import type { AnalysisResult, AnalyzeOptions } from '../analysis/api';
 import { Cancelled } from '../interp/interp';
 import { collectGarbage } from './gc';
 import { unpackResult } from './packed';
+import { adviceComingFor, adviceMadeAhead } from './format';
+import type { PhaseAdvice } from '../../../shared/src/advice';
 import type { FromWorker, ToWorker, TreeEdit, WorkerMemory } from './workerProtocol';
 
 /**
@@ -30,6 +32,8 @@ const RECYCLE_EXTERNAL_BYTES = 44 * 2 ** 20;
 const RECYCLE_HEAP_BYTES = 96 * 2 ** 20;
 /** How long the server must have been idle before the collection (and perhaps the replacement). */
 const IDLE_MS = 1000;
+/** How long a hover waits for advice the worker is making before making it itself. */
+const ADVICE_WAIT_MS = 100;
 
 export type RunOutcome = { kind: 'result'; result: AnalysisResult; internalErrors?: string[] } | { kind: 'cancelled' } | { kind: 'error'; message: string };
 
@@ -56,6 +60,8 @@ export class AnalysisWorker {
   private busySinceGc = false;
   /** Paths of the open documents the worker has been given, by uri: a fresh worker gets their texts again. */
   private readonly paths = new Map<string, string>();
+  /** Per job whose result came: settles its models' advice (worker.ts sends it right after the result). */
+  private readonly adviceDue = new Map<number, (advice?: Array<PhaseAdvice[] | null>) => void>();
   /** The current text of an open document (set by the server). */
   textOf: (uri: string) => string | undefined = () => undefined;
 
@@ -73,6 +79,7 @@ export class AnalysisWorker {
       const r = this.running;
       this.running = undefined;
       if (r) r.resolve({ kind: 'error', message: `the analysis worker stopped (exit code ${code})` });
+      this.settleAdvice();
       this.pump();
     });
     w.unref();
@@ -176,12 +183,37 @@ export class AnalysisWorker {
   }
 
   private onMessage(m: FromWorker): void {
+    if (m.kind === 'advice') { this.adviceDue.get(m.job)?.(m.advice); return; }
     if (m.mem) this.lastMemory = m.mem;
     if (m.mem && process.env.OOMLENS_DEBUG_MEMORY) (globalThis as { gc?: () => void }).gc?.();
     if (m.mem && process.env.OOMLENS_DEBUG_MEMORY) this.log(`oomlens: worker memory: heap ${Math.round(m.mem.heapTotal / 2 ** 20)} MB, external ${Math.round(m.mem.external / 2 ** 20)} MB; process rss ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB, main heap ${Math.round(process.memoryUsage().heapUsed / 2 ** 20)}/${Math.round(process.memoryUsage().heapTotal / 2 ** 20)} MB, main external ${Math.round(process.memoryUsage().external / 2 ** 20)} MB`);
     if (m.kind === 'memory') { this.maybeRecycle(m.mem); return; }
     if (m.job === -1) { this.log(`oomlens: analysis worker: ${m.kind === 'error' ? m.message : m.kind}`); return; }
-    this.finish(m.job, m.kind === 'result' ? { kind: 'result', result: unpackResult(m.result, m.packed), internalErrors: m.internalErrors } : m.kind === 'cancelled' ? { kind: 'cancelled' } : { kind: 'error', message: m.message });
+    if (m.kind === 'result') {
+      const result = unpackResult(m.result, m.packed);
+      this.expectAdvice(m.job, result);
+      this.finish(m.job, { kind: 'result', result, internalErrors: m.internalErrors });
+      return;
+    }
+    this.finish(m.job, m.kind === 'cancelled' ? { kind: 'cancelled' } : { kind: 'error', message: m.message });
+  }
+
+  /** The worker sends the advice of `result`'s models that `adviceMadeAhead` selects; a hover waits for it, at most `ADVICE_WAIT_MS`. */
+  private expectAdvice(job: number, result: AnalysisResult): void {
+    const ahead = result.models.map(adviceMadeAhead);
+    if (!ahead.some(Boolean)) return;
+    let settle!: (advice?: Array<PhaseAdvice[] | null>) => void;
+    const advice = new Promise<Array<PhaseAdvice[] | null> | undefined>((resolve) => { settle = resolve; });
+    const timer = setTimeout(() => settle(undefined), ADVICE_WAIT_MS);
+    timer.unref();
+    this.adviceDue.set(job, (a) => { clearTimeout(timer); this.adviceDue.delete(job); settle(a); });
+    void advice.then(() => this.adviceDue.delete(job));
+    result.models.forEach((r, i) => { if (ahead[i]) adviceComingFor(r, advice.then((a) => a?.[i] ?? undefined)); });
+  }
+
+  /** The worker stopped: no advice will come. */
+  private settleAdvice(): void {
+    for (const settle of [...this.adviceDue.values()]) settle(undefined);
   }
 
   private finish(id: number, out: RunOutcome): void {
@@ -196,6 +228,7 @@ export class AnalysisWorker {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     const w = this.worker;
     this.worker = undefined;
+    this.settleAdvice();
     if (w) await w.terminate();
   }
 }

@@ -37,6 +37,26 @@ export function lensTitle(e: Estimate, units: Units): string {
 
 // Advice replays phases a few times; keep it per estimate while the analysis result lives.
 const adviceCache = new WeakMap<Estimate, PhaseAdvice[]>();
+/** Advice being made elsewhere (the analysis worker), by estimate: settles once it is in `adviceCache` or will not come. */
+const adviceComing = new WeakMap<Estimate, Promise<void>>();
+
+/**
+ * The models whose advice the analysis worker makes as soon as it has sent their result (advice is
+ * shown for the phases that do not fit, and making it for a large model takes the main thread
+ * 5–25 ms, which would delay the hover).
+ */
+export const adviceMadeAhead = (r: ModelReport): boolean => r.estimate.phases.some((p) => p.fits === false);
+
+/** The advice of `r` will come as `advice` (undefined: it will not; it is then made here when needed). */
+export function adviceComingFor(r: ModelReport, advice: Promise<PhaseAdvice[] | undefined>): void {
+  const e = r.estimate;
+  adviceComing.set(e, advice.then((a) => { if (a && !adviceCache.has(e)) adviceCache.set(e, a); }, () => undefined));
+}
+
+/** Waits for advice of `r` that is on its way, if any (then `hoverMarkdown` does not make it again). */
+export async function adviceReady(r: ModelReport): Promise<void> {
+  await adviceComing.get(r.estimate);
+}
 
 export function modelAdvice(r: ModelReport): PhaseAdvice[] {
   let a = adviceCache.get(r.estimate);

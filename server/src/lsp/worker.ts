@@ -17,6 +17,8 @@ import { setOverlay } from '../program/workspace';
 import { resolve } from 'node:path';
 import { collectGarbage } from './gc';
 import { packResult } from './packed';
+import { adviceMadeAhead } from './format';
+import { adviseModel } from '../../../shared/src/advice';
 import type { ToWorker, FromWorker, WorkerMemory } from './workerProtocol';
 
 const cancelFlag = new Int32Array(workerData.cancel as SharedArrayBuffer);
@@ -96,6 +98,8 @@ async function handle(m: ToWorker): Promise<void> {
         // The per-tensor parts go packed and transferred: the main thread unpacks a model's only when read.
         const { slim, packed, transfer } = packResult(result);
         post({ kind: 'result', job: m.job, result: slim, packed, mem: mem(), internalErrors }, transfer);
+        // Then the advice a hover shows, made here while the main thread publishes the diagnostics.
+        post({ kind: 'advice', job: m.job, advice: result.models.map((r) => { try { return adviceMadeAhead(r) ? adviseModel(r.facts, r.estimate) : null; } catch { return null; } }) });
       } catch (e) {
         if (e instanceof Cancelled) post({ kind: 'cancelled', job: m.job, mem: mem() });
         else post({ kind: 'error', job: m.job, message: (e as Error).stack ?? String(e), mem: mem() });

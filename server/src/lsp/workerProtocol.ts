@@ -1,6 +1,7 @@
 /** Messages between the server's main thread and the analysis worker (worker.ts). */
 import type { AnalysisResult, AnalyzeOptions } from '../analysis/api';
 import type { PackedModels } from './packed';
+import type { PhaseAdvice } from '../../../shared/src/advice';
 
 /** A tree-sitter edit (UTF-16 offsets and row/column positions, as web-tree-sitter takes them). */
 export interface TreeEdit {
@@ -30,5 +31,10 @@ export type FromWorker =
   | { kind: 'result'; job: number; result: AnalysisResult; packed: PackedModels; mem: WorkerMemory; internalErrors?: string[] }
   | { kind: 'cancelled'; job: number; mem?: WorkerMemory }
   | { kind: 'error'; job: number; message: string; mem?: WorkerMemory }
+  /**
+   * Sent right after a result: the advice (`adviseModel`) of each of its models that `adviceMadeAhead`
+   * selects, null for the others and where making it failed (the main thread then makes it itself).
+   */
+  | { kind: 'advice'; job: number; advice: Array<PhaseAdvice[] | null> }
   /** The answer to 'gc': memory after a full collection. */
   | { kind: 'memory'; job: -2; mem: WorkerMemory };

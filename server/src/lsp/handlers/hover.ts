@@ -6,7 +6,7 @@
 import { MarkupKind } from 'vscode-languageserver';
 import type { AnalysisResult, ModelReport } from '../../analysis/api';
 import { toRange } from '../convert';
-import { hoverMarkdown } from '../format';
+import { adviceReady, hoverMarkdown } from '../format';
 import type { OomlensServer } from '../server';
 import { docPosition } from '../validate';
 
@@ -29,6 +29,7 @@ export function registerHover(server: OomlensServer): void {
     if (!s.settings?.hover.enable || !latest) return null;
     const hit = modelAt(latest.result, latest.doc.offsetAt(position));
     if (!hit) return null;
+    await adviceReady(hit.report);
     return { contents: { kind: MarkupKind.Markdown, value: hoverMarkdown(hit.report, latest.doc, s.settings.units) }, range: toRange(latest.doc, hit.span) };
   });
 }
