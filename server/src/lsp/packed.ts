@@ -1,9 +1,9 @@
 /**
  * How an analysis result crosses from the worker to the server's main
  * thread cheaply. Most of a result is per-tensor data: each model's
- * parameters and buffers, its phases' memory events, and each phase
- * estimate's timeline and breakdown (~1 MB of the ~1.3 MB a 2,000-line file
- * with 110 models gives). Structured cloning made the main thread rebuild all
+ * parameters and buffers, its phases' memory events, each phase estimate's
+ * timeline and breakdown, and the estimate's budget text (~1.15 MB of the
+ * ~1.3 MB a 2,000-line file with 110 models gives). Structured cloning made the main thread rebuild all
  * of it on every result (6–30 ms, delaying hovers), though only a hover on
  * one model, its advice and the timeline view ever read it.
  *
@@ -17,7 +17,7 @@
 import { deserialize, serialize } from 'node:v8';
 import type { AnalysisResult, ModelReport } from '../analysis/api';
 import type { MemoryEvent, TensorFact } from '../../../shared/src/facts';
-import type { Contributor, TimelinePoint } from '../../../shared/src/types';
+import type { Budget, Contributor, TimelinePoint } from '../../../shared/src/types';
 
 /** The per-tensor parts of one model, in the order of its phases. */
 interface Heavy {
@@ -26,6 +26,8 @@ interface Heavy {
   events: MemoryEvent[][];
   timeline: TimelinePoint[][];
   breakdown: Contributor[][];
+  /** The estimate's budget: its explanation and citations are most of what else a model weighs (~1.5 kB). */
+  budget: Budget;
 }
 
 /** The packed parts of a result's models: `chunks[i]` is [offset, length] of model i's bytes in `buffer`. */
@@ -44,13 +46,14 @@ export function packResult(r: AnalysisResult): { slim: AnalysisResult; packed: P
       events: m.facts.phases.map((p) => p.events),
       timeline: m.estimate.phases.map((p) => p.timeline),
       breakdown: m.estimate.phases.map((p) => p.breakdown),
+      budget: m.estimate.budget,
     };
     bytes.push(serialize(heavy));
     const none = null as never;
     return {
       ...m,
       facts: { ...m.facts, params: none, buffers: none, phases: m.facts.phases.map((p) => ({ ...p, events: none })) },
-      estimate: { ...m.estimate, phases: m.estimate.phases.map((p) => ({ ...p, timeline: none, breakdown: none })) },
+      estimate: { ...m.estimate, budget: none, phases: m.estimate.phases.map((p) => ({ ...p, timeline: none, breakdown: none })) },
     };
   });
   const buffer = new ArrayBuffer(bytes.reduce((n, b) => n + b.length, 0));
@@ -80,6 +83,7 @@ export function unpackResult(slim: AnalysisResult, packed: PackedModels): Analys
     lazy(m.facts, 'params', () => load().params);
     lazy(m.facts, 'buffers', () => load().buffers);
     m.facts.phases.forEach((p, j) => lazy(p, 'events', () => load().events[j]));
+    lazy(m.estimate, 'budget', () => load().budget);
     m.estimate.phases.forEach((p, j) => {
       lazy(p, 'timeline', () => load().timeline[j]);
       lazy(p, 'breakdown', () => load().breakdown[j]);
