@@ -14,6 +14,10 @@ const LLAMA = { model_type: 'llama', vocab_size: 1000, hidden_size: 64, num_hidd
 const QWEN2 = { model_type: 'qwen2', vocab_size: 1000, hidden_size: 64, num_hidden_layers: 2, num_attention_heads: 4, num_key_value_heads: 2, intermediate_size: 96 };
 const GPT2 = { model_type: 'gpt2', vocab_size: 1000, n_embd: 64, n_layer: 2, n_head: 4, n_positions: 128 };
 const MIXTRAL = { model_type: 'mixtral', vocab_size: 1000, hidden_size: 64, num_hidden_layers: 2, num_attention_heads: 4, num_key_value_heads: 2, intermediate_size: 96, num_local_experts: 4 };
+const QWEN2_MOE = { model_type: 'qwen2_moe', vocab_size: 1000, hidden_size: 64, num_hidden_layers: 3, num_attention_heads: 4, num_key_value_heads: 2, intermediate_size: 96, moe_intermediate_size: 40, shared_expert_intermediate_size: 80, num_experts: 4, num_experts_per_tok: 2, mlp_only_layers: [1] };
+const DEEPSEEK = { vocab_size: 1000, hidden_size: 64, num_hidden_layers: 3, num_attention_heads: 4, num_key_value_heads: 4, intermediate_size: 96, moe_intermediate_size: 40, n_routed_experts: 4, n_shared_experts: 2, first_k_dense_replace: 1, kv_lora_rank: 16, q_lora_rank: 24, qk_nope_head_dim: 8, qk_rope_head_dim: 4, v_head_dim: 8, num_experts_per_tok: 2, n_group: 1, topk_group: 1 };
+const DEEPSEEK_V2 = { model_type: 'deepseek_v2', ...DEEPSEEK, q_lora_rank: null };
+const DEEPSEEK_V3 = { model_type: 'deepseek_v3', ...DEEPSEEK };
 const FALCON = { model_type: 'falcon', vocab_size: 1000, hidden_size: 64, num_hidden_layers: 2, num_attention_heads: 4 };
 const FALCON_NDA = { ...FALCON, new_decoder_architecture: true, num_kv_heads: 2, bias: true };
 const BLOOM = { model_type: 'bloom', vocab_size: 1000, hidden_size: 64, n_layer: 2, n_head: 4 };
@@ -33,6 +37,15 @@ const CASES: Case[] = [
   { config: LLAMA, quant: { load_in_4bit: true, bnb_4bit_quant_type: 'fp4' }, dtype: 'float16' },
   { config: MIXTRAL, lora: { r: 8, target_modules: ['q_proj', 'k_proj', 'v_proj', 'o_proj'] }, dtype: 'bfloat16', tv: '5.0.0' },
   { config: MIXTRAL, lora: { r: 4, target_modules: ['q_proj', 'v_proj', 'gate'] }, dtype: 'bfloat16', tv: '5.0.0' },
+  // MoE: peft renames the v4 expert / router names onto transformers v5's fused parameters (target_parameters).
+  { config: MIXTRAL, lora: { r: 8, target_modules: 'all-linear' }, dtype: 'bfloat16', tv: '5.0.0' },
+  { config: MIXTRAL, lora: { r: 4, target_modules: ['q_proj', 'v_proj', 'w1', 'w2', 'w3', 'gate'] }, dtype: 'bfloat16', tv: '5.0.0' },
+  { config: MIXTRAL, lora: { r: 4, target_modules: ['o_proj', 'w2'], bias: 'all' }, dtype: 'float32', tv: '5.0.0' },
+  { config: QWEN2_MOE, lora: { r: 8, target_modules: 'all-linear', bias: 'all' }, dtype: 'bfloat16', tv: '5.0.0' },
+  { config: QWEN2_MOE, lora: { r: 4, target_modules: ['q_proj', 'gate_proj', 'up_proj', 'down_proj'], bias: 'lora_only' }, dtype: 'bfloat16', tv: '5.0.0' },
+  { config: DEEPSEEK_V2, lora: { r: 8, target_modules: 'all-linear' }, dtype: 'bfloat16', tv: '5.0.0' },
+  { config: DEEPSEEK_V3, lora: { r: 8, target_modules: 'all-linear' }, dtype: 'bfloat16', tv: '5.0.0' },
+  { config: DEEPSEEK_V3, lora: { r: 4, target_modules: ['q_a_proj', 'kv_b_proj', 'gate_proj', 'up_proj', 'down_proj', 'gate'], modules_to_save: ['embed_tokens'] }, dtype: 'bfloat16', tv: '5.0.0' },
   { config: FALCON, lora: { r: 8, target_modules: ['query_key_value', 'dense_h_to_4h'], bias: 'all' }, dtype: 'bfloat16' },
   { config: FALCON_NDA, lora: { r: 8, target_modules: 'all-linear', bias: 'all' }, dtype: 'bfloat16' },
   { config: BLOOM, lora: { r: 8, bias: 'all', modules_to_save: ['word_embeddings'] }, dtype: 'float32' },
@@ -40,6 +53,10 @@ const CASES: Case[] = [
   { config: OPT, lora: { r: 16 }, dtype: 'float16' },
   { config: NEOX, lora: { r: 8, target_modules: 'all-linear', bias: 'all' }, dtype: 'bfloat16' },
   { config: LLAMA, quant: { load_in_8bit: true }, dtype: 'bfloat16' },
+  // bitsandbytes converts Linear layers only: MoE routers and fused experts stay in the load dtype.
+  { config: MIXTRAL, quant: { load_in_4bit: true, bnb_4bit_quant_type: 'nf4' }, dtype: 'bfloat16', tv: '5.0.0' },
+  { config: QWEN2_MOE, quant: { load_in_8bit: true }, dtype: 'bfloat16', tv: '5.0.0' },
+  { config: DEEPSEEK_V3, lora: { r: 8, target_modules: 'all-linear' }, quant: { load_in_4bit: true, bnb_4bit_compute_dtype: 'bfloat16' }, dtype: 'bfloat16', tv: '5.0.0' },
   { config: { ...LLAMA, hidden_size: 96, intermediate_size: 200 }, quant: { load_in_4bit: true, bnb_4bit_use_double_quant: true }, dtype: 'bfloat16' },
 ];
 
@@ -125,11 +142,33 @@ test('a LoRA config that matches nothing leaves the trainable state unknown, nev
   assert.ok(tr.unknowns.some((u) => /matches no Linear layer/.test(u.reason)), JSON.stringify(tr.unknowns));
 });
 
-test('Mixtral: "all-linear" (which peft extends to the fused experts) and transformers 4.x expert Linears are unknown, never zero', async () => {
-  for (const c of [{ config: MIXTRAL, lora: { r: 8, target_modules: 'all-linear' }, dtype: 'bfloat16', tv: '5.0.0' }, { config: MIXTRAL, lora: { r: 8, target_modules: ['q_proj'] }, dtype: 'bfloat16', tv: '4.45.0' }]) {
+test('LoRA configs peft refuses on MoE models, and transformers 4.x expert Linears, are unknown, never zero', async () => {
+  const refused: Case[] = [
+    { config: MIXTRAL, lora: { r: 8, target_modules: 'all-linear', lora_dropout: 0.05 }, dtype: 'bfloat16', tv: '5.0.0' },
+    { config: MIXTRAL, lora: { r: 8, target_modules: ['q_proj', 'w1', 'w2'] }, dtype: 'bfloat16', tv: '5.0.0' },
+    { config: QWEN2_MOE, lora: { r: 8, target_modules: ['q_proj', 'gate'] }, dtype: 'bfloat16', tv: '5.0.0' },
+    { config: DEEPSEEK_V3, lora: { r: 8, target_modules: 'all-linear', lora_bias: true }, dtype: 'bfloat16', tv: '5.0.0' },
+  ];
+  const truth = runPythonJson<{ error?: string }[]>('peft_truth.py', refused);
+  for (let i = 0; i < refused.length; i++) {
+    const c = refused[i];
+    assert.ok(truth[i].error, `peft accepts ${JSON.stringify(c.lora)} on ${c.config.model_type}`);
+    const m = await oomlens(c);
+    const tr = m.estimate.phases.find((p) => p.phase === 'training')!;
+    assert.notEqual(tr.fits, true);
+    assert.ok(tr.unknowns.some((u) => /get_peft_model: .*peft (raises|refuses)/.test(u.reason)), `${JSON.stringify(c.lora)}: ${JSON.stringify(tr.unknowns)}`);
+  }
+  for (const c of [{ config: MIXTRAL, lora: { r: 8, target_modules: ['q_proj'] }, dtype: 'bfloat16', tv: '4.45.0' }, { config: MIXTRAL, lora: { r: 8, target_modules: '.*q_proj' }, dtype: 'bfloat16', tv: '5.0.0' }]) {
     const m = await oomlens(c);
     const tr = m.estimate.phases.find((p) => p.phase === 'training')!;
     assert.notEqual(tr.fits, true);
     assert.ok(tr.unknowns.length > 0 || m.facts.unknowns.length > 0, JSON.stringify(c.lora));
   }
+});
+
+test('adapters on fused MoE experts: their saved activations are unknown, so training activations are a lower bound', async () => {
+  const m = await oomlens({ config: MIXTRAL, lora: { r: 8, target_modules: 'all-linear' }, dtype: 'bfloat16', tv: '5.0.0' });
+  const tr = m.estimate.phases.find((p) => p.phase === 'training')!;
+  assert.notEqual(tr.fits, true);
+  assert.ok(tr.unknowns.some((u) => /fused MoE parameters/.test(u.reason)), JSON.stringify(tr.unknowns));
 });

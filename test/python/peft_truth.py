@@ -3,6 +3,7 @@
 stdin: JSON list of {"config": {...}, "lora": {LoraConfig kwargs} | null, "quant": {BitsAndBytesConfig kwargs} | null,
                      "dtype": "bfloat16", "kbit": bool}
 stdout: JSON list of {"trainable": int (peft get_nb_trainable_parameters), "adapter_dtypes": [...],
+                      "error": str (get_peft_model raised ValueError: peft refuses the LoraConfig),
                       "weight_bytes": int (every parameter plus every bitsandbytes quantisation-state tensor, each storage once)}
 The model is built from the config with transformers on the CPU, saved, and loaded back with from_pretrained
 (with the BitsAndBytesConfig when given: bitsandbytes quantises on the CPU).
@@ -57,7 +58,12 @@ for case in json.load(sys.stdin):
     out = {"weight_bytes": wbytes, "params": sum(p.numel() for p in model.parameters())}
     if case.get("lora"):
         from peft import LoraConfig, get_peft_model
-        pm = get_peft_model(model, LoraConfig(**case["lora"]))
+        try:
+            pm = get_peft_model(model, LoraConfig(**case["lora"]))
+        except ValueError as e:  # peft refuses the config
+            out["error"] = str(e)
+            res.append(out)
+            continue
         trainable, _ = pm.get_nb_trainable_parameters()
         out["trainable"] = trainable
         out["adapter_dtypes"] = sorted({str(p.dtype).replace("torch.", "") for n, p in pm.named_parameters() if p.requires_grad})

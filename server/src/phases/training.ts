@@ -976,6 +976,7 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
       mk('activations LoRA', `activations saved for backward: LoRA adapters (${peft.targeted.length} layers)`, lora, 'activation', { kind: 'device', index: 0 }, peft.span,
         `Σ over adapted layers b·s·r${peft.loraDropout > 0 ? ' + b·s·in (dropout output) + b·s·in mask bytes' : ''}`, 'peft tuners/lora/layer.py Linear.forward');
       actBytes += lora;
+      if (peft.activationWhy) unknowns.push({ what: 'activations', reason: `${peft.activationWhy}: the activations shown are a lower bound`, span: peft.span });
     }
     const py = cfg && recompute === 'none' ? readConfig(() => pythonActivation(cfg as Record<string, unknown>, arch.hidden)) : undefined;
     const pyAct = py instanceof UnknownConfigField ? undefined : py;

@@ -58,6 +58,8 @@ export interface PeftInfo {
   adapterParams: number;
   /** The targeted layers with their ranks (LoRA activations). */
   targeted: (LinearModule & { r: number })[];
+  /** Why the adapters' saved activations are not sized (adapters on fused MoE parameters). */
+  activationWhy?: string;
   loraDropout: number;
   why?: string;
 }
@@ -168,8 +170,37 @@ function loraInfo(it: Interpreter, model: InstV, cfgV: Value | undefined, autoca
   const tm = k.get('target_modules');
   let match: (name: string) => boolean;
   const mt = load?.config?.model_type;
-  if (tm?.t === 'str' && tm.v === 'all-linear' && layout.allLinearAlso) { info.why = layout.allLinearAlso; return info; }
-  if (tm?.t === 'str' && tm.v === 'all-linear') {
+  // peft's v4 → v5 MoE renaming (utils/transformers_weight_conversion.py _convert_peft_config_moe, peft 0.21): a
+  // target name (or, for "all-linear", the last component of every Linear but the output layer, plus every old
+  // name) equal to or ending in `.old` becomes target_parameters `new`; both halves of a fused pair must be named,
+  // and the fused parameter gets rank r · 2 (rank_pattern `.*\.gate_up_proj`).
+  const rename = layout.moeRename;
+  const paramTargets = new Map<string, number>();
+  if (rename && tm?.t === 'str' && tm.v !== 'all-linear') { info.why = `target_modules regex "${tm.v}" on ${mt}: peft maps it onto the fused experts by probing module names, which oomlens does not follow`; return info; }
+  let names: string[] | undefined;
+  if (rename && (strs(tm) || (tm?.t === 'str' && tm.v === 'all-linear'))) {
+    const out = layout.outputLayer?.split('.').pop();
+    const list = strs(tm) ?? [...new Set([...layout.linears.map((l) => l.name.split('.').pop()!).filter((x) => x !== out), ...Object.keys(rename.map)])];
+    const seen = new Map<string, Set<string>>();
+    names = [];
+    for (const t of list) {
+      const old = Object.keys(rename.map).find((o) => t === o || t.endsWith(`.${o}`));
+      if (!old) { names.push(t); continue; }
+      const nw = rename.map[old];
+      if (!seen.has(nw)) seen.set(nw, new Set());
+      seen.get(nw)!.add(old);
+    }
+    for (const [nw, olds] of seen) {
+      const need = rename.fused[nw];
+      if (need && olds.size < need.length) { info.why = `peft raises "Cannot convert PEFT target(s) ${[...olds].join(', ')} without also targeting ${need.filter((x) => !olds.has(x)).join(', ')} because they are fused into ${nw}"`; return info; }
+      paramTargets.set(nw, need && need.length > 1 ? r * need.length : r);
+    }
+  }
+  if (names) {
+    const list = names;
+    match = (n) => list.some((t) => endsWith(n, t));
+    info.how = tm?.t === 'str' ? 'target_modules="all-linear"' : `target_modules=[${strs(tm)!.join(', ')}]`;
+  } else if (tm?.t === 'str' && tm.v === 'all-linear') {
     const out = layout.outputLayer?.split('.').pop();
     const names = new Set(layout.linears.map((l) => l.name.split('.').pop()!).filter((x) => x !== out));
     match = (n) => [...names].some((t) => endsWith(n, t));
@@ -198,6 +229,29 @@ function loraInfo(it: Interpreter, model: InstV, cfgV: Value | undefined, autoca
   const loraBias = k.get('lora_bias')?.t === 'bool' && (k.get('lora_bias') as { v: boolean }).v;
   const dora = k.get('use_dora')?.t === 'bool' && (k.get('use_dora') as { v: boolean }).v;
   const autocast = !(autocastV?.t === 'bool' && !autocastV.v);
+  // A targeted module that is not a Linear layer (a MoE router or expert block): peft raises "Target module ... is not supported".
+  const bad = (layout.unsupported ?? []).find((u) => match(u) && !excluded(u));
+  if (bad) { info.why = `${info.how} matches ${bad}, which is not a Linear layer (peft raises "Target module ... is not supported")`; return info; }
+  if (paramTargets.size) {
+    // tuners/lora/layer.py ParamWrapper: no dropout, lora_bias or DoRA ("does not work with ..."); rank_pattern
+    // entries of the user meet peft's own for the fused pair (a TODO in peft), so they are not followed.
+    const dropout = info.loraDropout !== 0 ? 'lora_dropout != 0' : loraBias ? 'lora_bias=True' : dora ? 'use_dora=True' : undefined;
+    if (dropout) { info.why = `${info.how} on ${mt} adapts the fused MoE parameters (${[...paramTargets.keys()].join(', ')}) through lora.ParamWrapper, which peft refuses with ${dropout} ("lora.ParamWrapper does not work with ...")`; return info; }
+    if (ranks.length) { info.why = `rank_pattern together with peft's own rank for the fused ${[...paramTargets.keys()].join(', ')} on ${mt} is not followed by oomlens`; return info; }
+  }
+  // ParamWrapper._get_in_out_features / update_layer: a 3-D [E, out, in] parameter gets lora_A (r·E × in) and
+  // lora_B (out × r·E); a 2-D [out, in] one (E = 1) the usual r × in and out × r.
+  for (const p of layout.params ?? []) {
+    const t = [...paramTargets.keys()].find((k) => p.name === k || p.name.endsWith(`.${k}`));
+    if (!t) continue;
+    const rr = paramTargets.get(t)!;
+    const n = rr * p.experts * (p.in + p.out);
+    const bd = baseDtype(p.name);
+    const dt: DType = !autocast && (bd === 'bfloat16' || bd === 'float16') ? bd : 'float32';
+    info.trainable.push({ label: `${p.name}.lora_A/B`, params: n, dtype: dt });
+    info.adapterParams += n;
+    info.activationWhy = `the saved activations of adapters on fused MoE parameters (${[...paramTargets.keys()].join(', ')}, peft lora.ParamWrapper) are not sized`;
+  }
   for (const l of layout.linears) {
     if (!match(l.name) || excluded(l.name)) continue;
     const rr = ranks.find(([re]) => re.test(l.name))?.[1] ?? r;
@@ -208,7 +262,7 @@ function loraInfo(it: Interpreter, model: InstV, cfgV: Value | undefined, autoca
     info.adapterParams += n;
     info.targeted.push({ ...l, r: rr });
   }
-  if (!info.targeted.length) { info.why = `${info.how} matches no Linear layer of the model (peft raises "Target modules ... not found")`; return info; }
+  if (!info.targeted.length && !info.adapterParams) { info.why = `${info.how} matches no Linear layer of the model (peft raises "Target modules ... not found")`; return info; }
   // bias="all" / "lora_only": those biases train too (peft tuners/lora/model.py _mark_only_adapters_as_trainable).
   const bias = k.get('bias');
   const bdt = baseDtype(layout.linears[0]?.name ?? '') ?? 'float32';

@@ -30,9 +30,33 @@ export interface ModelLayout {
   outputLayer?: string;
   /** Biases outside Linear layers (LayerNorm biases), what peft's bias="all" also unfreezes. */
   otherBiases?: number;
-  /** Parameters that are not Linear modules but that peft's "all-linear" adapts too (fused MoE experts), by why. */
-  allLinearAlso?: string;
+  /**
+   * Parameters of modules that are not Linear layers, which peft adapts only through `target_parameters`
+   * (tuners/lora/layer.py ParamWrapper): fused MoE experts, a 3-D [experts, out, in] tensor (`gate_up_proj`,
+   * `down_proj`), and MoE routers' 2-D [out, in] weight (`gate.weight`, experts = 1). Full parameter names.
+   */
+  params?: { name: string; experts: number; in: number; out: number }[];
+  /** Modules that are neither Linear nor Embedding (MoE routers and expert blocks): a `target_modules` name matching one makes peft raise. */
+  unsupported?: string[];
+  /**
+   * peft's renaming of transformers v4 MoE target names to the v5 fused parameters for this model_type
+   * (peft utils/transformers_weight_conversion.py _MODEL_TO_CONVERSION_PATTERN, _MOE_TARGET_MODULE_MAPPING,
+   * _MOE_FUSED_TARGETS, peft 0.21): absent where peft leaves the targets alone.
+   */
+  moeRename?: { map: Record<string, string>; fused: Record<string, string[]> };
 }
+
+/** peft 0.21 utils/transformers_weight_conversion.py _MOE_TARGET_MODULE_MAPPING / _MOE_FUSED_TARGETS. */
+const MOE_RENAME: Record<'mixtral' | 'qwen2_moe', NonNullable<ModelLayout['moeRename']>> = {
+  mixtral: { map: { gate: 'gate.weight', w1: 'gate_up_proj', w3: 'gate_up_proj', w2: 'down_proj' }, fused: { gate_up_proj: ['w1', 'w3'] } },
+  qwen2_moe: { map: { gate: 'gate.weight', gate_proj: 'gate_up_proj', up_proj: 'gate_up_proj', down_proj: 'down_proj' }, fused: { gate_up_proj: ['gate_proj', 'up_proj'] } },
+};
+/**
+ * The model types peft renames, with the pattern they use: transformers' conversion_mapping.py
+ * _MODEL_TO_CONVERSION_PATTERN (v5.x: deepseek_v2 / deepseek_v3 → qwen2_moe; qwen2_moe itself is not a key)
+ * plus peft's own `"mixtral": "mixtral"` (transformers_weight_conversion.py).
+ */
+const MOE_RENAME_FOR: Record<string, 'mixtral' | 'qwen2_moe'> = { mixtral: 'mixtral', deepseek_v2: 'qwen2_moe', deepseek_v3: 'qwen2_moe' };
 
 function n(c: HfConfig, ...keys: string[]): number | undefined {
   for (const k of keys) if (typeof c[k] === 'number') return c[k] as number;
@@ -42,7 +66,7 @@ function n(c: HfConfig, ...keys: string[]): number | undefined {
 /** The Llama-shaped families whose attention is q/k/v/o_proj and MLP gate/up/down_proj (modeling_llama.py LlamaAttention, LlamaMLP). */
 const LLAMA_SHAPED = ['llama', 'mistral', 'qwen2', 'qwen3', 'gemma', 'gemma2', 'gemma3_text', 'olmo', 'olmo2'];
 
-export const LAYOUT_FAMILIES = [...LLAMA_SHAPED, 'phi3', 'gpt2', 'mixtral', 'falcon', 'bloom', 'opt', 'gpt_neox'];
+export const LAYOUT_FAMILIES = [...LLAMA_SHAPED, 'phi3', 'gpt2', 'mixtral', 'qwen2_moe', 'deepseek_v2', 'deepseek_v3', 'falcon', 'bloom', 'opt', 'gpt_neox'];
 
 const flag = (c: HfConfig, k: string, dflt: boolean): boolean => (typeof c[k] === 'boolean' ? (c[k] as boolean) : dflt);
 
@@ -109,28 +133,80 @@ export function linearLayout(c: HfConfig, className = 'AutoModelForCausalLM', ve
     if (!base) linears.push({ name: 'lm_head', in: h, out: V, bias: false });
     return { linears, others: [{ name: `${pre}wte`, params: V * h }, { name: `${pre}wpe`, params: P * h }], outputLayer: base ? undefined : 'lm_head', otherBiases: (2 * L + 1) * h };
   }
-  if (t === 'mixtral') {
-    // transformers v5 (modeling_mixtral.py MixtralSparseMoeBlock): the router `mlp.gate` is a Linear (h → E, no bias); the
-    // experts are fused 3-D parameters (MixtralExperts gate_up_proj / down_proj), not Linear layers, so LoRA cannot target
-    // them by module name. 4.x named them block_sparse_moe.experts.N.w1/w2/w3 (Linear): not listed here.
+  if (t === 'mixtral' || t === 'qwen2_moe' || t === 'deepseek_v2' || t === 'deepseek_v3') {
+    // transformers v5 MoE blocks (modeling_mixtral.py MixtralSparseMoeBlock, modeling_qwen2_moe.py Qwen2MoeSparseMoeBlock,
+    // modeling_deepseek_v3.py DeepseekV3MoE): the router `mlp.gate` is a TopKRouter module holding weight [E, h], the
+    // experts `mlp.experts` hold fused gate_up_proj [E, 2·I_e, h] and down_proj [E, h, I_e]; neither is a Linear layer.
+    // 4.x built them as Linear layers (block_sparse_moe.experts.N.w1/w2/w3, mlp.experts.N.gate_proj, ...): not listed here.
     const tv = Number(String(version ?? '').split('.')[0]);
-    if (Number.isFinite(tv) && tv > 0 && tv < 5) return { why: 'transformers 4.x builds Mixtral\'s experts as block_sparse_moe.experts.N.w1/w2/w3 Linear layers, which oomlens lists only for v5' };
+    if (Number.isFinite(tv) && tv > 0 && tv < 5) return { why: `transformers 4.x builds the experts of ${t} as one Linear layer per expert, which oomlens lists only for v5 (fused experts)` };
     const h = n(c, 'hidden_size'); const heads = n(c, 'num_attention_heads'); const L = n(c, 'num_hidden_layers'); const V = n(c, 'vocab_size');
-    const E = n(c, 'num_local_experts') ?? 8;
-    if (!h || !heads || !L || !V) return { why: 'config.json (mixtral) lacks hidden_size / num_attention_heads / num_hidden_layers / vocab_size' };
+    const I = n(c, 'intermediate_size');
+    if (!h || !heads || !L || !V || !I) return { why: `config.json (${t}) lacks hidden_size / num_attention_heads / num_hidden_layers / vocab_size / intermediate_size` };
     const kv = n(c, 'num_key_value_heads') ?? heads; const hd = n(c, 'head_dim') ?? Math.floor(h / heads);
     const pre = base ? '' : 'model.';
     const linears: LinearModule[] = [];
+    const params: NonNullable<ModelLayout['params']> = [];
+    const unsupported: string[] = [];
+    // Per layer: the expert width, the number of experts and the shared experts' width (0: none), or undefined for a dense MLP.
+    let moe: (i: number) => { E: number; eI: number; sI: number } | undefined;
+    if (t === 'mixtral') {
+      const E = n(c, 'num_local_experts') ?? 8;
+      moe = () => ({ E, eI: I, sI: 0 });
+    } else if (t === 'qwen2_moe') {
+      // modeling_qwen2_moe.py Qwen2MoeDecoderLayer: sparse on (i + 1) % decoder_sparse_step == 0, not in mlp_only_layers.
+      const E = n(c, 'num_experts'); const eI = n(c, 'moe_intermediate_size'); const sI = n(c, 'shared_expert_intermediate_size');
+      if (!E || !eI || !sI) return { why: 'config.json (qwen2_moe) lacks num_experts / moe_intermediate_size / shared_expert_intermediate_size' };
+      const step = n(c, 'decoder_sparse_step') ?? 1;
+      const only = Array.isArray(c.mlp_only_layers) ? (c.mlp_only_layers as number[]) : [];
+      moe = (i) => (!only.includes(i) && (i + 1) % step === 0 ? { E, eI, sI } : undefined);
+    } else {
+      // modeling_deepseek_v2.py / _v3.py: sparse from first_k_dense_replace on; shared experts of n_shared_experts · moe_intermediate_size.
+      const E = n(c, 'n_routed_experts'); const eI = n(c, 'moe_intermediate_size'); const shared = n(c, 'n_shared_experts');
+      if (!E || !eI || !shared) return { why: `config.json (${t}) lacks n_routed_experts / moe_intermediate_size / n_shared_experts` };
+      if (c.attention_bias === true || c.mlp_bias === true) return { why: `the Linear biases of ${t} with attention_bias / mlp_bias are not listed by oomlens` };
+      const firstDense = n(c, 'first_k_dense_replace') ?? 0;
+      const freq = t === 'deepseek_v2' ? n(c, 'moe_layer_freq') ?? 1 : 1;
+      moe = (i) => (i >= firstDense && i % freq === 0 ? { E, eI, sI: eI * shared } : undefined);
+    }
+    const qkvBias = t === 'qwen2_moe' ? flag(c, 'qkv_bias', true) : false;
     for (let i = 0; i < L; i++) {
       const p = `${pre}layers.${i}`;
-      linears.push({ name: `${p}.self_attn.q_proj`, in: h, out: heads * hd, bias: false }, { name: `${p}.self_attn.k_proj`, in: h, out: kv * hd, bias: false },
-        { name: `${p}.self_attn.v_proj`, in: h, out: kv * hd, bias: false }, { name: `${p}.self_attn.o_proj`, in: heads * hd, out: h, bias: false },
-        { name: `${p}.mlp.gate`, in: h, out: E, bias: false });
+      if (t === 'deepseek_v2' || t === 'deepseek_v3') {
+        // Multi-head latent attention (modeling_deepseek_v3.py DeepseekV3Attention).
+        const nope = n(c, 'qk_nope_head_dim'); const rope = n(c, 'qk_rope_head_dim'); const vd = n(c, 'v_head_dim'); const rkv = n(c, 'kv_lora_rank');
+        if (!nope || !rope || !vd || !rkv) return { why: `config.json (${t}) lacks qk_nope_head_dim / qk_rope_head_dim / v_head_dim / kv_lora_rank` };
+        const rq = n(c, 'q_lora_rank');
+        if (rq) linears.push({ name: `${p}.self_attn.q_a_proj`, in: h, out: rq, bias: false }, { name: `${p}.self_attn.q_b_proj`, in: rq, out: heads * (nope + rope), bias: false });
+        else linears.push({ name: `${p}.self_attn.q_proj`, in: h, out: heads * (nope + rope), bias: false });
+        linears.push({ name: `${p}.self_attn.kv_a_proj_with_mqa`, in: h, out: rkv + rope, bias: false }, { name: `${p}.self_attn.kv_b_proj`, in: rkv, out: heads * (nope + vd), bias: false },
+          { name: `${p}.self_attn.o_proj`, in: heads * vd, out: h, bias: false });
+      } else {
+        linears.push({ name: `${p}.self_attn.q_proj`, in: h, out: heads * hd, bias: qkvBias }, { name: `${p}.self_attn.k_proj`, in: h, out: kv * hd, bias: qkvBias },
+          { name: `${p}.self_attn.v_proj`, in: h, out: kv * hd, bias: qkvBias }, { name: `${p}.self_attn.o_proj`, in: heads * hd, out: h, bias: false });
+      }
+      const m = moe(i);
+      if (!m) {
+        linears.push({ name: `${p}.mlp.gate_proj`, in: h, out: I, bias: false }, { name: `${p}.mlp.up_proj`, in: h, out: I, bias: false }, { name: `${p}.mlp.down_proj`, in: I, out: h, bias: false });
+        continue;
+      }
+      params.push({ name: `${p}.mlp.gate.weight`, experts: 1, in: h, out: m.E },
+        { name: `${p}.mlp.experts.gate_up_proj`, experts: m.E, in: h, out: 2 * m.eI }, { name: `${p}.mlp.experts.down_proj`, experts: m.E, in: m.eI, out: h });
+      unsupported.push(`${p}.mlp.gate`, `${p}.mlp.experts`);
+      if (t === 'qwen2_moe') {
+        const s = `${p}.mlp.shared_expert`;
+        linears.push({ name: `${s}.gate_proj`, in: h, out: m.sI, bias: false }, { name: `${s}.up_proj`, in: h, out: m.sI, bias: false }, { name: `${s}.down_proj`, in: m.sI, out: h, bias: false },
+          { name: `${p}.mlp.shared_expert_gate`, in: h, out: 1, bias: false });
+      } else if (m.sI) {
+        const s = `${p}.mlp.shared_experts`;
+        linears.push({ name: `${s}.gate_proj`, in: h, out: m.sI, bias: false }, { name: `${s}.up_proj`, in: h, out: m.sI, bias: false }, { name: `${s}.down_proj`, in: m.sI, out: h, bias: false });
+      }
     }
     if (!base) linears.push({ name: 'lm_head', in: h, out: V, bias: false });
+    const rename = MOE_RENAME_FOR[t];
     return {
-      linears, others: [{ name: `${pre}embed_tokens`, params: V * h }], outputLayer: base ? undefined : 'lm_head',
-      allLinearAlso: 'peft turns "all-linear" on Mixtral\'s fused experts into target_parameters (gate_up_proj, down_proj, the router\'s gate.weight) with per-expert adapters, which oomlens does not size',
+      linears, others: [{ name: `${pre}embed_tokens`, params: V * h }], outputLayer: base ? undefined : 'lm_head', params, unsupported,
+      ...(rename ? { moeRename: MOE_RENAME[rename] } : {}),
     };
   }
   if (t === 'falcon' || t === 'bloom' || t === 'gpt_neox') {
