@@ -52,6 +52,18 @@ const CASES: { config: HfConfig; class?: string }[] = [
   { config: { model_type: 'clip', text_config: { vocab_size: 1000, hidden_size: 64, num_hidden_layers: 2, num_attention_heads: 4, intermediate_size: 96, max_position_embeddings: 77 }, vision_config: { hidden_size: 48, num_hidden_layers: 3, num_attention_heads: 4, intermediate_size: 80, image_size: 32, patch_size: 8 }, projection_dim: 40 } as unknown as HfConfig, class: 'AutoModel' },
 ];
 
+// *ForSequenceClassification on every family above that has one (transformers v5), num_labels 3 or the default 2.
+const SEQ_CLS = ['llama', 'mistral', 'mixtral', 'qwen2', 'qwen2_moe', 'qwen3', 'gemma', 'gemma2', 'gemma3_text', 'phi', 'phi3', 'olmo', 'olmo2', 'starcoder2', 'deepseek_v2', 'deepseek_v3',
+  'gpt2', 'gptj', 'gpt_neo', 'bloom', 'falcon', 'mpt', 'gpt_neox', 'opt', 'bert', 'roberta', 'deberta-v2', 'bart'];
+const seen = new Set<string>();
+for (const c of [...CASES]) {
+  const t = c.config.model_type;
+  if (!SEQ_CLS.includes(t) || seen.has(t)) continue;
+  seen.add(t);
+  CASES.push({ config: { ...c.config, ...(seen.size % 2 ? { num_labels: 3 } : {}) } as HfConfig, class: 'AutoModelForSequenceClassification' });
+}
+CASES.push({ config: { ...S, model_type: 'deberta-v2', pooler_hidden_size: 48, num_labels: 5, relative_attention: true, pos_att_type: ['c2p', 'p2c'] } as HfConfig, class: 'AutoModelForSequenceClassification' });
+
 test('each family formula equals transformers\' own count for the same config (meta device)', () => {
   const truth = runPythonJson<({ params: number } | { error: string })[]>('hf_param_counts.py', CASES.map((c) => ({ config: c.config, class: c.class ?? 'AutoModelForCausalLM' })));
   const bad: string[] = [];
@@ -103,6 +115,17 @@ test('published counts of one real checkpoint per family (config values from eac
   // microsoft/deberta-v3-base (DebertaV2Model): model card "86M backbone parameters with a vocabulary containing 128K tokens
   // which introduces 98M parameters in the Embedding layer": 183,831,552 counted (98,380,800 in the word embeddings).
   assert.equal(n({ model_type: 'deberta-v2', vocab_size: 128100, hidden_size: 768, num_hidden_layers: 12, num_attention_heads: 12, intermediate_size: 3072, max_position_embeddings: 512, relative_attention: true, position_buckets: 256, norm_rel_ebd: 'layer_norm', share_att_key: true, pos_att_type: 'p2c|c2p', position_biased_input: false, type_vocab_size: 0 }, 'AutoModel'), 183_831_552);
+});
+
+test('every family with a formula has its sequence-classification head listed or is known not to have one', () => {
+  assert.equal(seen.size, SEQ_CLS.length, `families without a case: ${SEQ_CLS.filter((t) => !seen.has(t))}`);
+});
+
+test('a head oomlens does not list (token classification, question answering, whisper has no sequence classifier): no sizes, never the LM head', () => {
+  for (const [c, cls] of [[{ ...S, model_type: 'llama' }, 'AutoModelForTokenClassification'], [{ ...S, model_type: 'bert' }, 'AutoModelForQuestionAnswering'], [{ model_type: 'whisper', vocab_size: 1000, d_model: 64 }, 'AutoModelForSequenceClassification'], [{ ...S, model_type: 't5' }, 'AutoModelForSequenceClassification']] as const) {
+    assert.equal(hasArithmetic(c as unknown as HfConfig, cls), false, `${c.model_type} ${cls}`);
+    assert.deepEqual(moduleSizes(c as unknown as HfConfig, cls), []);
+  }
 });
 
 test('unknown model_type: no arithmetic, no sizes (unknown, never 0)', () => {

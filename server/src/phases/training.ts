@@ -39,6 +39,7 @@ import { chainGetattr } from '../program/entrypoints';
 import { type TensorV, type Value, NONE, num, unknown } from '../interp/values';
 import { hfConfig, inferenceUses, inTrainingCall, inTrainingStep } from './inference';
 import { hfConfigView, hfLoadOf, hfLoads, readConfig, UnknownConfigField } from '../frameworks/transformers/semantics';
+import { autoClassFor, numLabels, type HfConfig } from '../frameworks/transformers/catalog';
 import { pythonActivation } from '../frameworks/transformers/activations';
 import { kbitPrepOf, peftOf } from '../frameworks/peft/semantics';
 
@@ -990,7 +991,15 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
     }
     // The loss may be computed in the model's own file (a GPT whose forward returns the loss), not the one analysed.
     const ce = /cross_entropy|log_softmax|nll_loss|CrossEntropyLoss/.test(programText(it)) || rec.framework === 'transformers';
-    if (arch.vocab && ce) {
+    // A *ForSequenceClassification head (frameworks/transformers/catalog.ts seqClsSizes) has num_labels outputs, not a
+    // vocabulary: its logits are [b, num_labels] after pooling, the decoders' `score` runs on every position first
+    // (modeling_layers.py GenericForSequenceClassification.forward: score(hidden_states), then the last token's row).
+    const seqCls = hfLoad && autoClassFor(hfLoad.className) === 'seq-cls' ? numLabels(hfLoad.config ?? ({} as HfConfig)) : undefined;
+    if (seqCls !== undefined) {
+      mk('logits', `logits [${shape.batch}, ${shape.seq}, ${seqCls}] (${computeDtype}): sequence classification, ${seqCls} labels`, shape.batch * shape.seq * seqCls * e, 'activation', { kind: 'device', index: 0 }, shape.span,
+        `b·s·num_labels·${e} B (an upper bound: encoders classify the pooled [b, h] only)`, 'transformers modeling_layers.py GenericForSequenceClassification.forward');
+    }
+    if (arch.vocab && ce && seqCls === undefined) {
       // Logits in the compute dtype; log-probs in float32 under autocast (log_softmax is on autocast's fp32 list).
       const head = lmHeadBytes({ batch: shape.batch, seq: shape.seq, vocab: arch.vocab, logitsBytes: e, logProbBytes: autocastOn ? 4 : e });
       const ld: DType = e === 2 ? computeDtype : 'float32';

@@ -147,17 +147,20 @@ export function lookupCheckpoint(id: string): CheckpointEntry | undefined {
 // ---------------------------------------------------------------------------
 // Which head a class adds.
 
-export type HeadKind = 'causal-lm' | 'base' | 'masked-lm' | 'seq2seq-lm' | 'unknown';
+export type HeadKind = 'causal-lm' | 'base' | 'masked-lm' | 'seq2seq-lm' | 'seq-cls' | 'unknown';
 
 /**
  * The head an auto or concrete class puts on the base model:
  * *ForCausalLM / GPT2LMHeadModel → the LM head; AutoModel / *Model → none;
- * *ForMaskedLM → the MLM head; *ForConditionalGeneration / AutoModelForSeq2SeqLM → LM head on an encoder–decoder.
+ * *ForMaskedLM → the MLM head; *ForConditionalGeneration / AutoModelForSeq2SeqLM → LM head on an encoder–decoder;
+ * *ForSequenceClassification → a classifier of num_labels outputs (seqClsSizes). Any other head
+ * (token classification, question answering, ...) is 'unknown': no sizes, never a guess.
  */
 export function autoClassFor(name: string): HeadKind {
   if (/ForCausalLM$|LMHeadModel$/.test(name)) return 'causal-lm';
   if (/ForMaskedLM$/.test(name)) return 'masked-lm';
   if (/ForConditionalGeneration$|ForSeq2SeqLM$/.test(name)) return 'seq2seq-lm';
+  if (/ForSequenceClassification$/.test(name)) return 'seq-cls';
   if (/^(AutoModel|[A-Z]\w*Model)$/.test(name)) return 'base';
   return 'unknown';
 }
@@ -260,8 +263,50 @@ const FAMILIES = ['llama', 'mistral', 'mixtral', 'qwen2', 'gemma', 'gemma2', 'ph
 /** The model_types whose parameters oomlens computes from config.json. */
 export const KNOWN_MODEL_TYPES: readonly string[] = FAMILIES;
 
+/**
+ * Sequence-classification heads (num_labels outputs, PretrainedConfig's default 2), on the base model under its
+ * base_model_prefix (transformers v5, modeling_<arch>.py *ForSequenceClassification):
+ * - decoders (GenericForSequenceClassification in modeling_layers.py, and GPT2 / GPT-J / GPT-Neo / GPT-NeoX /
+ *   Bloom / Falcon / MPT / OPT's own classes): `score`, Linear(h → num_labels) without bias (OPT: from
+ *   word_embed_proj_dim);
+ * - bert (modeling_bert.py BertForSequenceClassification): BertModel with its pooler + `classifier` (h → L, bias);
+ * - roberta (modeling_roberta.py): RobertaModel without pooler + RobertaClassificationHead dense (h → h) and out_proj (h → L);
+ * - deberta-v2 (modeling_deberta_v2.py): DebertaV2Model + ContextPooler dense (pooler_hidden_size → pooler_hidden_size)
+ *   + classifier (ContextPooler.output_dim = hidden_size → L);
+ * - bart (modeling_bart.py): BartModel + BartClassificationHead dense (d → d) and out_proj (d → L).
+ * Checked against transformers on the meta device: test/catalog/hf-families.test.ts.
+ */
+const SEQ_CLS_PREFIX: Record<string, string> = {
+  llama: 'model.', mistral: 'model.', mixtral: 'model.', qwen2: 'model.', qwen2_moe: 'model.', qwen3: 'model.', gemma: 'model.', gemma2: 'model.',
+  gemma3_text: 'model.', phi: 'model.', phi3: 'model.', olmo: 'model.', olmo2: 'model.', starcoder2: 'model.', deepseek_v2: 'model.', deepseek_v3: 'model.',
+  gpt2: 'transformer.', gptj: 'transformer.', gpt_neo: 'transformer.', bloom: 'transformer.', falcon: 'transformer.', mpt: 'transformer.',
+  gpt_neox: 'gpt_neox.', opt: 'model.', bert: 'bert.', roberta: 'roberta.', 'deberta-v2': 'deberta.', bart: 'model.',
+};
+export function numLabels(c: HfConfig): number {
+  if (typeof c.num_labels === 'number') return c.num_labels;
+  if (c.id2label && typeof c.id2label === 'object') return Object.keys(c.id2label as object).length;
+  return c.model_type === 'bart' ? 3 : 2; // BartConfig's num_labels=3 (configuration_bart.py); PretrainedConfig's 2 (configuration_utils.py)
+}
+function seqClsSizes(c: HfConfig): ModuleSize[] {
+  const t = c.model_type;
+  const pre = SEQ_CLS_PREFIX[t];
+  if (pre === undefined) throw new Error(`the sequence-classification head of model_type "${t}" is not listed`);
+  const h = req(c, 'hidden_size', 'n_embd', 'd_model');
+  const L = numLabels(c);
+  const base = familySizes(c, 'AutoModel').filter((m) => !(t === 'roberta' && m.name === 'pooler')).map((m) => ({ ...m, name: `${pre}${m.name}` }));
+  if (t === 'bert') return [...base, { name: 'classifier', params: h * L + L }];
+  if (t === 'roberta' || t === 'bart') return [...base, { name: t === 'bart' ? 'classification_head' : 'classifier', params: h * h + h + h * L + L }];
+  if (t === 'deberta-v2') {
+    const ph = num(c, 'pooler_hidden_size') ?? h;
+    return [...base, { name: 'pooler', params: ph * ph + ph }, { name: 'classifier', params: h * L + L }];
+  }
+  return [...base, { name: 'score', params: (t === 'opt' ? num(c, 'word_embed_proj_dim') ?? h : h) * L }];
+}
+
 function familySizes(c: HfConfig, className: string): ModuleSize[] {
   const kind = autoClassFor(className);
+  if (kind === 'seq-cls') return seqClsSizes(c);
+  if (kind === 'unknown' && !ENCODER_FAMILIES.includes(c.model_type)) throw new Error(`the head of ${className} is not listed`);
   const base = kind === 'base';
   const tied = typeof c.tie_word_embeddings === 'boolean' ? c.tie_word_embeddings : TIE_DEFAULT[c.model_type] ?? true;
   switch (c.model_type) {
