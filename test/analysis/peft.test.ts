@@ -24,7 +24,7 @@ const BLOOM = { model_type: 'bloom', vocab_size: 1000, hidden_size: 64, n_layer:
 const OPT = { model_type: 'opt', vocab_size: 1000, hidden_size: 64, num_hidden_layers: 2, ffn_dim: 96, num_attention_heads: 4, max_position_embeddings: 128, word_embed_proj_dim: 32 };
 const NEOX = { model_type: 'gpt_neox', vocab_size: 1000, hidden_size: 64, num_hidden_layers: 2, num_attention_heads: 4, intermediate_size: 96 };
 
-interface Case { config: Record<string, unknown>; lora?: Record<string, unknown>; quant?: Record<string, unknown>; dtype?: string; kbit?: boolean; tv?: string }
+interface Case { config: Record<string, unknown>; lora?: Record<string, unknown>; quant?: Record<string, unknown>; dtype?: string; kbit?: boolean; tv?: string; class?: string; taskEnum?: boolean }
 const CASES: Case[] = [
   { config: LLAMA, lora: { r: 8, target_modules: ['q_proj', 'v_proj'] }, dtype: 'bfloat16' },
   { config: LLAMA, lora: { r: 4, target_modules: 'all-linear', modules_to_save: ['lm_head'] }, dtype: 'bfloat16' },
@@ -53,6 +53,12 @@ const CASES: Case[] = [
   { config: OPT, lora: { r: 16 }, dtype: 'float16' },
   { config: NEOX, lora: { r: 8, target_modules: 'all-linear', bias: 'all' }, dtype: 'bfloat16' },
   { config: LLAMA, quant: { load_in_8bit: true }, dtype: 'bfloat16' },
+  // Sequence classification: the classifier `score` is a Linear "all-linear" adapts unless task_type is SEQ_CLS,
+  // which makes it a modules_to_save copy instead; bitsandbytes leaves it (the last module) unconverted.
+  { config: { ...LLAMA, num_labels: 3 }, class: 'AutoModelForSequenceClassification', lora: { r: 4, target_modules: 'all-linear' }, dtype: 'bfloat16' },
+  { config: { ...LLAMA, num_labels: 3 }, class: 'AutoModelForSequenceClassification', lora: { r: 4, target_modules: 'all-linear', task_type: 'SEQ_CLS' }, dtype: 'bfloat16' },
+  { config: GPT2, class: 'AutoModelForSequenceClassification', lora: { r: 8, target_modules: ['c_attn'], task_type: 'SEQ_CLS', modules_to_save: ['wte'] }, dtype: 'float32', taskEnum: true },
+  { config: { ...QWEN2, num_labels: 5 }, class: 'AutoModelForSequenceClassification', lora: { r: 8, target_modules: ['q_proj', 'v_proj'], task_type: 'SEQ_CLS' }, quant: { load_in_4bit: true, bnb_4bit_quant_type: 'nf4' }, dtype: 'bfloat16' },
   // bitsandbytes converts Linear layers only: MoE routers and fused experts stay in the load dtype.
   { config: MIXTRAL, quant: { load_in_4bit: true, bnb_4bit_quant_type: 'nf4' }, dtype: 'bfloat16', tv: '5.0.0' },
   { config: QWEN2_MOE, quant: { load_in_8bit: true }, dtype: 'bfloat16', tv: '5.0.0' },
@@ -79,11 +85,14 @@ async function oomlens(c: Case) {
     mkdirSync(join(root, 'ckpt'));
     writeFileSync(join(root, 'ckpt', 'config.json'), JSON.stringify(c.config));
     const q = c.quant ? `, quantization_config=BitsAndBytesConfig(${kwargs(c.quant)})` : '';
+    const cls = c.class ?? 'AutoModelForCausalLM';
+    let lora = c.lora ? kwargs(c.lora) : '';
+    if (c.taskEnum) lora = lora.replace('task_type=r"SEQ_CLS"', 'task_type=TaskType.SEQ_CLS');
     const text = `import torch
-from transformers import AutoModelForCausalLM, BitsAndBytesConfig, Trainer, TrainingArguments
-from peft import LoraConfig, get_peft_model, prepare_model_for_kbit_training
-model = AutoModelForCausalLM.from_pretrained("./ckpt", torch_dtype=torch.${c.dtype}${q})
-${c.kbit ? 'model = prepare_model_for_kbit_training(model)\n' : ''}${c.lora ? `model = get_peft_model(model, LoraConfig(${kwargs(c.lora)}))\n` : ''}Trainer(model=model, args=TrainingArguments(output_dir="o", per_device_train_batch_size=1, max_length=16)).train()
+from transformers import ${cls}, BitsAndBytesConfig, Trainer, TrainingArguments
+from peft import LoraConfig, TaskType, get_peft_model, prepare_model_for_kbit_training
+model = ${cls}.from_pretrained("./ckpt", torch_dtype=torch.${c.dtype}${q})
+${c.kbit ? 'model = prepare_model_for_kbit_training(model)\n' : ''}${c.lora ? `model = get_peft_model(model, LoraConfig(${lora}))\n` : ''}Trainer(model=model, args=TrainingArguments(output_dir="o", per_device_train_batch_size=1, max_length=16)).train()
 `;
     const r = await analyze(text, { path: join(root, 't.py'), device: 'a100-40gb', versions: { transformers: c.tv ?? '4.45.0' } });
     return r.models[0];

@@ -1,7 +1,7 @@
 """Ground truth for PEFT LoRA and bitsandbytes loading (test/analysis/peft.test.ts).
 
 stdin: JSON list of {"config": {...}, "lora": {LoraConfig kwargs} | null, "quant": {BitsAndBytesConfig kwargs} | null,
-                     "dtype": "bfloat16", "kbit": bool}
+                     "dtype": "bfloat16", "kbit": bool, "class": "AutoModelForCausalLM" (default) | "AutoModelForSequenceClassification"}
 stdout: JSON list of {"trainable": int (peft get_nb_trainable_parameters), "adapter_dtypes": [...],
                       "error": str (get_peft_model raised ValueError: peft refuses the LoraConfig),
                       "weight_bytes": int (every parameter plus every bitsandbytes quantisation-state tensor, each storage once)}
@@ -34,7 +34,8 @@ for case in json.load(sys.stdin):
     config = AutoConfig.for_model(cfg.pop("model_type"), **cfg)
     torch.manual_seed(0)
     d = tempfile.mkdtemp()
-    AutoModelForCausalLM.from_config(config).save_pretrained(d)
+    cls = getattr(transformers, case.get("class") or "AutoModelForCausalLM")
+    cls.from_config(config).save_pretrained(d)
     kw = {"dtype": getattr(torch, case.get("dtype") or "float32")}
     if case.get("quant"):
         q = dict(case["quant"])
@@ -42,7 +43,7 @@ for case in json.load(sys.stdin):
             q["bnb_4bit_compute_dtype"] = getattr(torch, q["bnb_4bit_compute_dtype"])
         kw["quantization_config"] = BitsAndBytesConfig(**q)
         kw["device_map"] = "cpu"
-    model = AutoModelForCausalLM.from_pretrained(d, **kw)
+    model = cls.from_pretrained(d, **kw)
     if case.get("kbit"):
         from peft import prepare_model_for_kbit_training
         model = prepare_model_for_kbit_training(model)

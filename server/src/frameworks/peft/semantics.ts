@@ -174,12 +174,19 @@ function loraInfo(it: Interpreter, model: InstV, cfgV: Value | undefined, autoca
   // target name (or, for "all-linear", the last component of every Linear but the output layer, plus every old
   // name) equal to or ending in `.old` becomes target_parameters `new`; both halves of a fused pair must be named,
   // and the fused parameter gets rank r · 2 (rank_pattern `.*\.gate_up_proj`).
+  // task_type SEQ_CLS (peft_model.py PeftModelForSequenceClassification): "classifier" and "score" join
+  // modules_to_save, and "all-linear" skips the classifier (tuners_utils.py _maybe_include_all_linear_layers,
+  // SEQ_CLS_HEAD_NAMES), which is otherwise a Linear like the others (get_output_embeddings() is None).
+  const tt = k.get('task_type');
+  const seqTask = (tt?.t === 'str' && tt.v === 'SEQ_CLS') || (tt?.t === 'extern' && /\.SEQ_CLS$/.test(tt.name));
+  if (layout.seqClsHead && tt && tt.t !== 'none' && tt.t !== 'str' && !seqTask) { info.why = 'LoraConfig(task_type=...) is not a literal'; return info; }
+  const outLayer = layout.seqClsHead ? (seqTask ? layout.seqClsHead : undefined) : layout.outputLayer;
   const rename = layout.moeRename;
   const paramTargets = new Map<string, number>();
   if (rename && tm?.t === 'str' && tm.v !== 'all-linear') { info.why = `target_modules regex "${tm.v}" on ${mt}: peft maps it onto the fused experts by probing module names, which oomlens does not follow`; return info; }
   let names: string[] | undefined;
   if (rename && (strs(tm) || (tm?.t === 'str' && tm.v === 'all-linear'))) {
-    const out = layout.outputLayer?.split('.').pop();
+    const out = outLayer?.split('.').pop();
     const list = strs(tm) ?? [...new Set([...layout.linears.map((l) => l.name.split('.').pop()!).filter((x) => x !== out), ...Object.keys(rename.map)])];
     const seen = new Map<string, Set<string>>();
     names = [];
@@ -201,7 +208,7 @@ function loraInfo(it: Interpreter, model: InstV, cfgV: Value | undefined, autoca
     match = (n) => list.some((t) => endsWith(n, t));
     info.how = tm?.t === 'str' ? 'target_modules="all-linear"' : `target_modules=[${strs(tm)!.join(', ')}]`;
   } else if (tm?.t === 'str' && tm.v === 'all-linear') {
-    const out = layout.outputLayer?.split('.').pop();
+    const out = outLayer?.split('.').pop();
     const names = new Set(layout.linears.map((l) => l.name.split('.').pop()!).filter((x) => x !== out));
     match = (n) => [...names].some((t) => endsWith(n, t));
     info.how = 'target_modules="all-linear"';
@@ -272,7 +279,8 @@ function loraInfo(it: Interpreter, model: InstV, cfgV: Value | undefined, autoca
     if (n) info.trainable.push({ label: 'targeted biases (bias="lora_only")', params: n, dtype: bdt });
   }
   // modules_to_save: a trainable copy of each module whose name ends with an entry.
-  for (const m of strs(k.get('modules_to_save')) ?? []) {
+  const save = [...(strs(k.get('modules_to_save')) ?? []), ...(seqTask && layout.seqClsHead ? ['classifier', 'score'] : [])];
+  for (const m of [...new Set(save)]) {
     const lin = layout.linears.filter((l) => endsWith(l.name, m));
     const oth = layout.others.filter((o) => endsWith(o.name, m));
     let n = lin.reduce((a, l) => a + l.in * l.out + (l.bias ? l.out : 0), 0) + oth.reduce((a, o) => a + o.params, 0);

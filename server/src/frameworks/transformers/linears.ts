@@ -10,7 +10,7 @@
  * Families without a Linear layout here give `undefined`: callers report
  * the adapter or quantised size as unknown, never zero.
  */
-import { autoClassFor, type HfConfig } from './catalog';
+import { autoClassFor, numLabels, type HfConfig } from './catalog';
 
 export interface LinearModule {
   /** Full module name as `model.named_modules()` gives it (`model.layers.0.self_attn.q_proj`). */
@@ -44,6 +44,12 @@ export interface ModelLayout {
    * _MOE_FUSED_TARGETS, peft 0.21): absent where peft leaves the targets alone.
    */
   moeRename?: { map: Record<string, string>; fused: Record<string, string[]> };
+  /**
+   * A *ForSequenceClassification model's classifier (`score`): get_output_embeddings() is None, so peft's
+   * "all-linear" excludes it only with task_type SEQ_CLS; bitsandbytes leaves it unconverted as the last module
+   * (quantizers/base.py get_keys_to_not_convert), which `outputLayer` carries.
+   */
+  seqClsHead?: string;
 }
 
 /** peft 0.21 utils/transformers_weight_conversion.py _MOE_TARGET_MODULE_MAPPING / _MOE_FUSED_TARGETS. */
@@ -83,6 +89,16 @@ const flag = (c: HfConfig, k: string, dflt: boolean): boolean => (typeof c[k] ==
 export function linearLayout(c: HfConfig, className = 'AutoModelForCausalLM', version?: string): ModelLayout | { why: string } {
   const t = c.model_type;
   const kind = autoClassFor(className);
+  if (kind === 'seq-cls') {
+    // The decoders' *ForSequenceClassification: the causal model's modules under the same prefix, with
+    // score = Linear(in of lm_head → num_labels, bias=False) in place of lm_head (catalog.ts seqClsSizes).
+    if (['bert', 'roberta', 'deberta-v2', 'bart', 't5'].includes(t)) return { why: `the Linear layers of ${className} (${t}) are not listed by oomlens` };
+    const lm = linearLayout(c, 'AutoModelForCausalLM', version);
+    if ('why' in lm) return lm;
+    const head = lm.linears.find((l) => l.name === lm.outputLayer);
+    if (!head) return { why: `the output layer of ${t} is not known` };
+    return { ...lm, linears: [...lm.linears.filter((l) => l !== head), { name: 'score', in: head.in, out: numLabels(c), bias: false }], outputLayer: 'score', seqClsHead: 'score' };
+  }
   if (kind !== 'causal-lm' && kind !== 'base') return { why: `the Linear layers of ${className} (${kind}) are not listed by oomlens` };
   const base = kind === 'base';
   if (LLAMA_SHAPED.includes(t) || t === 'phi3') {
