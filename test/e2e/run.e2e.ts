@@ -252,8 +252,18 @@ async function problemCount(dir: string): Promise<number> {
   return Number(await row.first().locator('.monaco-count-badge').innerText({ timeout: 1000 }));
 }
 
+/**
+ * The lenses of the editors the user can see: an editor in a background tab (a notebook keeps its cell
+ * editors in the page) is inert or not rendered, and its lenses are not what the user sees or clicks.
+ */
+const LENS = '.monaco-editor .codelens-decoration';
+async function shownLensIndexes(): Promise<number[]> {
+  return p().locator(LENS).evaluateAll((els) => els.flatMap((el, i) => (el.closest('[inert]') || !(el as HTMLElement).offsetParent ? [] : [i])));
+}
+
 async function lensTexts(): Promise<string[]> {
-  return p().locator('.monaco-editor .codelens-decoration').allInnerTexts();
+  const all = await p().locator(LENS).allInnerTexts();
+  return (await shownLensIndexes()).map((i) => all[i]);
 }
 
 async function hoverText(): Promise<string> {
@@ -714,7 +724,10 @@ async function main(): Promise<void> {
   });
 
   await step('s5: clicking the lens opens the memory timeline webview, drawn by Vega-Lite', async () => {
-    await p().locator('.monaco-editor .codelens-decoration a', { hasText: 'params' }).first().click();
+    const all = await p().locator(LENS).allInnerTexts();
+    const shown = (await shownLensIndexes()).find((i) => all[i].includes('params'));
+    assert(shown !== undefined, `a shown lens with "params": ${all.join(' | ')}`);
+    await p().locator(LENS).nth(shown!).locator('a', { hasText: 'params' }).first().click();
     const tab = await waitFor('a "Memory timeline" editor tab', async () => (await p().locator('.tabs-container .tab').allInnerTexts()).find((x) => x.includes('Memory timeline')), 20_000);
     log(`webview tab: ${tab.replace(/\s+/g, ' ')}`);
     assert(/Llama-2-7b-hf/.test(tab), `the timeline tab should name the model: ${tab}`);
