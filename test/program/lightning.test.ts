@@ -121,7 +121,7 @@ if __name__ == '__main__':
 `;
 
 test('Trainer.from_argparse_args: the Trainer flags of the command line configure the fit', async () => {
-  const launch = (argv: string[]) => ({ source: 'run.sh:1', file: '/ws/run.sh', script: '/ws/train.py', argv });
+  const launch = (argv: string[]) => ({ source: 'run.sh:1', file: '/ws/run.sh', script: '/ws/train.py', argv, launcher: 'python' as const });
   const run = async (argv: string[]) => {
     const r = await analyze(FIT_SCRIPT, { ...OPTS, path: '/ws/train.py', launch: launch(argv) });
     const lit = r.models.find((m) => m.facts.name === 'Lit')!;
