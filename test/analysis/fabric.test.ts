@@ -86,3 +86,10 @@ test('Fabric with a precision it does not model is an unknown, not a number', as
   assert.equal(p.peakIsLowerBound, true);
   assert.ok(p.unknowns.some((u) => /Fabric\(precision="transformer-engine"\)/.test(u.reason)), JSON.stringify(p.unknowns));
 });
+
+test('Fabric strategy="dp" over 2 devices is DataParallel in one process: replica activations unknown, state not divided', async () => {
+  const { p, part } = await training('L.Fabric(devices=2, strategy="dp")');
+  assert.equal(part(/^optimizer state/), 2 * N * 4);
+  assert.equal(p.peakIsLowerBound, true);
+  assert.ok(p.unknowns.some((u) => /DataParallel over 2 devices/.test(u.reason)), JSON.stringify(p.unknowns));
+});

@@ -14,8 +14,9 @@
  *   FSDPPrecision / DeepSpeedPrecision, whose `convert_module` also casts for "-true"; DeepSpeed's engine runs in
  *   16 bits for both "-mixed" and "-true" (strategies/deepspeed.py `_format_precision_config`).
  * - `strategy`: "fsdp" (FSDPStrategy, FULL_SHARD by default: strategies/fsdp.py), "deepspeed" (DeepSpeedStrategy,
- *   stage 2 by default: strategies/deepspeed.py), "deepspeed_stage_1/2/3" (+ "_offload"), "ddp"/"dp"/"auto": nothing
- *   divided; an `FSDPStrategy(sharding_strategy=...)` / `DeepSpeedStrategy(stage=...)` object likewise.
+ *   stage 2 by default: strategies/deepspeed.py), "deepspeed_stage_1/2/3" (+ "_offload"), "ddp"/"auto": nothing
+ *   divided; "dp" is torch.nn.DataParallel in one process (strategies/dp.py); an
+ *   `FSDPStrategy(sharding_strategy=...)` / `DeepSpeedStrategy(stage=...)` object likewise.
  * - `fabric.launch(fn, *args)` calls `fn(fabric, *args)` (fabric.py `launch` → `_wrap_and_launch`); without a
  *   function it returns.
  * - `fabric.setup(module, *optimizers)` converts the module by the precision, moves it to the device and returns
@@ -93,6 +94,14 @@ export function installFabric(it: Interpreter): void {
     const d = kw.get('devices');
     const devices = d?.t === 'list' || d?.t === 'tuple' ? d.items.length : num(d ?? NONE);
     const nodes = num(kw.get('num_nodes') ?? NONE) ?? 1;
+    // strategy="dp" is DataParallel inside one process (strategies/dp.py DataParallelStrategy wraps the module in
+    // torch.nn.DataParallel over the devices): one process, the replicas' split as for DataParallel (phases/training.ts).
+    if (stext === 'dp') {
+      p.dataParallel = { span, devices: devices !== undefined && devices > 0 ? devices : null };
+      if (devices === undefined) p.trainerUnknowns.push({ what: 'devices', reason: 'Fabric(strategy="dp") without a literal device count: the number of replicas is not known', span });
+      kw.set('__world__', { t: 'int', v: 1 });
+      return { t: 'extern', name: FABRIC, kw };
+    }
     if (devices !== undefined && devices > 0) {
       kw.set('__world__', { t: 'int', v: devices * nodes });
       if ((Number(it.state.get('deviceCount') ?? 1) || 1) === 1 && devices * nodes > 1) it.state.set('deviceCount', devices * nodes);
