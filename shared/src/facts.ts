@@ -124,6 +124,8 @@ export interface ModelFacts {
   definitionSpan?: Span;
   /** When another file's code built it: the analysed file's call that led there. */
   entrySpan?: Span;
+  /** When another file's code built it: the calls that led there, innermost first, one per file between (not the analysed file). */
+  viaSpans?: Span[];
   /** Final parameters (after casts), each counted once (tied weights once). */
   params: TensorFact[];
   /** Non-trainable state kept in memory (BatchNorm statistics, rotary caches). */

@@ -82,3 +82,59 @@ test('ArgumentParser(parents=) of a parser that is not known leaves the flags un
   assert.ok(lit, r.models.map((m) => m.facts.name).join(', '));
   assert.equal(lit.facts.paramCount, null, 'no confident count from an unknown parent parser');
 });
+
+// Trainer.add_argparse_args adds the Trainer's parameters as flags; Trainer.from_argparse_args builds the Trainer
+// from them (pytorch_lightning 1.x utilities/argparse.py): `--gpus 4 --strategy fsdp --precision 16` from the command
+// line is a Trainer(gpus=4, strategy="fsdp", precision=16) — FSDP over 4 devices, fp16 autocast.
+const FIT_SCRIPT = `import torch
+import torch.nn.functional as F
+import pytorch_lightning as pl
+from argparse import ArgumentParser
+from torch.utils.data import DataLoader, TensorDataset
+
+class Lit(pl.LightningModule):
+    def __init__(self):
+        super().__init__()
+        self.l1 = torch.nn.Linear(784, 512)
+        self.l2 = torch.nn.Linear(512, 10)
+
+    def forward(self, x):
+        return self.l2(torch.relu(self.l1(x)))
+
+    def training_step(self, batch, batch_idx):
+        x, y = batch
+        return F.cross_entropy(self(x), y)
+
+    def configure_optimizers(self):
+        return torch.optim.Adam(self.parameters())
+
+def cli_main():
+    parser = ArgumentParser()
+    parser = pl.Trainer.add_argparse_args(parser)
+    args = parser.parse_args()
+    loader = DataLoader(TensorDataset(torch.randn(256, 784), torch.randint(0, 10, (256,))), batch_size=64)
+    trainer = pl.Trainer.from_argparse_args(args)
+    trainer.fit(Lit(), loader)
+
+if __name__ == '__main__':
+    cli_main()
+`;
+
+test('Trainer.from_argparse_args: the Trainer flags of the command line configure the fit', async () => {
+  const launch = (argv: string[]) => ({ source: 'run.sh:1', file: '/ws/run.sh', script: '/ws/train.py', argv, launcher: 'python' as const });
+  const run = async (argv: string[]) => {
+    const r = await analyze(FIT_SCRIPT, { ...OPTS, path: '/ws/train.py', launch: launch(argv) });
+    const lit = r.models.find((m) => m.facts.name === 'Lit')!;
+    assert.ok(lit, r.models.map((m) => m.facts.name).join(', '));
+    return lit.estimate.phases.find((x) => x.phase === 'training')!;
+  };
+  const part = (p: Awaited<ReturnType<typeof run>>, re: RegExp) => p.breakdown.filter((c) => re.test(c.label)).reduce((a, c) => a + c.bytes, 0);
+  const n = mlp(512);
+  const plain = await run([]);
+  assert.equal(part(plain, /^optimizer state/), 2 * n * 4, JSON.stringify(plain.breakdown.map((c) => c.label)));
+  assert.ok(!plain.notes.some((x) => /autocast/.test(x)));
+  const sharded = await run(['--gpus', '4', '--strategy', 'fsdp', '--precision', '16']);
+  // Adam's exp_avg and exp_avg_sq (float32) per parameter, FULL_SHARD over 4 processes (strategies/fsdp.py).
+  assert.equal(part(sharded, /^optimizer state/), (2 * n * 4) / 4);
+  assert.ok(sharded.notes.some((x) => /torch\.autocast\(float16\)/.test(x)), JSON.stringify(sharded.notes));
+});

@@ -165,7 +165,7 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
   // a default): named once each at file level, so a file with no model still says what is missing.
   const wanted = new Set<string>();
   for (const u of it.unknowns) {
-    if (!/command-line argument `|names the config file and has no default/.test(u.reason) || wanted.has(u.reason)) continue;
+    if (!/command-line argument `|names the config file and has no default|^--\S+ is required and has no default/.test(u.reason) || wanted.has(u.reason)) continue;
     wanted.add(u.reason);
     unknowns.push({ what: 'command line', reason: u.reason, span: u.span });
   }
@@ -343,7 +343,7 @@ function toFacts(rec: ModelRecord, versions: Record<string, string>, it: Interpr
   phases.push(...trainingPhases(rec, it, phases, params));
   void spec;
   return {
-    name: rec.name, framework: rec.framework, span: rec.span, definitionSpan: rec.definitionSpan, ...(rec.entrySpan ? { entrySpan: rec.entrySpan } : {}),
+    name: rec.name, framework: rec.framework, span: rec.span, definitionSpan: rec.definitionSpan, ...(rec.entrySpan ? { entrySpan: rec.entrySpan } : {}), ...(rec.viaSpans ? { viaSpans: rec.viaSpans } : {}),
     params: params.map(fact), buffers: buffers.map(fact), paramCount: count, phases, unknowns,
     runtime: runtimeFacts(rec, versions, it),
   };

@@ -16,6 +16,7 @@ import { installPeft } from './peft/semantics';
 import { installDatasets } from './datasets/semantics';
 import { installTrl } from './transformers/trl';
 import { installLightning } from './lightning/semantics';
+import { installFabric } from './lightning/fabric';
 import { installAccelerate } from './accelerate/semantics';
 import { installInference } from '../phases/inference';
 import { installPlainInit } from './jax/plain-init';
@@ -42,4 +43,5 @@ export function installFrameworks(it: Interpreter): void {
   installTrl(it);
   installLightning(it);
   installAccelerate(it);
+  installFabric(it);
 }

@@ -681,6 +681,16 @@ export class Interpreter {
     } else if (def.type === 'class_definition') this.defineClass(def, names);
   }
 
+  /**
+   * The scope a function defined here closes over: the current frame, past any class bodies (Python's name
+   * resolution skips class scopes: a method's bare `f()` is the module's `f`, not the class's method `f`).
+   */
+  closureFrame(): Env {
+    let f = this.currentFrame();
+    while (f.classBody && f.parent) f = f.parent;
+    return f;
+  }
+
   defineFunction(node: SyntaxNode, decorators: string[]): FuncV {
     const name = node.childForFieldName('name')!.text;
     const defaults = new Map<string, Value>();
@@ -693,7 +703,7 @@ export class Interpreter {
       }
     }
     const fn: FuncV = {
-      t: 'func', name, node, closure: this.currentFrame(), defaults, decorators,
+      t: 'func', name, node, closure: this.closureFrame(), defaults, decorators,
       jitted: decorators.some((d) => /(^|\.)(jit|filter_jit|pjit)(\(\))?$/.test(d)),
     };
     let v: Value = fn;
@@ -734,7 +744,7 @@ export class Interpreter {
     }
     // Equinox and Flax modules are dataclasses: their annotated fields are constructor arguments.
     if (cls.kind === 'equinox' || cls.kind === 'flax') cls.dataclass = true;
-    const env: Env = { vars: cls.ns, parent: this.currentFrame() };
+    const env: Env = { vars: cls.ns, parent: this.currentFrame(), classBody: true };
     this.frames.push(env);
     try {
       for (const s of node.childForFieldName('body')?.namedChildren ?? []) {
@@ -1047,7 +1057,7 @@ export class Interpreter {
         return s;
       }
       case 'lambda': {
-        const fn: FuncV = { t: 'func', name: '<lambda>', node, closure: this.currentFrame(), defaults: new Map(), decorators: [] };
+        const fn: FuncV = { t: 'func', name: '<lambda>', node, closure: this.closureFrame(), defaults: new Map(), decorators: [] };
         for (const p of node.childForFieldName('parameters')?.namedChildren ?? []) {
           if (p?.type === 'default_parameter') fn.defaults.set(p.childForFieldName('name')!.text, this.eval(p.childForFieldName('value')!));
         }

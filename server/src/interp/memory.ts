@@ -34,6 +34,12 @@ export interface ModelRecord {
   atImport?: boolean;
   /** For a model built by another file's code: the main file's call that reached it. */
   entrySpan?: Span;
+  /**
+   * For a model built by another file's code: the call sites that led there, innermost first, one per file
+   * (train.py's call of a helper in utils.py that initialises the model), so that the file whose function
+   * started the build can report it.
+   */
+  viaSpans?: Span[];
   /** The value the construction produced (the model object or the params tree). */
   result?: Value;
   /** Tensors that are parameters, if the framework model says which (else: all tensors reachable from result). */
@@ -222,10 +228,13 @@ export class Memory {
     if (this.it.importDepth > 0) r.atImport = true;
     // Built by code of another file: remember the main file's call that led there (where the editor shows it).
     if (rec.span.file) {
+      const via: Span[] = [];
       for (let i = this.it.callSites.length - 1; i >= 0; i--) {
         const s = this.it.span(this.it.callSites[i].node);
         if (!s.file) { r.entrySpan = s; break; }
+        if (s.file !== rec.span.file && !via.some((v) => v.file === s.file)) via.push(s);
       }
+      if (via.length) r.viaSpans = via;
     }
     this.recorders.push(r);
     return r;

@@ -24,6 +24,8 @@ export interface Env {
   /** A function call's frame: its named parameters in order, and its `**kwargs` name (read by Lightning's save_hyperparameters). */
   params?: string[];
   varKw?: string;
+  /** A class body's namespace: functions defined in it do not see its names (Python's scoping skips class scopes). */
+  classBody?: boolean;
 }
 
 export type Value =

@@ -142,6 +142,8 @@ export interface TrainingProgram {
   fsdp?: { span: Span; stage: ZeroStage; how: string };
   /** DistributedDataParallel: `bucketView` when gradient_as_bucket_view=True (the gradients are views of the buckets). */
   ddp?: { span: Span; bucketView: boolean };
+  /** torch.nn.DataParallel: `devices` from `device_ids`, null when it uses every visible device. */
+  dataParallel?: { span: Span; devices: number | null };
   /**
    * DeepSpeed ZeRO. `mixed`: its fp16/bf16 engine keeps 16-bit parameters and gradients on the device and
    * the float32 master weights inside the optimizer (12 B per parameter with Adam: Rajbhandari et al. 2019
@@ -476,6 +478,20 @@ export function installTraining(it: Interpreter): void {
     if (m.t === 'inst') ddpWrapped.add(m);
     return m;
   });
+  // DataParallel (torch/nn/parallel/data_parallel.py, torch 2.1): the module stays on device_ids[0]; each forward
+  // replicates it to the other devices (replicate.py → comm.broadcast_coalesced, which keeps the source tensors for
+  // the first device: torch/csrc/cuda/comm.cpp), scatters the inputs along dim 0, and gathers the replicas' outputs on
+  // output_device (device_ids[0]); the backward reduces the gradients onto the module's parameters there. With one
+  // device it calls the module directly. `device_ids=None` is every visible device. `.module` is the wrapped model.
+  reg(['torch.nn.DataParallel', 'torch.nn.parallel.DataParallel', 'torch.nn.parallel.data_parallel.DataParallel'], (_s, c, node) => {
+    const m = c.args[0] ?? c.kw.get('module') ?? NONE;
+    const ids = c.kw.get('device_ids') ?? c.args[1];
+    const devices = ids && (ids.t === 'list' || ids.t === 'tuple') ? ids.items.length : ids === undefined || ids.t === 'none' ? null : -1;
+    prog.dataParallel = { span: it.span(node), devices: devices === -1 ? null : devices };
+    if (devices === -1) prog.trainerUnknowns.push({ what: 'devices', reason: 'DataParallel(device_ids=...) is not a literal list: the number of replicas is not known', span: it.span(node) });
+    if (m.t === 'inst') ddpWrapped.add(m);
+    return m;
+  });
   chainGetattr(it, (self, name) => (name === 'module' && self.t === 'inst' && ddpWrapped.has(self) ? self : undefined));
   reg(['torch.distributed._composable.fsdp.fully_shard', 'torch.distributed.fsdp.fully_shard'], (_s, c, node) => {
     const r = c.kw.get('reshard_after_forward');
@@ -729,6 +745,14 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
   const events: MemoryEvent[] = [];
   const notes: string[] = [];
   const unknowns: Unknown[] = [...base.unknowns, ...prog.trainerUnknowns];
+  // DataParallel over several devices: device 0 holds the module, the reduced gradients, the optimizer state, the
+  // gathered outputs (and the loss computed from them), and replica 0's activations for its share of the batch —
+  // that share is not modelled, so the saved activations are an unknown rather than the whole batch's.
+  const dp = prog.dataParallel;
+  const dpReplicas = dp ? (dp.devices ?? deviceCount) : 1;
+  if (dp && dpReplicas > 1) {
+    unknowns.push({ what: 'activations', reason: `DataParallel over ${dpReplicas} devices: replica 0 on device 0 keeps the activations of its part of the scattered batch, which is not modelled (the gathered outputs are counted); the activations shown are a lower bound`, span: dp.span });
+  } else if (dp) notes.push(`DataParallel on ${dp.devices === null ? 'the target\'s one device (device_ids=None: every visible device)' : 'one device'}: it calls the module directly (torch/nn/parallel/data_parallel.py forward)`);
   if (prog.trainer) {
     const t = prog.trainer;
     notes.push(`${t.kind}.train(): per-device batch ${t.batch ?? '?'} × sequence ${t.seq ?? '?'}${t.seq !== null ? ` (${t.seqFrom})` : ''}${t.accumulation ? `, gradient_accumulation_steps=${t.accumulation} (micro-steps reuse the same activations; .grad accumulates in place)` : ''}`);
@@ -906,10 +930,13 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
           `\`${tracedTorch.boundTo} = model(...)\` in a loop: the old value is released only when the new one is assigned`, 'Python assignment semantics (the name holds the old tensor until the call returns)');
       }
       const parts = [...(o.byOp ?? new Map<string, number>())].sort((x, y) => y[1] - x[1]).slice(0, 6).map(([k, b]) => `${k} ${(b / 1e6).toFixed(1)} MB`).join(', ');
-      mk('activations (saved by autograd)', `activations: saved for the backward, op by op (${o.count} tensors)`, o.bytes, 'activation', { kind: 'device', index: 0 }, traced.span,
-        `distinct storages the traced forward's ops save for their backward, plus their statistics, indices and masks (${parts})`,
-        `${DERIV}: linear/conv save their input, relu/softmax/tanh their result, gelu/silu their input, layer/batch norm their input and float32 statistics, max-pool its input and int64 indices, dropout its mask`);
-      actBytes = o.bytes;
+      const dpSplit = dpReplicas > 1;
+      if (!dpSplit) {
+        mk('activations (saved by autograd)', `activations: saved for the backward, op by op (${o.count} tensors)`, o.bytes, 'activation', { kind: 'device', index: 0 }, traced.span,
+          `distinct storages the traced forward's ops save for their backward, plus their statistics, indices and masks (${parts})`,
+          `${DERIV}: linear/conv save their input, relu/softmax/tanh their result, gelu/silu their input, layer/batch norm their input and float32 statistics, max-pool its input and int64 indices, dropout its mask`);
+      }
+      actBytes = dpSplit ? 0 : o.bytes;
       if (o.output) {
         const ob = bytesOf(o.output);
         mk('forward output', `activations: forward output ${JSON.stringify(o.output.shape)} (${o.output.dtype})`, ob, 'activation', { kind: 'device', index: 0 }, traced.span,
@@ -933,7 +960,7 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
       if (prevGrads !== undefined) events.push({ op: 'free', id: prevGrads });
       if (ceTransient) events.push(ceTransient);
       const bwExtra = (o.backwardPeak ?? o.bytes) - o.bytes;
-      if (bwExtra > 0) {
+      if (bwExtra > 0 && !dpSplit) {
         events.push({ op: 'transient', label: 'activations: backward (gradients of activations beside what is still saved)', bytesPerDevice: bwExtra, role: 'activation', span: traced.span,
           formula: 'max over the ops, in reverse order, of (saved by ops not yet differentiated + live activation gradients) − all saved',
           citation: 'torch/csrc/autograd/engine.cpp (a node\'s saved variables are released after it runs); gradients shaped like each op\'s output and inputs' });
@@ -963,12 +990,12 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
     if (fused) notes.push('fused attention (scaled_dot_product_attention / FlashAttention): the s×s attention scores are not stored');
     if (recompute === 'full') notes.push(`gradient checkpointing (${prog.checkpointing[0].how}): only each layer's input is kept; the layer is recomputed in the backward`);
     const per = Array.from({ length: arch.layers }, () => act.perLayer);
-    for (let l = 0; l < arch.layers; l++) {
+    for (let l = 0; l < (dpReplicas > 1 ? 0 : arch.layers); l++) {
       mk(`activations layer ${l}`, `activations saved for backward (${arch.layers} layers, ${computeDtype})`, per[l], 'activation', { kind: 'device', index: 0 }, shape.span, act.formula, act.citation);
     }
-    actBytes = act.total;
+    actBytes = dpReplicas > 1 ? 0 : act.total;
     activation = { bytes: act.total, fullRecompute: full.total, formula: act.formula, recompute, layers: arch.layers };
-    if (peft && !peft.why && recompute === 'none') {
+    if (peft && !peft.why && recompute === 'none' && dpReplicas <= 1) {
       // LoRA's own saved tensors per adapted layer: the r-wide x·Aᵀ that lora_B's weight gradient reads, and with
       // lora_dropout > 0 the dropped-out input lora_A reads plus its mask (peft tuners/lora/layer.py Linear.forward:
       // lora_B(lora_A(dropout(x)))); with p = 0 dropout is nn.Identity and lora_A reads x, already counted.

@@ -226,8 +226,20 @@ export function installEntryPoints(it: Interpreter): void {
     if (name?.t === 'str') setFlag(name.v, kwOr(c, 'config', 1) ?? NONE);
     return NONE;
   });
-  reg('absl.flags.mark_flags_as_required', () => NONE);
-  reg('absl.flags.mark_flag_as_required', () => NONE);
+  // absl/flags/_validators.py mark_flag_as_required: a flag still None when app.run parses the command line is an
+  // error. A required flag with no value here is a named unknown (the command line, applied at app.run, supersedes it).
+  const required = (names: Value | undefined, node: SyntaxNode) => {
+    const list = names?.t === 'str' ? [names] : names?.t === 'list' || names?.t === 'tuple' ? names.items : [];
+    for (const n of list) {
+      if (n.t !== 'str' || flagValues.get(n.v)?.t !== 'none') continue;
+      const why = `--${n.v} is required and has no default: give the command line in [[tool.oomlens.runs]]`;
+      setFlag(n.v, unknown(why, it.span(node)));
+      if (!commandLine(it)?.some((w) => w !== null && (w === `--${n.v}` || w.startsWith(`--${n.v}=`)))) it.note(why, node);
+    }
+    return NONE;
+  };
+  reg('absl.flags.mark_flags_as_required', (_s, c, node) => required(kwOr(c, 'flag_names', 0), node));
+  reg('absl.flags.mark_flag_as_required', (_s, c, node) => required(kwOr(c, 'flag_name', 0), node));
   reg('absl.app.run', (_s, c, node) => { applyAbslWords(node); return callWithDefaults(it, c.args[0], node, [{ t: 'list', items: [str('main')] }]); });
 
   // ------------------------------------------- fire, typer, jsonargparse, click

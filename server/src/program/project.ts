@@ -50,7 +50,7 @@ export async function analyzeFile(text: string, opts: AnalyzeOptions, previousTr
       const def = m.facts.definitionSpan;
       // A program whose build has a size is preferred to one that loads it from a checkpoint it cannot read.
       if (def && def.file === path && wanted.has(def.start) && (!found.has(def.start) || (!known(found.get(def.start)!) && known(m)))) found.set(def.start, rehome(m, path, prog, progText));
-      else if (lookForCalls && m.facts.span.file === path && !calls.has(m.facts.span.start)) calls.set(m.facts.span.start, rehome(m, path, prog, progText));
+      else if (lookForCalls && reachedFrom(m, path) && !calls.has(reachedFrom(m, path)!.start)) calls.set(reachedFrom(m, path)!.start, rehome(m, path, prog, progText));
       // A class this file's own analysis takes for a part (the base class of another model class here)
       // that a program builds as its model is a model too: reported as built there.
       else if (def && def.file === path && !found.has(def.start) && !ownDefs.has(def.start) && !parts.has(def.start)) { parts.set(def.start, rehome(m, path, prog, progText)); }
@@ -72,6 +72,15 @@ export async function analyzeFile(text: string, opts: AnalyzeOptions, previousTr
 }
 
 const known = (m: ModelReport): boolean => m.facts.paramCount !== null;
+
+/**
+ * The span in `file` where a program's model was built: its construction, or the call in `file` that led to a
+ * construction in a third file (train.py calling a helper of utils.py that initialises the model).
+ */
+function reachedFrom(m: ModelReport, file: string): Span | undefined {
+  if (m.facts.span.file === file) return m.facts.span;
+  return m.facts.viaSpans?.find((s) => s.file === file);
+}
 
 /** Workspace files whose imports name `file`'s module, nearest folder first. */
 export function programsImporting(ws: Workspace, file: string): string[] {
@@ -128,6 +137,9 @@ function rehome(m: ModelReport, file: string, prog: string, progText: string): M
     if (s.file === file) { delete s.file; delete s.line; return; }
     if (!s.file) { s.file = prog; s.line = lineAt(starts, s.start); }
   };
+  // Built in a third file by a call of `file`'s code: that call is where `file` shows it.
+  const via = m.facts.span.file !== file ? m.facts.viaSpans?.find((s) => s.file === file) : undefined;
+  if (via) copy.facts.entrySpan = { ...via };
   walkSpans(copy, fix, new Set());
   // The program's own line that builds it: the construction, or the program's call that reached it.
   const site = !m.facts.span.file ? m.facts.span : m.facts.entrySpan && !m.facts.entrySpan.file ? m.facts.entrySpan : undefined;

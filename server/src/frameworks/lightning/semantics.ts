@@ -24,14 +24,41 @@ import type { DType } from '../../../../shared/src/facts';
 import type { CallArgs, Interpreter } from '../../interp/interp';
 import { BudgetExceeded, Cancelled } from '../../interp/interp';
 import type { SyntaxNode } from '../../interp/parser';
-import { type Value, NONE, num, unknown } from '../../interp/values';
+import { type Value, NONE, num, str, unknown } from '../../interp/values';
+import { literal } from '../../program/argv';
 import { trainingProgram } from '../../phases/training';
 import { chainGetattr } from '../../program/entrypoints';
 
 const TRAINER = '__pl_trainer__';
 
+/**
+ * The Trainer's keywords. pytorch_lightning 1.x `gpus=N` (trainer/connectors/accelerator_connector.py, deprecated
+ * alias) is `devices=N` on GPUs when `devices` is not given.
+ */
+function trainerOf(kw: Map<string, Value>): Value {
+  const gpus = kw.get('gpus');
+  if (gpus && gpus.t !== 'none' && (!kw.has('devices') || kw.get('devices')?.t === 'none')) kw.set('devices', gpus);
+  return { t: 'extern', name: TRAINER, kw };
+}
+
+const T = { t: 'bool', v: true } as const, F = { t: 'bool', v: false } as const;
+const int = (v: number): Value => ({ t: 'int', v });
+/** pytorch_lightning 1.9 trainer/trainer.py Trainer.__init__ parameters and defaults (what add_argparse_args adds). */
+const TRAINER_ARGS = new Map<string, Value>([
+  ['logger', T], ['enable_checkpointing', T], ['default_root_dir', NONE], ['gradient_clip_val', NONE], ['gradient_clip_algorithm', NONE],
+  ['num_nodes', int(1)], ['num_processes', NONE], ['devices', NONE], ['gpus', NONE], ['auto_select_gpus', NONE], ['tpu_cores', NONE], ['ipus', NONE],
+  ['enable_progress_bar', T], ['overfit_batches', { t: 'float', v: 0 }], ['track_grad_norm', int(-1)], ['check_val_every_n_epoch', int(1)],
+  ['fast_dev_run', F], ['accumulate_grad_batches', NONE], ['max_epochs', NONE], ['min_epochs', NONE], ['max_steps', int(-1)], ['min_steps', NONE],
+  ['max_time', NONE], ['limit_train_batches', NONE], ['limit_val_batches', NONE], ['limit_test_batches', NONE], ['limit_predict_batches', NONE],
+  ['val_check_interval', NONE], ['log_every_n_steps', int(50)], ['accelerator', NONE], ['strategy', NONE], ['sync_batchnorm', F],
+  ['precision', int(32)], ['enable_model_summary', T], ['num_sanity_val_steps', int(2)], ['resume_from_checkpoint', NONE], ['profiler', NONE],
+  ['benchmark', NONE], ['deterministic', NONE], ['reload_dataloaders_every_n_epochs', int(0)], ['auto_lr_find', F], ['replace_sampler_ddp', T],
+  ['detect_anomaly', F], ['auto_scale_batch_size', F], ['plugins', NONE], ['amp_backend', NONE], ['amp_level', NONE],
+  ['move_metrics_to_cpu', F], ['multiple_trainloader_mode', str('max_size_cycle')], ['inference_mode', T],
+]);
+
 export function installLightning(it: Interpreter): void {
-  const make = (_i: Interpreter, _s: Value | undefined, c: CallArgs): Value => ({ t: 'extern', name: TRAINER, kw: new Map(c.kw) });
+  const make = (_i: Interpreter, _s: Value | undefined, c: CallArgs): Value => trainerOf(new Map(c.kw));
   for (const n of ['lightning.Trainer', 'lightning.pytorch.Trainer', 'pytorch_lightning.Trainer', 'lightning.pytorch.trainer.Trainer', 'pytorch_lightning.trainer.Trainer']) it.externs.set(n, make);
   it.externs.set(`${TRAINER}.fit`, (_i, self, c, node) => {
     if (self?.t === 'extern') fit(it, self.kw ?? new Map(), c, node);
@@ -82,10 +109,34 @@ export function installLightning(it: Interpreter): void {
     self.attrs.set('hparams', { t: 'dict', keys, vals, attrs: true });
     return NONE;
   });
-  // Trainer.add_argparse_args(parser) (pytorch_lightning 1.x, utilities/argparse.py add_argparse_args) adds the
-  // Trainer's own flags to `parser` and returns it: the model's flags on that parser keep their defaults.
+  // Trainer.add_argparse_args(parser) (pytorch_lightning 1.x, utilities/argparse.py add_argparse_args) adds one
+  // `--name` argument per Trainer.__init__ parameter, its default the parameter's (trainer/trainer.py 1.9), to
+  // `parser` and returns it (booleans take an optional word, `nargs="?"`, `const=True`); the model's flags on that
+  // parser keep theirs. Trainer.from_argparse_args(args, **kwargs) (utilities/argparse.py from_argparse_args)
+  // builds the Trainer from the namespace's entries that are Trainer parameters, `kwargs` over them.
   for (const n of ['lightning.pytorch.Trainer', 'lightning.Trainer', 'pytorch_lightning.Trainer']) {
-    it.externs.set(`${n}.add_argparse_args`, (_i, _self, c, node) => c.args[0] ?? c.kw.get('parent_parser') ?? unknown('Trainer.add_argparse_args without a parser', it.span(node)));
+    it.externs.set(`${n}.add_argparse_args`, (_i, _self, c, node) => {
+      const parser = c.args[0] ?? c.kw.get('parent_parser');
+      if (!parser) return unknown('Trainer.add_argparse_args without a parser', it.span(node));
+      const add = it.externs.get('argparse.ArgumentParser.add_argument');
+      if (!add) return parser;
+      for (const [name, dflt] of TRAINER_ARGS) {
+        const kw = new Map<string, Value>([['default', dflt]]);
+        if (dflt.t === 'bool') { kw.set('nargs', str('?')); kw.set('const', { t: 'bool', v: true }); }
+        add(it, parser, { args: [str(`--${name}`)], kw }, node, { t: 'extern', name: 'argparse.ArgumentParser.add_argument' });
+      }
+      return parser;
+    });
+    it.externs.set(`${n}.from_argparse_args`, (_i, _self, c, node) => {
+      const ns = c.args[0] ?? c.kw.get('args');
+      const kw = new Map<string, Value>();
+      const entries = ns?.t === 'inst' ? [...ns.attrs] : ns?.t === 'dict' ? ns.keys.flatMap((k, i) => (k.t === 'str' ? [[k.v, ns.vals[i]] as [string, Value]] : [])) : undefined;
+      if (!entries) return unknown('Trainer.from_argparse_args of arguments oomlens cannot read', it.span(node));
+      // A word from the command line is read as Lightning's argument types read it (an int when it is one: `--gpus 2`, `--precision 16`).
+      for (const [k, v] of entries) if (TRAINER_ARGS.has(k)) kw.set(k, v.t === 'str' ? literal(v.v) : v);
+      for (const [k, v] of c.kw) if (k !== 'args') kw.set(k, v);
+      return trainerOf(kw);
+    });
   }
   for (const m of ['log', 'log_dict', 'print']) it.externs.set(`torch.nn.Module.${m}`, () => NONE);
   // torchmetrics metrics (Accuracy, MeanMetric, F1Score, …) are nn.Modules without parameters: their states are
@@ -113,14 +164,14 @@ function fit(it: Interpreter, kw: Map<string, Value>, c: CallArgs, node: SyntaxN
 
   // Precision.
   const p = kw.get('precision');
-  const ptext = p?.t === 'str' ? p.v : p?.t === 'int' ? String(p.v) : p ? '?' : '32';
+  const ptext = p?.t === 'str' ? p.v : p?.t === 'int' ? String(p.v) : p && p.t !== 'none' ? '?' : '32';
   const mixed: DType | undefined = /^(16|16-mixed)$/.test(ptext) ? 'float16' : /^(bf16|bf16-mixed)$/.test(ptext) ? 'bfloat16' : undefined;
   if (mixed && !prog.autocast) { prog.autocast = { dtype: mixed, span }; prog.autocastAll = true; }
   else if (/-true$/.test(ptext) || ptext === '?') prog.trainerUnknowns.push({ what: 'precision', reason: `Trainer(precision=${ptext}): ${ptext === '?' ? 'not a literal' : 'converting the parameters to 16 bits'} is not modelled`, span });
 
   // Strategy and processes.
   const s = kw.get('strategy');
-  const stext = s?.t === 'str' ? s.v : s ? '?' : 'auto';
+  const stext = s?.t === 'str' ? s.v : s && s.t !== 'none' ? '?' : 'auto';
   const ds = /^deepspeed_stage_([123])(_offload)?/.exec(stext);
   if (stext === 'fsdp') prog.fsdp = { span, stage: 3, how: 'Lightning Trainer(strategy="fsdp")' };
   else if (ds) prog.zero = { span, stage: Number(ds[1]) as 1 | 2 | 3, how: `Lightning Trainer(strategy="${stext}")`, ...(ds[2] ? { offloadOptimizer: 'cpu', ...(ds[1] === '3' ? { offloadParams: 'cpu' } : {}) } : {}) };
