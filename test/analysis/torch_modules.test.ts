@@ -332,7 +332,7 @@ class Backbone(nn.Module):
         super().__init__()
         self.conv = nn.Conv2d(3, 8, 3)
         self.fc = nn.Linear(8, 4)
-        pretrain_dict = dict(globals())  # stands for a downloaded state dict: oomlens does not know its content
+        pretrain_dict = dict(vars(os))  # stands for a downloaded state dict: oomlens does not know its content
         model_dict = {}
         state_dict = self.state_dict()
         for k, v in pretrain_dict.items():

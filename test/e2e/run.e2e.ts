@@ -258,7 +258,7 @@ async function problemCount(dir: string): Promise<number> {
  */
 const LENS = '.monaco-editor .codelens-decoration';
 async function shownLensIndexes(): Promise<number[]> {
-  return p().locator(LENS).evaluateAll((els) => els.flatMap((el, i) => (el.closest('[inert]') || !(el as HTMLElement).offsetParent ? [] : [i])));
+  return p().locator(LENS).evaluateAll((els) => els.flatMap((el, i) => (el.closest('[inert]') || !(el as unknown as { offsetParent: unknown }).offsetParent ? [] : [i])));
 }
 
 async function lensTexts(): Promise<string[]> {
