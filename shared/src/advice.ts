@@ -28,8 +28,10 @@
  * are evaluated. With N = 1 this is exactly the engine's single-device peak.
  *
  * Cheapest change. Candidates come from the breakdown at the peak; each is
- * applied to the phase's events and replayed by the engine (replayPhase)
- * on the target, so its peak comes from the same formula as the estimate:
+ * applied to the phase's events and replayed by the engine (replayPeak, the
+ * peak of replayPhase without its timeline and breakdown; the change is a
+ * size per allocation, the events are not copied) on the target, so its
+ * peak comes from the same formula as the estimate:
  * - 16-bit parameters: float32/float64 parameters, gradients and optimizer
  *   state become bfloat16 (float16 where the device has no bfloat16);
  *   gradients and optimizer moments follow the parameter dtype (jax.grad;
@@ -61,9 +63,9 @@
  * come first.
  */
 import type { DType, MemoryEvent, ModelFacts, PhaseName, PhaseTrace, TensorFact, TensorRole } from './facts';
-import { fitsWhere } from './fitsWhere';
+import { deviceBudgets, fitsCount } from './fitsWhere';
 import { listDevices } from './devices';
-import { replayPhase, tensorBytes } from './timeline';
+import { replayPeak, tensorBytes } from './timeline';
 import type { DeviceInfo, Estimate, PhaseEstimate } from './types';
 
 export type SplitBasis = 'code' | 'obvious';
@@ -197,25 +199,25 @@ export function splitFixedFrontier(trace: PhaseTrace, basis: SplitBasis = splitB
 
 /** Smallest N of each device with fixed(t) + split(t)/N ≤ budget at every frontier instant (fitsWhere per instant, then the largest). */
 export function fitsOnDevices(facts: ModelFacts, trace: PhaseTrace, devices: DeviceInfo[] = listDevices(), frontier = splitFixedFrontier(trace).frontier): FitsOn[] {
-  const rows: FitsOn[] = devices.map((d) => ({ device: d.id, name: d.name, count: 1, budgetBytes: 0 }));
+  // The budgets do not depend on the instant: computed once, not per frontier instant.
+  const budgets = deviceBudgets(facts.runtime, devices);
+  const rows: FitsOn[] = devices.map((d, i) => ({ device: d.id, name: d.name, count: 1, budgetBytes: budgets[i] }));
   const instants = frontier.length ? frontier : [{ fixed: 0, split: 0 }];
-  for (const p of instants) {
-    fitsWhere(p.split, p.fixed, facts.runtime, devices).forEach((r, i) => {
-      rows[i].budgetBytes = r.budgetBytes;
-      const cur = rows[i].count;
-      rows[i].count = cur === null || r.count === null ? null : Math.max(cur, r.count);
-    });
-  }
+  rows.forEach((row, i) => {
+    for (const p of instants) {
+      const n = fitsCount(p.split, p.fixed, budgets[i]);
+      if (n === null) { row.count = null; return; }
+      row.count = Math.max(row.count as number, n);
+    }
+  });
   return rows;
 }
 
-function mapAllocs(trace: PhaseTrace, f: (t: TensorFact) => TensorFact, tr: (ev: Extract<MemoryEvent, { op: 'transient' }>) => MemoryEvent = (e) => e): PhaseTrace {
-  return { ...trace, events: trace.events.map((ev) => (ev.op === 'alloc' ? { op: 'alloc', tensor: f(ev.tensor) } : ev.op === 'transient' ? tr(ev) : ev)) };
-}
+type Transient = Extract<MemoryEvent, { op: 'transient' }>;
 
-/** A tensor of `bytes` rounded up, as a flat uint8 array (keeps placement, role and labels). */
-function resized(t: TensorFact, bytes: number): TensorFact {
-  return { ...t, shape: [Math.ceil(bytes)], dtype: 'uint8' };
+/** The size of a tensor of `bytes` rounded up, as a flat uint8 array. */
+function resizedBytes(bytes: number): number | null {
+  return tensorBytes({ shape: [Math.ceil(bytes)], dtype: 'uint8' });
 }
 
 /**
@@ -235,7 +237,9 @@ export function advisePhase(facts: ModelFacts, est: Estimate, index: number, dev
 
   const spec = est.target;
   const budget = p.budgetBytes;
-  const peakOf = (t: PhaseTrace) => replayPhase(t, spec.count, budget).peakBytes ?? Infinity;
+  // The phase replayed with each allocation's size (and each transient's) as the change makes it.
+  const peakOf = (bytesOf: (t: TensorFact) => number | null, transientOf?: (e: Transient) => number) =>
+    replayPeak(trace, spec.count, bytesOf, transientOf) ?? Infinity;
   const roles = new Set(p.breakdown.map((c) => c.role));
   const training = p.phase === 'training';
   const found: Change[] = [];
@@ -249,11 +253,11 @@ export function advisePhase(facts: ModelFacts, est: Estimate, index: number, dev
   // 16-bit parameters (and the gradients / optimizer state that follow their dtype).
   const half: DType = spec.device.bf16 ? 'bfloat16' : 'float16';
   if ([...roles].some((r) => PRECISION_ROLES.has(r))) {
-    const t = mapAllocs(trace, (x) => (PRECISION_ROLES.has(x.role) && (x.dtype === 'float32' || x.dtype === 'float64') ? { ...x, dtype: half } : x));
+    const peak = peakOf((x) => tensorBytes(PRECISION_ROLES.has(x.role) && (x.dtype === 'float32' || x.dtype === 'float64') ? { shape: x.shape, dtype: half } : x));
     add({
       kind: 'half-precision',
       title: training ? `Train with ${half} parameters` : `Store parameters in ${half}`,
-      peakBytes: peakOf(t),
+      peakBytes: peak,
       cost: training ? `lower precision: ${half} weights, gradients and optimizer state` : `lower precision: ${half} weights, as most checkpoints ship`,
       formula: `float32/float64 parameters${training ? ', gradients and optimizer state' : ''} × ${half} bytes (2) / original bytes; replayed on ${spec.count}× ${spec.device.name}`,
       citation: `dtypes.ts (IEEE 754 binary16, bfloat16: 2 bytes)${spec.device.bf16 ? '' : `; ${spec.device.name} has no bfloat16 (${spec.device.citation})`}`,
@@ -264,12 +268,10 @@ export function advisePhase(facts: ModelFacts, est: Estimate, index: number, dev
   // Init and load have no data batch (activations there are casts and traced example inputs).
   if ((training || p.phase === 'inference') && [...roles].some((r) => BATCH_ROLES.has(r))) {
     for (const k of BATCH_DIVISORS) {
-      const t = mapAllocs(
-        trace,
-        (x) => { const b = tensorBytes(x); return BATCH_ROLES.has(x.role) && b !== null && x.placement.kind !== 'host' ? resized(x, b / k) : x; },
-        (e) => (BATCH_ROLES.has(e.role) ? { ...e, bytesPerDevice: Math.ceil(e.bytesPerDevice / k) } : e),
+      const peak = peakOf(
+        (x) => { const b = tensorBytes(x); return BATCH_ROLES.has(x.role) && b !== null && x.placement.kind !== 'host' ? resizedBytes(b / k) : b; },
+        (e) => (BATCH_ROLES.has(e.role) ? Math.ceil(e.bytesPerDevice / k) : e.bytesPerDevice),
       );
-      const peak = peakOf(t);
       if (peak <= budget || k === BATCH_DIVISORS[BATCH_DIVISORS.length - 1]) {
         add({
           kind: 'smaller-batch', factor: k,
@@ -286,11 +288,11 @@ export function advisePhase(facts: ModelFacts, est: Estimate, index: number, dev
 
   // Activation checkpointing (training).
   if (training && roles.has('activation')) {
-    const t = mapAllocs(trace, (x) => { const b = tensorBytes(x); return x.role === 'activation' && b !== null && x.placement.kind !== 'host' ? resized(x, b * CHECKPOINT_KEEP) : x; });
+    const peak = peakOf((x) => { const b = tensorBytes(x); return x.role === 'activation' && b !== null && x.placement.kind !== 'host' ? resizedBytes(b * CHECKPOINT_KEEP) : b; });
     add({
       kind: 'checkpointing',
       title: 'Recompute activations in the backward pass (gradient checkpointing)',
-      peakBytes: peakOf(t),
+      peakBytes: peak,
       cost: 'one extra forward pass per step, about a third more compute',
       formula: 'activations at the peak × 1/16 (full recomputation keeps each layer\'s input, e·s·b·h of ≥ 16·e·s·b·h bytes); assumes they are per-layer transformer activations; the layer being recomputed is not counted',
       citation: 'Korthikanti et al. 2022, arXiv:2205.05198 §4.1; activations.ts trainingActivationBytes; Chen et al. 2016, arXiv:1604.06174',
@@ -299,11 +301,11 @@ export function advisePhase(facts: ModelFacts, est: Estimate, index: number, dev
 
   // 8-bit optimizer state (bitsandbytes, PyTorch).
   if (facts.runtime.runtime === 'torch' && roles.has('optimizer')) {
-    const t = mapAllocs(trace, (x) => (x.role === 'optimizer' && FLOAT_STATE.has(x.dtype) ? { ...x, dtype: 'uint8' } : x));
+    const peak = peakOf((x) => tensorBytes(x.role === 'optimizer' && FLOAT_STATE.has(x.dtype) ? { shape: x.shape, dtype: 'uint8' } : x));
     add({
       kind: 'optimizer-8bit',
       title: 'Use an 8-bit optimizer (bitsandbytes Adam8bit)',
-      peakBytes: peakOf(t),
+      peakBytes: peak,
       cost: 'a bitsandbytes dependency; blockwise-quantised optimizer state',
       formula: 'each optimizer state element 1 byte (2 B per parameter for Adam)',
       citation: 'bitsandbytes/optim/optimizer.py Optimizer2State (Dettmers et al. 2021, arXiv:2110.02861)',

@@ -44,6 +44,46 @@ export function liveAtEnd(trace: PhaseTrace): TensorFact[] {
   return [...live.values()];
 }
 
+/**
+ * The peak of `replayPhase(trace, deviceCount, budget).peakBytes`, the same
+ * number by the same arithmetic in the same order, without the timeline,
+ * notes and breakdown: advice.ts replays a phase once per candidate change.
+ * `bytesOf` gives an allocation's size (default `tensorBytes`; null: unknown),
+ * `transientOf` a transient's bytes per device (default `bytesPerDevice`).
+ */
+export function replayPeak(
+  trace: PhaseTrace,
+  deviceCount: number,
+  bytesOf: (t: TensorFact) => number | null = tensorBytes,
+  transientOf: (e: Extract<MemoryEvent, { op: 'transient' }>) => number = (e) => e.bytesPerDevice,
+): number | null {
+  const count = Math.max(1, deviceCount);
+  const tracked = Math.min(count, MAX_TRACKED);
+  let unknown = trace.unknowns.length > 0;
+  const live = new Map<number, number[]>();
+  const cur = new Array<number>(tracked).fill(0);
+  let peak = 0;
+  for (const ev of trace.events) {
+    if (ev.op === 'alloc') {
+      const b = bytesOf(ev.tensor);
+      if (b === null) { unknown = true; continue; }
+      const per = new Array<number>(tracked);
+      for (let d = 0; d < tracked; d++) { per[d] = share(ev.tensor.placement, b, d, count); cur[d] += per[d]; }
+      live.set(ev.tensor.id, per);
+      for (let d = 0; d < tracked; d++) if (cur[d] > peak) peak = cur[d];
+    } else if (ev.op === 'free') {
+      const per = live.get(ev.id);
+      if (!per) continue;
+      live.delete(ev.id);
+      for (let d = 0; d < tracked; d++) cur[d] -= per[d];
+    } else {
+      const extra = transientOf(ev);
+      for (let d = 0; d < tracked; d++) { const v = cur[d] + extra; if (v > peak) peak = v; }
+    }
+  }
+  return unknown && peak === 0 ? null : peak;
+}
+
 export function replayPhase(trace: PhaseTrace, deviceCount: number, budgetBytes: number): PhaseEstimate {
   const count = Math.max(1, deviceCount);
   const tracked = Math.min(count, MAX_TRACKED);

@@ -3,7 +3,7 @@
 // Threefry temporaries, accelerate's balanced map and the estimate entry point.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { replayPhase, tensorBytes } from '../../shared/src/timeline';
+import { replayPeak, replayPhase, tensorBytes } from '../../shared/src/timeline';
 import { threefryTemporaries } from '../../shared/src/threefry';
 import { inferDeviceMap, treeFromSizes } from '../../shared/src/accelerate';
 import { estimate } from '../../shared/src/estimate';
@@ -182,4 +182,40 @@ test('estimate: parameters by dtype and phases', () => {
   assert.equal(e.budget.bytes, 30 * GiB);
   assert.equal(e.phases[0].peakBytes, 1.5 * GiB);
   assert.equal(e.phases[0].fits, true);
+});
+
+test('replayPeak is replayPhase\'s peak: random traces (placements, frees, transients, unknown sizes) on 1 to 70 devices', () => {
+  // A small linear congruential generator: the same traces on every run.
+  let seed = 12345;
+  const rnd = (n: number) => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed % n; };
+  const placements: Placement[] = [
+    { kind: 'host' }, { kind: 'replicated' }, { kind: 'device', index: 0 }, { kind: 'device', index: 3 }, { kind: 'device', index: 80 },
+    { kind: 'sharded', over: 2 }, { kind: 'sharded', over: 7 }, { kind: 'sharded', over: 100 },
+  ];
+  let checked = 0;
+  for (let round = 0; round < 300; round++) {
+    const events: MemoryEvent[] = [];
+    const live: number[] = [];
+    let id = 1;
+    for (let i = 0, n = 1 + rnd(40); i < n; i++) {
+      const r = rnd(10);
+      if (r < 5 || live.length === 0) {
+        const shape = rnd(15) === 0 ? [NaN, 4] : [1 + rnd(1000), 1 + rnd(333)];
+        events.push(alloc(t(id, shape, placements[rnd(placements.length)], { dtype: rnd(2) ? 'float32' : 'bfloat16' })));
+        live.push(id++);
+      } else if (r < 8) {
+        events.push(free(live.splice(rnd(live.length), 1)[0]));
+      } else if (r < 9) {
+        events.push(free(9999));
+      } else {
+        events.push({ op: 'transient', label: 'tmp', bytesPerDevice: rnd(500_000) + 0.5 * rnd(2), role: 'temporary', formula: 'f', citation: 'c' });
+      }
+    }
+    const tr = trace(events, rnd(20) === 0 ? { unknowns: [{ what: 'x', reason: 'y' }] } : {});
+    for (const count of [1, 2, 5, 70]) {
+      assert.equal(replayPeak(tr, count), replayPhase(tr, count, 0).peakBytes, `round ${round}, ${count} devices`);
+      checked++;
+    }
+  }
+  assert.equal(checked, 1200);
 });
