@@ -724,6 +724,12 @@ export class Interpreter {
     const supers = node.childForFieldName('superclasses');
     for (const b of supers?.namedChildren ?? []) {
       if (!b || b.type === 'keyword_argument') continue;
+      // A subscripted generic base (`class C(Base[T])`, `Generic[T]`): Python's `__mro_entries__`
+      // (PEP 560; typing._GenericAlias, types.GenericAlias) puts the unsubscripted class in the bases.
+      if (b.type === 'subscript') {
+        const origin = this.eval(b.childForFieldName('value')!);
+        if (origin.t === 'class' || origin.t === 'extern') { bases.push(origin); continue; }
+      }
       bases.push(this.eval(b));
     }
     const cls: ClassV = {
