@@ -257,3 +257,84 @@ v = M().init(jax.random.PRNGKey(0), jnp.ones((2, 8)))
     assert.deepEqual(labels, ['Dense_0.bias', 'Dense_0.kernel', 'Dense_1.bias', 'Dense_1.kernel', 'head.bias', 'head.kernel']);
   });
 });
+
+describe('dataclass replace(): a copy with some fields changed', () => {
+  it('flax.struct.dataclass .replace(**changes) keeps the other fields (flax/struct.py replace)', async () => {
+    // vocab 1000, dim 16 kept, deterministic → no middle Dense. Embed 1000*16 = 16,000;
+    // Dense(1000) on 16: 16*1000+1000 = 17,000; total 33,000 (the same count flax 0.10 gives in .venv).
+    // Not honouring deterministic=True would add Dense(16) on 16: 272; not honouring vocab gives 8*16+16*8+8.
+    const r = await params(`${FLAX}from flax import struct
+
+@struct.dataclass
+class Config:
+    vocab: int = 8
+    dim: int = 16
+    deterministic: bool = False
+
+class Net(nn.Module):
+    config: Config
+    @nn.compact
+    def __call__(self, x):
+        c = self.config
+        y = nn.Embed(c.vocab, c.dim)(x)
+        if not c.deterministic:
+            y = nn.Dense(c.dim)(y)
+        return nn.Dense(c.vocab)(y)
+
+cfg = Config().replace(vocab=1000, deterministic=True)
+v = Net(cfg).init(jax.random.PRNGKey(0), jnp.ones((2, 8), jnp.int32))
+`);
+    assert.deepEqual(r, { count: 33000, unknowns: [] });
+  });
+
+  it('dataclasses.replace reruns __post_init__; NamedTuple._replace changes the fields named', async () => {
+    // replace(width=8): __post_init__ sets hidden = 4*8 = 32 (init=False fields are not copied).
+    // Dense(32) on 8: 8*32+32 = 288; Dense(10, use_bias=False) on 32: 320; total 608 (as in .venv).
+    const r = await params(`import dataclasses
+from typing import NamedTuple
+${FLAX}
+@dataclasses.dataclass
+class Sizes:
+    width: int = 4
+    hidden: int = dataclasses.field(init=False)
+    def __post_init__(self):
+        self.hidden = 4 * self.width
+
+class Out(NamedTuple):
+    classes: int = 2
+    bias: bool = True
+
+class M(nn.Module):
+    sizes: Sizes
+    out: Out
+    @nn.compact
+    def __call__(self, x):
+        x = nn.Dense(self.sizes.hidden)(x)
+        return nn.Dense(self.out.classes, use_bias=self.out.bias)(x)
+
+s = dataclasses.replace(Sizes(), width=8)
+o = Out()._replace(classes=10, bias=False)
+v = M(s, o).init(jax.random.PRNGKey(0), jnp.ones((1, 8)))
+`);
+    assert.deepEqual(r, { count: 608, unknowns: [] });
+  });
+
+  it('a change that is not a field leaves the count unknown (Python raises TypeError)', async () => {
+    const r = await params(`${FLAX}from flax import struct
+
+@struct.dataclass
+class Config:
+    dim: int = 16
+
+class Net(nn.Module):
+    config: Config
+    @nn.compact
+    def __call__(self, x):
+        return nn.Dense(self.config.dim)(x)
+
+v = Net(Config().replace(width=3)).init(jax.random.PRNGKey(0), jnp.ones((1, 8)))
+`);
+    assert.equal(r.count, null);
+    assert.ok(r.unknowns.length > 0);
+  });
+});

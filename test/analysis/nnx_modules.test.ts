@@ -115,6 +115,24 @@ class Custom(nnx.Module):
 def build():
     return Custom(24, 40, rngs=nnx.Rngs(0))
 ` },
+  // A Variable type of the user's own, declared with a subscripted generic base (PEP 560 __mro_entries__).
+  generic_variable: { model: 'Counted', src: `${HEAD}
+class Count(nnx.Variable[nnx.A]):
+    pass
+
+class Counted(nnx.Module):
+    def __init__(self, din, dout, *, rngs: nnx.Rngs):
+        self.count = Count(jnp.zeros((3,), jnp.int32))
+        self.w = nnx.Param(jax.random.uniform(rngs.params(), (din, dout)))
+        self.b = nnx.Param(jnp.zeros((dout,)))
+
+    def __call__(self, x):
+        self.count[...] += 1
+        return x @ self.w.value + self.b.value
+
+def build():
+    return Counted(5, 7, rngs=nnx.Rngs(0))
+` },
 };
 
 type Truth = Record<string, { params: number; batch_stats: number; state: number; param_dtypes: string[] }>;

@@ -724,6 +724,12 @@ export class Interpreter {
     const supers = node.childForFieldName('superclasses');
     for (const b of supers?.namedChildren ?? []) {
       if (!b || b.type === 'keyword_argument') continue;
+      // A subscripted generic base (`class C(Base[T])`, `Generic[T]`): Python's `__mro_entries__`
+      // (PEP 560; typing._GenericAlias, types.GenericAlias) puts the unsubscripted class in the bases.
+      if (b.type === 'subscript') {
+        const origin = this.eval(b.childForFieldName('value')!);
+        if (origin.t === 'class' || origin.t === 'extern') { bases.push(origin); continue; }
+      }
       bases.push(this.eval(b));
     }
     const cls: ClassV = {
@@ -744,6 +750,16 @@ export class Interpreter {
     }
     // Equinox and Flax modules are dataclasses: their annotated fields are constructor arguments.
     if (cls.kind === 'equinox' || cls.kind === 'flax') cls.dataclass = true;
+    // The methods these dataclass makers add (python.ts `dataclasses.replace`): flax.struct.dataclass and
+    // chex.dataclass add `replace` (flax/struct.py, chex/_src/dataclass.py), as does a struct.PyTreeNode base;
+    // NamedTuple adds `_replace`. A method of that name in the class body (run next) takes its place here.
+    const replaceIn = (n: string): void => { cls.ns.set(n, { t: 'extern', name: '__dataclass_replace__' }); };
+    if (decorators.some((d) => d.startsWith('flax.struct.dataclass') || d.startsWith('chex.dataclass'))) replaceIn('replace');
+    for (const b of bases) {
+      if (b.t !== 'extern') continue;
+      if (/(^|\.)struct\.PyTreeNode$/.test(b.name)) replaceIn('replace');
+      if (/(^|\.)NamedTuple$/.test(b.name)) replaceIn('_replace');
+    }
     const env: Env = { vars: cls.ns, parent: this.currentFrame(), classBody: true };
     this.frames.push(env);
     try {
@@ -1303,6 +1319,7 @@ export class Interpreter {
     if (v.t === 'extern' && v.name === '__property__' && v.self?.t === 'func') return this.callFunction({ ...v.self, self }, { args: [], kw: new Map() }, node);
     if (v.t === 'extern' && v.name === '__staticmethod__' && v.self) return v.self;
     if (v.t === 'extern' && v.name === '__classmethod__' && v.self?.t === 'func') return { ...v.self, self: self.t === 'inst' ? self.cls : self };
+    if (v.t === 'extern' && v.name === '__dataclass_replace__') return { ...v, self };
     return v;
   }
 

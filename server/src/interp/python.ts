@@ -302,6 +302,28 @@ export function installPython(it: Interpreter): void {
     return it.call(self, { args: [...(fnv.args ?? []), ...c.args], kw: new Map([...(fnv.kw ?? []), ...c.kw]) }, node);
   });
   for (const n of ['typing.cast']) reg(n, (_s, c) => c.args[1] ?? NONE);
+  // dataclasses.replace(obj, **changes) (cpython Lib/dataclasses.py `replace`): a new object of the same
+  // class built by `obj.__class__(**changes)`, every init field not in `changes` passed as obj's value;
+  // __init__ / __post_init__ run again. flax.struct.dataclass's and chex.dataclass's `obj.replace(**changes)`
+  // and NamedTuple's `obj._replace(**changes)` are the same (flax/struct.py `replace`: dataclasses.replace).
+  const dataclassReplace = (obj: Value | undefined, changes: Map<string, Value>, node: SyntaxNode): Value => {
+    if (obj?.t !== 'inst' || !obj.cls.dataclass) return unknown(`replace() of ${obj ? describe(obj) : 'nothing'}`, it.span(node));
+    const kw = new Map<string, Value>();
+    for (const f of obj.cls.fields) {
+      const d = it.classAttr(obj.cls, f);
+      if (d?.t === 'extern' && d.name === '__field__' && d.kw?.get('init')?.t === 'bool' && !truthy(d.kw.get('init')!)) continue;
+      const v = changes.get(f) ?? (changes.has('**') ? undefined : obj.attrs.get(f));
+      if (v !== undefined) kw.set(f, v);
+    }
+    // `**d` that could not be expanded may change any field: fields not named take its value (unknown).
+    if (changes.has('**')) kw.set('**', changes.get('**')!);
+    for (const k of changes.keys()) {
+      if (k !== '**' && !obj.cls.fields.includes(k)) return unknown(`replace(): \`${k}\` is not a field of ${obj.cls.name}`, it.span(node));
+    }
+    return it.call(obj.cls, { args: [], kw }, node);
+  };
+  reg('dataclasses.replace', (_s, c, node) => dataclassReplace(c.args[0], c.kw, node));
+  it.externs.set('__dataclass_replace__', (_i, self, c, node) => dataclassReplace(self, c.kw, node));
   reg('copy.deepcopy', (_s, c) => c.args[0] ?? NONE);
   reg('copy.copy', (_s, c) => c.args[0] ?? NONE);
 
@@ -315,7 +337,7 @@ export function installPython(it: Interpreter): void {
     if (fieldsV?.t === 'str') fields = fieldsV.v.replace(/,/g, ' ').split(/\s+/).filter(Boolean);
     else if (fieldsV && (fieldsV.t === 'list' || fieldsV.t === 'tuple') && fieldsV.items.every((x) => x.t === 'str')) fields = fieldsV.items.map((x) => (x as { v: string }).v);
     if (name?.t !== 'str' || !fields) return unknown('namedtuple with fields that are not known', it.span(node));
-    const cls: Value = { t: 'class', name: name.v, bases: [], ns: new Map(), kind: 'plain', dataclass: true, fields };
+    const cls: Value = { t: 'class', name: name.v, bases: [], ns: new Map([['_replace', { t: 'extern', name: '__dataclass_replace__' }]]), kind: 'plain', dataclass: true, fields };
     const d = c.kw.get('defaults');
     if (d && (d.t === 'list' || d.t === 'tuple')) {
       const off = fields.length - d.items.length;

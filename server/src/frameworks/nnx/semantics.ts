@@ -16,7 +16,7 @@
  *   jax.eval_shape.
  * nnx.Optimizer is in phases/training.ts.
  */
-import type { Interpreter } from '../../interp/interp';
+import { type Interpreter, linearize } from '../../interp/interp';
 import type { ModelRecord } from '../../interp/memory';
 import type { SyntaxNode } from '../../interp/parser';
 import { type ClassV, type InstV, type TensorV, type Value, NONE, str, unknown } from '../../interp/values';
@@ -113,6 +113,19 @@ export function installNnx(it: Interpreter, model: { start(node: SyntaxNode, nam
       return v;
     });
   }
+  // A Variable type of the program's own (class Count(nnx.Variable[nnx.A]): pass) is a Variable of its
+  // library base's kind (variablelib.py: the type tags the state; nnx.Param subclasses are params).
+  const prevInst = it.externs.get('__instantiate__');
+  it.externs.set('__instantiate__', (i, self, c, node, fnv) => {
+    const cls = self as ClassV;
+    const mro = linearize(cls);
+    const base = mro.flatMap((k) => k.bases).find((b) => b.t === 'extern' && /^flax\.nnx\.(?:variablelib\.)?(\w+)$/.test(b.name) && Object.hasOwn(NNX_VARIABLES, /(\w+)$/.exec(b.name)![1]));
+    if (base?.t === 'extern') {
+      if (mro.some((k) => k.ns.has('__init__'))) return unknown(`${cls.name} (an nnx Variable type) has an __init__ of its own, not followed`, it.span(node));
+      return it.call({ t: 'extern', name: base.name }, c, node);
+    }
+    return prevInst ? prevInst(i, self, c, node, fnv) : it.instantiatePlain(cls, c, node);
+  });
   // pytreelib.py data / static: annotations that return their argument.
   reg(['flax.nnx.data', 'flax.nnx.static', 'flax.nnx.pytreelib.data', 'flax.nnx.pytreelib.static'], (_s, c) => c.args[0] ?? NONE);
 
