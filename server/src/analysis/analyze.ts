@@ -263,7 +263,13 @@ function toFacts(rec: ModelRecord, versions: Record<string, string>, it: Interpr
   for (const p of params) {
     let n = 1;
     for (const d of p.shape) {
-      if (typeof d !== 'number') { n = NaN; break; }
+      if (typeof d !== 'number') {
+        // A parameter whose size is not known makes the count unknown, and says so: without an unknown the
+        // phases would replay without it and read "0 B ✓ fits".
+        unknowns.push({ what: p.label, reason: `a dimension of ${p.label} is not known: ${d.unknown}`, span: p.span });
+        n = NaN;
+        break;
+      }
       if (d < 0 || !Number.isInteger(d)) {
         // torch.empty refuses negative sizes ("Trying to create tensor with negative dimension"): a placeholder
         // default (vocab_size = -1, set later by a tokenizer) reached the layer.
