@@ -5,7 +5,9 @@
 PyTorch programs run under tracker_torch (live tensor storage, per segment,
 plus PyTorch's MemTracker side by side); JAX programs under tracker_jax
 (compiled memory analysis of each jitted call, live arrays between eager
-operations). The report maps segments onto oomlens's phases:
+operations), twice: as it is and, in a second process, with the Threefry
+lowering JAX uses on GPU and TPU (TRUTH_JAX_LOWERING=accelerator; see
+tracker_jax.use_accelerator_threefry_lowering). The report maps segments onto oomlens's phases:
   init/load  the largest segment before the first forward or jitted train step
   training   forward segments followed by a backward, backward, step segments;
              a jitted call that takes a gradient
@@ -13,7 +15,9 @@ operations). The report maps segments onto oomlens's phases:
 """
 import json
 import os
+import re
 import runpy
+import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -70,10 +74,24 @@ def main():
         out = {"framework": "torch", "phases": summarise_torch(rep), "segments": rep["segments"],
                "memTrackerFailed": rep["memTrackerFailed"]}
     else:
-        from tracker_jax import track_program
+        from tracker_jax import track_program, use_accelerator_threefry_lowering
+        if os.environ.get("TRUTH_JAX_LOWERING") == "accelerator":
+            use_accelerator_threefry_lowering()
         with track_program() as tr:
             runpy.run_path(path, run_name="__main__")
         out = {"framework": "jax", **tr.report()}
+        if os.environ.get("TRUTH_JAX_LOWERING") != "accelerator":
+            # The same program again in a fresh process with the Threefry lowering that JAX registers
+            # for every platform but the CPU (tracker_jax.use_accelerator_threefry_lowering): what
+            # XLA's buffers are when the random bits are not computed in the CPU's rolled loop.
+            env = {**os.environ, "TRUTH_JAX_LOWERING": "accelerator"}
+            r = subprocess.run([sys.executable, os.path.abspath(__file__), path], env=env,
+                               capture_output=True, text=True, timeout=600)
+            m = re.search(r"@@TRUTH@@(.*)", r.stdout)
+            if r.returncode != 0 or not m:
+                raise RuntimeError(f"accelerator-lowering run failed:\n{r.stdout[-2000:]}\n{r.stderr[-2000:]}")
+            acc = json.loads(m.group(1))["phases"]
+            out["acceleratorLowering"] = {k: {"peak": v["peak"], "segment": v["segment"]} for k, v in acc.items()}
     sys.stdout.write("\n@@TRUTH@@" + json.dumps(out) + "\n")
 
 

@@ -128,6 +128,20 @@ def jax_checks():
     e = tr.events[-1]
     check("jax: donated step output aliases its input", (e["alias"], e["output"]), (256 * 256 * 4, 256 * 256 * 4))
     check("jax: after the donated step, w is gone and w2 live", e["after"] - e["before"], 0)
+    # 5. the Threefry lowering of GPU/TPU registered for the CPU (last: it changes later compilations):
+    # the same values bit for bit; XLA fuses counters, hash and float conversion into the output
+    # (no temporaries), where the CPU's rolled loop keeps 3 uint32 arrays of the sample's shape.
+    from tracker_jax import use_accelerator_threefry_lowering
+    key = jax.random.PRNGKey(3)
+    draw = lambda k: jax.random.normal(k, (256, 128))
+    cpu_ma = compiled_memory(jax.jit(draw), (key,), {})
+    cpu_vals = jax.jit(draw)(key)
+    check("jax: CPU lowering keeps 3 uint32 sample-sized temporaries", cpu_ma["temp"] >= 3 * 256 * 128 * 4, True)
+    use_accelerator_threefry_lowering()
+    draw2 = lambda k: jax.random.normal(k, (256, 128))  # a new function: compiled again with the new rule
+    acc_ma = compiled_memory(jax.jit(draw2), (key,), {})
+    check("jax: accelerator lowering draws the same values", bool((jax.jit(draw2)(key) == cpu_vals).all()), True)
+    check("jax: accelerator lowering: output only, no temporaries", (acc_ma["output"], acc_ma["temp"] < 1024), (256 * 128 * 4, True))
 
 
 if __name__ == "__main__":

@@ -113,6 +113,25 @@ class JaxTracker:
                 "calls": [e for e in ev if e["name"] not in ("prim_fun",) or e["peak"] > 1 << 20][:50]}
 
 
+def use_accelerator_threefry_lowering():
+    """Registers, for the CPU, the Threefry lowering that JAX uses on every other platform.
+
+    jax/_src/random/threefry2x32.py (jax 0.10.2) registers `_threefry2x32_lowering_rule`
+    (use_rolled_loops=False: straight-line elementwise HLO) as the default, and for
+    platform='cpu' only `_threefry2x32_cpu_lowering_rule` (use_rolled_loops=True: a
+    `fori_loop` over the 5 key-schedule steps). XLA cannot fuse through the loop, so on
+    the CPU the loop state (two uint32 arrays of the sample's shape) and the body's new
+    state are temporaries; with the straight-line lowering the counters, hash and float
+    conversion fuse into the output. CUDA/ROCm take the straight-line rule too
+    (`_threefry2x32_gpu_lowering_rule` falls back to it unless
+    jax_threefry_gpu_kernel_lowering is set, off by default since jax 0.4.27).
+    The values drawn are the same; only the buffers XLA needs differ.
+    """
+    from jax._src.interpreters import mlir
+    from jax._src.random import threefry2x32 as tf
+    mlir.register_lowering(tf.threefry2x32_p, tf._threefry2x32_lowering_rule, platform="cpu")
+
+
 @contextlib.contextmanager
 def track_program():
     tr = JaxTracker()

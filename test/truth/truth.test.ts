@@ -25,7 +25,7 @@ const cli = join(root, 'dist', 'cli.js');
 const TOLERANCE = 0.10;
 
 type Phases = Record<string, { peak: number; byKind: Record<string, number>; segment: string; memTracker: number | null; peakLive?: number; segmentLive?: string }>;
-interface Measured { framework: 'torch' | 'jax'; phases: Phases }
+interface Measured { framework: 'torch' | 'jax'; phases: Phases; acceleratorLowering?: Record<string, { peak: number; segment: string }> }
 interface BreakdownItem { label: string; bytes: number }
 interface OPhase { name: string; peakBytes: number | null; breakdown: BreakdownItem[] }
 interface OModel { name: string; params: number | null; phases: OPhase[] }
@@ -125,6 +125,15 @@ export function compare(program: string, measured: Measured, models: OModel[]): 
       const e = rel(o, mp.peakLive);
       rows.push({ program, phase, component: 'live arrays', measured: mp.peakLive, oomlens: o, memTracker: null,
         error: e, within: e !== null && Math.abs(e) <= TOLERANCE, segment: mp.segmentLive ?? mp.segment });
+    }
+    const acc = measured.acceleratorLowering?.[mname];
+    if (measured.framework === 'jax' && acc && op) {
+      // The same program, XLA's buffers included, with the Threefry lowering JAX registers for every
+      // platform but the CPU (tracker_jax.py use_accelerator_threefry_lowering): the CPU's rolled
+      // loop temporaries are the only thing it removes.
+      const e = rel(o, acc.peak);
+      rows.push({ program, phase, component: 'accelerator lowering', measured: acc.peak, oomlens: o, memTracker: null,
+        error: e, within: e !== null && Math.abs(e) <= TOLERANCE, segment: acc.segment });
     }
     if (measured.framework !== 'torch' || !op) continue;
     const mc = sumBy(Object.entries(mp.byKind), ([k]) => measuredComponent(k), ([, v]) => v);
