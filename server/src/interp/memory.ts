@@ -573,16 +573,29 @@ export class Memory {
     if (statementEnd) this.fresh.clear();
     const r = this.current;
     if (!r || !r.gc || r.live.size === 0) return;
-    const reach = new Set<number>(this.fresh);
+    // Only the live buffers' ids matter; once every one is reached nothing can be freed and the walk stops
+    // (the model's parameters, reachable from the globals, are not walked at every allocation of a forward).
+    const reach = new Set<number>();
+    for (const id of this.fresh) if (r.live.has(id)) reach.add(id);
+    if (reach.size === r.live.size) return;
     const seenObj = new Set<object>();
-    const mark = (v: Value): void => visitTensors(v, (t) => { reach.add(t.id); }, seenObj);
-    for (const f of this.it.frames) markEnv(f, mark, seenObj);
-    markEnv(this.it.globals, mark, seenObj);
-    for (const m of this.it.modules.values()) if (m.env) markEnv(m.env, mark, seenObj);
-    for (const v of this.it.temps) mark(v);
-    for (const v of this.pins) mark(v);
-    for (const p of this.rootProviders) for (const v of p()) mark(v);
-    for (const rec of this.recorders) if (rec.result) mark(rec.result);
+    const mark = (v: Value): void => visitTensors(v, (t) => {
+      if (!r.live.has(t.id) || reach.has(t.id)) return;
+      reach.add(t.id);
+      if (reach.size === r.live.size) throw ALL_REACHED;
+    }, seenObj);
+    try {
+      for (const f of this.it.frames) markEnv(f, mark, seenObj);
+      for (const v of this.it.temps) mark(v);
+      for (const v of this.pins) mark(v);
+      for (const rec of this.recorders) if (rec.result) mark(rec.result);
+      for (const p of this.rootProviders) for (const v of p()) mark(v);
+      markEnv(this.it.globals, mark, seenObj);
+      for (const m of this.it.modules.values()) if (m.env) markEnv(m.env, mark, seenObj);
+    } catch (e) {
+      if (e === ALL_REACHED) return;
+      throw e;
+    }
     for (const [id] of r.live) {
       if (!reach.has(id)) {
         r.live.delete(id);
@@ -591,6 +604,9 @@ export class Memory {
     }
   }
 }
+
+/** Thrown out of a marking walk once every live buffer has been reached. */
+const ALL_REACHED = new Error('all live buffers reached');
 
 function markEnv(env: Env | undefined, mark: (v: Value) => void, seen: Set<object>): void {
   for (let e = env; e; e = e.parent) {

@@ -30,7 +30,7 @@ import type { Interpreter } from '../interp/interp';
 import { keywordSlot } from '../frameworks/args';
 import { type ModelRecord, visitTensors } from '../interp/memory';
 import type { SyntaxNode } from '../interp/parser';
-import { syntaxIndex } from '../interp/syntaxIndex';
+import { nodesWithin, syntaxIndex } from '../interp/syntaxIndex';
 import { type Value, NONE, describe, num, unknown } from '../interp/values';
 import { hfConfigView, hfLoads, readConfig, UnknownConfigField } from '../frameworks/transformers/semantics';
 import { heldHidden, pythonActivation } from '../frameworks/transformers/activations';
@@ -818,8 +818,7 @@ function mentions(n: SyntaxNode, names: Set<string>): boolean {
 }
 
 /** Names a function assigns from an expression that contains the construction call of a model record. */
-function localModelNames(it: Interpreter, fn: SyntaxNode): string[] {
-  const spans = it.memory.finished.map((r) => r.span);
+function localModelNames(fn: SyntaxNode, keys: Set<string>): string[] {
   const out: string[] = [];
   walk(fn, (x) => {
     if (x.id !== fn.id && (x.type === 'function_definition' || x.type === 'class_definition')) return false;
@@ -828,7 +827,7 @@ function localModelNames(it: Interpreter, fn: SyntaxNode): string[] {
     const right = x.childForFieldName('right');
     if (left?.type !== 'identifier' || !right) return undefined;
     let built = false;
-    walk(right, (y) => { if (built) return false; if (spans.some((s) => s.start === y.startIndex && s.end === y.endIndex)) built = true; return undefined; });
+    walk(right, (y) => { if (built) return false; if (keys.has(`${y.startIndex}:${y.endIndex}`)) built = true; return undefined; });
     if (built) out.push(left.text);
     return undefined;
   });
@@ -852,9 +851,13 @@ export function findGradLoops(it: Interpreter): GradLoop[] {
   }
   // `.eval()` evidence per enclosing scope, read once per scope (not once per loop in it).
   const evalNamesOf = new Map<number, Set<string>>();
+  // Construction spans of the records built, as `start:end` keys (made at the first scope that asks).
+  let builtSpans: Set<string> | undefined;
   for (const loop of nodesOfType(it, 'loop')) {
     const body = loop.childForFieldName('body');
     if (!body || syntacticNoGrad(loop)) continue;
+    // A body with no call cannot call a model (and nothing in it comes from one).
+    if (!nodesWithin(nodesOfType(it, 'call'), body).length) continue;
     if (/\.backward\s*\(|\.step\s*\(/.test(body.text)) continue;
     // Enclosing scope text (function body or module) for `.eval()` evidence.
     let scope: SyntaxNode = root;
@@ -871,7 +874,7 @@ export function findGradLoops(it: Interpreter): GradLoop[] {
       for (const m of scope.text.matchAll(/([A-Za-z_][\w.]*)\.eval\s*\(\s*\)/g)) evalNames.add(m[1]);
       // Inside a function, a local assigned from the construction of a model the interpreter built
       // (`model = LM.from_pretrained(...).to("cuda")` in main()) names that model as well.
-      if (scope !== root) for (const n of localModelNames(it, scope)) evalNames.add(n);
+      if (scope !== root) for (const n of localModelNames(scope, (builtSpans ??= new Set(it.memory.finished.map((r) => `${r.span.start}:${r.span.end}`))))) evalNames.add(n);
       evalNamesOf.set(scope.id, evalNames);
     }
     // Statements of the body in order: tainted names come from a model call.
