@@ -45,7 +45,11 @@ interface Job { id: number; uri: string; text: () => string; opts: Omit<AnalyzeO
 
 export class AnalysisWorker {
   private worker?: Worker;
-  private readonly cancel = new Int32Array(new SharedArrayBuffer(4));
+  /**
+   * Shared with the worker: [0] the id of the run to cancel; [1] set to 1 once a run has been posted, which
+   * ends the worker's start-up warm-up at once (a real document is worth more than warming up on a toy one).
+   */
+  private readonly cancel = new Int32Array(new SharedArrayBuffer(8));
   private running?: Job;
   /** Waiting runs, at most one per document (a newer one replaces it). */
   private readonly queue = new Map<string, Job>();
@@ -141,6 +145,7 @@ export class AnalysisWorker {
     const w = this.ensure();
     if (!w) { void this.inProcess(job); return; }
     if (job.opts.path) this.paths.set(job.uri, job.opts.path);
+    Atomics.store(this.cancel, 1, 1);
     w.postMessage({ kind: 'analyze', job: job.id, uri: job.uri, text: job.text(), opts: job.opts } satisfies ToWorker);
   }
 

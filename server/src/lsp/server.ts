@@ -27,12 +27,17 @@ import { registerInitialize } from './handlers/initialize';
 import { Notebooks } from './notebooks';
 
 /**
- * Delay between the last keystroke and re-analysis. Analyses run in a worker
- * and a newer edit cancels the one in flight, so the delay only has to
- * coalesce a burst of keystrokes (typing repeats every 30–150 ms); see
- * docs/performance.md for the measurements behind it.
+ * Delay between an edit and re-analysis. Analyses run in a worker and a newer
+ * edit cancels the one in flight (the interpreter polls every 4,096 steps,
+ * about a millisecond), so waiting buys nothing for typing: keystrokes come
+ * 30–150 ms apart, further apart than any delay worth adding, and each one
+ * would cancel the run anyway. A 0 ms timer still coalesces the changes that
+ * arrive together (a paste split in several changes, multi-cursor edits,
+ * auto-closed brackets): they are read in one turn of the event loop, before
+ * the timer fires. The former 25 ms was a quarter of the measured edit →
+ * diagnostics p50 (docs/performance.md).
  */
-const DEBOUNCE_MS = 25;
+const DEBOUNCE_MS = 0;
 
 /**
  * The editor's analysis time budget (wall clock). The CLI keeps the analyzer's
@@ -68,6 +73,9 @@ export class OomlensServer {
   }
 
   listen(): void {
+    // The analysis worker starts with the process (module load, parser and grammar, a first tiny analysis),
+    // while the client is still sending `initialize`, not on the first open.
+    this.analyses.warm();
     this.notebooks.listen();
     this.connection.listen();
   }

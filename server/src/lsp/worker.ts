@@ -111,9 +111,11 @@ async function handle(m: ToWorker): Promise<void> {
 
 // Warm up while the editor is still opening the first document: load the grammar and run a tiny analysis
 // (first-call compilation of the interpreter and the phases), queued ahead of any message.
+// It stops as soon as the first run is posted (slot 1 of the shared buffer): the run would otherwise wait for it.
+const runPosted = () => Atomics.load(cancelFlag, 1) !== 0;
 let chain: Promise<unknown> = (async () => {
   const tree = await parsePython('import torch\nx = torch.zeros((2, 2))\n');
-  try { await analyzeTree(tree.rootNode.text, { device: 'a100-80gb', versions: {} }, tree); } finally { tree.delete(); }
+  try { if (!runPosted()) await analyzeTree(tree.rootNode.text, { device: 'a100-80gb', versions: {}, cancelled: runPosted }, tree); } finally { tree.delete(); }
 })().catch(() => undefined);
 
 // One message at a time, in order: edits must reach a tree before the analysis that reparses it.

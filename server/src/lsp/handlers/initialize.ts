@@ -8,8 +8,6 @@ import { COMMAND_DECLARE } from './declare';
 
 export function registerInitialize(server: OomlensServer): void {
   server.connection.onInitialize((params) => {
-    // Start the analysis worker now (module load, parser and grammar, a first tiny analysis), not on the first open.
-    server.analyses.warm();
     server.clientCaps = params.capabilities;
     return {
       capabilities: {
