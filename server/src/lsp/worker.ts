@@ -13,7 +13,7 @@ import { Cancelled } from '../interp/interp';
 import { parsePython, type Tree } from '../interp/parser';
 import { analyzeFile } from '../program/project';
 import { forgetListings } from '../program/workspace';
-import { setOverlay } from '../program/workspace';
+import { setOverlay, setRevalidateMs } from '../program/workspace';
 import { resolve } from 'node:path';
 import { collectGarbage } from './gc';
 import { packResult } from './packed';
@@ -27,6 +27,9 @@ const docs = new Map<string, { tree?: Tree; length: number }>();
 const openTexts = new Map<string, string>();
 const uriPaths = new Map<string, string>();
 setOverlay((p) => openTexts.get(p));
+// The editor reports changes on disk (watched files: forgetListings); between them a disk text checked
+// within the last 2 s is not checked again (the listing of Python files is already kept for 5 s).
+setRevalidateMs(2000);
 
 function mem(): WorkerMemory {
   if (process.env.OOMLENS_DEBUG_MEMORY) (globalThis as { gc?: () => void }).gc?.();

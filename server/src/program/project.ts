@@ -109,8 +109,22 @@ function directImporters(ws: Workspace, file: string): string[] {
   }
   const alt = names.map(escape).join('|');
   const pattern = new RegExp(String.raw`^[ \t]*(from[ \t]+[\w.]*\b(${alt})\b[\w.]*[ \t]+import|import[ \t]+[\w., \t]*\b(${alt})\b|from[ \t]+\.+[ \t]+import[ \t]+[\w, \t(]*\b(${alt})\b)`, 'm');
-  return ws.pythonFiles().filter((p) => p !== file && pattern.test(ws.readText(p) ?? ''));
+  return ws.pythonFiles().filter((p) => {
+    if (p === file) return false;
+    const text = ws.readText(p) ?? '';
+    // The same text (the same string from the workspace's cache) asked the same question: the last answer.
+    const key = `${pattern.source}\u0000${p}`;
+    const seen = importScans.get(key);
+    if (seen && seen.text === text) return seen.imports;
+    const imports = pattern.test(text);
+    if (importScans.size >= 20_000) importScans.clear();
+    importScans.set(key, { text, imports });
+    return imports;
+  });
 }
+
+/** Per search and file, the last answer of `directImporters` (a keystroke asks the same of every file again). */
+const importScans = new Map<string, { text: string; imports: boolean }>();
 
 function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

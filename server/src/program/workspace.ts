@@ -48,12 +48,24 @@ export function isInside(path: string, root: string): boolean {
   return r === '' || (!r.startsWith('..') && !isAbsolute(r));
 }
 
+/**
+ * How long a disk text read (and checked by size and mtime) is trusted without another `stat`, unless a
+ * watched-file event came meanwhile (`forgetListings`). 0 (the CLI, the tests): every read checks the disk.
+ * The language server sets it: on every keystroke the analysis asks which files import the edited one,
+ * reading every Python file of the workspace, and a `stat` per file per keystroke was 15% of the keystroke
+ * analysis in a 214-file workspace.
+ */
+let revalidateMs = 0;
+export function setRevalidateMs(ms: number): void {
+  revalidateMs = ms;
+}
+
 export class Workspace {
   private readonly cache = new Map<string, SourceFile>();
   /** Bumped when files were created or deleted: listings made before are stale (launch.ts checks it). */
   generation = 0;
   /** Disk texts by path, kept while the file's size and mtime are unchanged. */
-  private readonly texts = new Map<string, { mtimeMs: number; size: number; text: string | undefined }>();
+  private readonly texts = new Map<string, { mtimeMs: number; size: number; text: string | undefined; checkedAt: number; generation: number }>();
   private files?: { at: number; list: string[] };
   overlay?: Overlay;
 
@@ -61,19 +73,28 @@ export class Workspace {
 
   /** The text of a workspace file (open buffer first), or undefined outside the root / unreadable / too large / binary. */
   readText(path: string): string | undefined {
-    const p = resolve(path);
-    if (!isInside(p, this.root)) return undefined;
+    // A path read before is a key of `texts` as it is: resolved and inside the root already.
+    let hit = this.texts.get(path);
+    const p = hit ? path : resolve(path);
+    if (!hit && !isInside(p, this.root)) return undefined;
     const open = (this.overlay ?? globalOverlay)?.(p);
     if (open !== undefined) return open;
+    hit ??= this.texts.get(p);
+    const now = Date.now();
+    // Checked against the disk moments ago, and no watched-file event since: the text as it was.
+    if (hit && hit.generation === this.generation && now - hit.checkedAt < revalidateMs) return hit.text;
     try {
       const st = statSync(p);
       if (!st.isFile() || st.size > MAX_MODULE_BYTES) return undefined;
-      const hit = this.texts.get(p);
-      if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.text;
+      if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) {
+        hit.checkedAt = now;
+        hit.generation = this.generation;
+        return hit.text;
+      }
       const raw = readFileSync(p, 'utf8');
       const text = raw.includes('\u0000') ? undefined : raw;
       if (this.texts.size > 4 * CACHE_FILES) this.texts.delete(this.texts.keys().next().value as string);
-      this.texts.set(p, { mtimeMs: st.mtimeMs, size: st.size, text });
+      this.texts.set(p, { mtimeMs: st.mtimeMs, size: st.size, text, checkedAt: now, generation: this.generation });
       return text;
     } catch {
       return undefined;
