@@ -82,3 +82,14 @@ test('a list literal of 100,000 items is followed (no argument spread over its i
   assert.ok(!r.unknowns.some((u) => /internal|call stack/.test(u.reason)), JSON.stringify(r.unknowns));
   assert.equal(r.models[0]?.facts.paramCount, LINEAR);
 });
+
+test('absurd layer, block, dimension and batch counts are unknowns at the size cap, not a billion entries', async () => {
+  const src = readFileSync(join(FIX, 'absurd_counts.py'), 'utf8');
+  const r = await check(src + TAIL, /size cap/);
+  const all = JSON.stringify([r.unknowns, r.models.map((m) => [m.facts.name, m.facts.paramCount, m.facts.unknowns])]);
+  for (const what of ['depth', 'num_spatial_dims', 'num_layers', 'n_layer', 'num_hidden_layers']) {
+    assert.match(all, new RegExp(`${what} = 1,000,000,000 is past the analyzer's size cap`), what);
+  }
+  // None of the models made with an absurd count has a number.
+  for (const m of r.models.filter((x) => x.facts.name !== 'Sequential')) assert.equal(m.facts.paramCount, null, m.facts.name);
+});

@@ -74,7 +74,7 @@ void (async () => {
   let crashed = false;
   /** Set before the driver's own shutdown/exit: the server's exit then is the expected one, not a crash. */
   let closing = false;
-  const watch = (cl: LspClient) => cl.proc.on('exit', (code, sig) => { if (cl === c && !closing) { crashed = true; problems.push({ kind: 'crash', what: `server exited (code ${code}, signal ${sig}); stderr: ${cl.stderr.slice(-500)}`, text: current?.text ?? '' }); } });
+  const watch = (cl: LspClient) => cl.proc.on('exit', (code, sig) => { if (cl === c && !closing) { crashed = true; problems.push({ kind: 'crash', what: `server exited (code ${code}, signal ${sig}); stderr: ${cl.stderr.slice(-4000)}`, text: current?.text ?? '' }); } });
   watch(c);
   await c.initialize();
   let current: Opened | undefined;

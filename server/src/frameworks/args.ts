@@ -13,6 +13,7 @@ export function isUnknown(v: unknown): v is UnknownValue {
 
 /** An integer argument. */
 export function int(v: CatValue | undefined, name: string): number | UnknownValue {
+  if (isUnknown(v)) return v; // already says why (a count past the size cap, interp.ts bindCatalogue)
   return typeof v === 'number' && Number.isInteger(v) ? v : unknown(`${name} is not known`);
 }
 

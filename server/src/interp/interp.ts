@@ -10,7 +10,7 @@
 import type { DType, Span } from '../../../shared/src/facts';
 import type { Args, CatValue, Dim, LayerEntry, OpEntry } from './catalog-types';
 import type { SyntaxNode, Tree } from './parser';
-import { MAX_DICT, MAX_ITEMS, MAX_NESTING, MAX_STR } from './limits';
+import { MAX_COUNT, MAX_DICT, MAX_ITEMS, MAX_NESTING, MAX_STR, countCapReason } from './limits';
 import { Memory, type ModelRecord } from './memory';
 import { percentFormat } from './strings';
 import {
@@ -1824,11 +1824,19 @@ export class Interpreter {
     const out: Args = { ...(defaults ?? {}) };
     call.args.forEach((a, i) => { if (i < signature.length) out[signature[i]] = this.toCat(a); });
     for (const [k, v] of call.kw) out[k] = this.toCat(v);
+    // A layer, block or dimension count past the cap: the catalogue would make that many entries.
+    for (const k of Object.keys(out)) {
+      const v = out[k];
+      if (typeof v === 'number' && v > MAX_COUNT && CATALOGUE_COUNTS.test(k)) out[k] = { kind: 'unknown', reason: countCapReason(k, v) };
+    }
     return out;
   }
 }
 
 // ------------------------------------------------------------------ helpers
+
+/** Catalogue arguments that count layers, blocks or dimensions (each becomes entries the analyzer makes). */
+const CATALOGUE_COUNTS = /^(depth|num_spatial_dims|num_blocks|num_heads|num_experts|\w*layers)$/;
 
 const BUILTINS = new Set([
   'range', 'len', 'int', 'float', 'str', 'bool', 'min', 'max', 'sum', 'abs', 'round', 'list', 'tuple', 'dict', 'set',

@@ -8,6 +8,17 @@
 
 /** A list or tuple holds at most this many items. */
 export const MAX_ITEMS = 100_000;
+/**
+ * A count the program gives a library that the analyzer turns into that many
+ * objects of its own (layers, blocks, spatial dimensions, items stacked into a
+ * batch) is at most this: past it the count is an unknown naming the cap,
+ * instead of an allocation of a billion entries that ends the process.
+ */
+export const MAX_COUNT = MAX_ITEMS;
+/** Why a count past `MAX_COUNT` is not followed. */
+export function countCapReason(what: string, n: number): string {
+  return `${what} = ${n.toLocaleString('en-US')} is past the analyzer's size cap of ${MAX_COUNT.toLocaleString('en-US')} (size cap)`;
+}
 /** A dict holds at most this many keys (lookups are linear). */
 export const MAX_DICT = 10_000;
 /** A string holds at most this many characters. */

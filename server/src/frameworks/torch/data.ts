@@ -14,6 +14,7 @@
 import type { CallArgs, Interpreter } from '../../interp/interp';
 import type { SyntaxNode } from '../../interp/parser';
 import { type Value, NONE, int, num, unknown } from '../../interp/values';
+import { MAX_COUNT, countCapReason } from '../../interp/limits';
 
 const LOADER = 'torch.utils.data.DataLoader#';
 
@@ -70,6 +71,8 @@ function firstItem(it: Interpreter, ds: Value, node: SyntaxNode): Value {
 
 function collate(it: Interpreter, v: Value, b: number, node: SyntaxNode, depth: number): Value {
   if (depth > 8) return unknown('batch structure too deep', it.span(node));
+  // torch.stack of `b` items is made as a list of them: past the cap the batch is not made.
+  if (b > MAX_COUNT) return unknown(countCapReason('batch_size', b), it.span(node));
   switch (v.t) {
     case 'tensor': return it.callExtern({ t: 'extern', name: 'torch.stack' }, { args: [{ t: 'list', items: Array.from({ length: b }, () => v) }], kw: new Map() }, node);
     case 'int': case 'bool': return it.callExtern({ t: 'extern', name: 'torch.zeros' }, { args: [{ t: 'tuple', items: [int(b)] }], kw: new Map([['dtype', { t: 'dtype', dtype: 'int64' }]]) }, node);

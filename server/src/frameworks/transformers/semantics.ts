@@ -8,6 +8,7 @@
  * catalog/transformers.ts). `device_map="auto"` splits whole modules over the
  * visible GPUs as accelerate does (shared/src/accelerate.ts).
  */
+import { MAX_COUNT, countCapReason } from '../../interp/limits';
 import type { DType, Placement, Span } from '../../../../shared/src/facts';
 import { treeFromSizes, type MapMode } from '../../../../shared/src/accelerate';
 import { placeModules } from '../accelerate/semantics';
@@ -292,10 +293,25 @@ function configFromValue(v: Value): { config: HfConfig; unknownFields: Map<strin
     const field = Object.hasOwn(map, k.v) ? map[k.v] : k.v;
     const x = v.vals[i];
     const j = valueToJson(x);
-    if (j === undefined) { unknownFields.set(field, x.t === 'unknown' ? x.reason : `a ${x.t} value`); delete config[field]; }
+    const huge = j === undefined ? undefined : hugeCount(field, j);
+    if (j === undefined || huge) { unknownFields.set(field, huge ?? (x.t === 'unknown' ? x.reason : `a ${x.t} value`)); delete config[field]; }
     else { config[field] = j; unknownFields.delete(field); }
   });
   return { config: config as HfConfig, unknownFields };
+}
+
+/** Config fields that count layers, experts or blocks: the family formulas make one entry per counted item. */
+const CONFIG_COUNT = /(layers?|experts?|blocks?|depths?)$/i;
+
+/** Why a config field (or a field nested in it) holding a count past the size cap is not followed. */
+function hugeCount(field: string, j: unknown, depth = 0): string | undefined {
+  if (typeof j === 'number') return j > MAX_COUNT && CONFIG_COUNT.test(field) ? countCapReason(field, j) : undefined;
+  if (depth > 4 || typeof j !== 'object' || j === null) return undefined;
+  for (const [k, v] of Object.entries(j)) {
+    const why = hugeCount(Array.isArray(j) ? field : k, v, depth + 1);
+    if (why) return why;
+  }
+  return undefined;
 }
 
 /**
