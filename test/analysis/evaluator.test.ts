@@ -142,6 +142,30 @@ p = Policy()
   assert.equal(m.facts.paramCount, 484);
 });
 
+test('sorted(reverse=, key=) and set operations decide sizes', async () => {
+  // widths = sorted({64, 256, 128} | {32}, reverse=True) = [256, 128, 64, 32]: Linear(256,128) + Linear(128,64) +
+  // Linear(64,32) = 32,896 + 8,256 + 2,080 = 43,232. names sorted by length: ["up", "mid", "down"] → the last
+  // layer is Linear(32, len("down")) = 32·4 + 4 = 132. Total 43,364. (Before: reverse= was ignored, giving
+  // Linear(32,64) first and a different count.)
+  const m = await model(`
+import torch.nn as nn
+
+class Tower(nn.Module):
+    def __init__(self):
+        super().__init__()
+        widths = sorted({64, 256, 128} | {32}, reverse=True)
+        self.layers = nn.ModuleList([nn.Linear(a, b) for a, b in zip(widths, widths[1:])])
+        names = sorted(["down", "up", "mid"], key=len)
+        drop = {"mid", "gone"}
+        drop.discard("gone")
+        kept = set(names) - drop
+        self.last = nn.Linear(widths[-1], len(names[-1]) * len(kept) // 2)
+
+t = Tower()
+`, 'Tower');
+  assert.equal(m.facts.paramCount, 43_364);
+});
+
 test('vmapped stack: leading axis = number of keys', async () => {
   // 5 stacked Linear(8, 8): 5 * (64 + 8) = 360, all float32 on device 0.
   const m = await model(`

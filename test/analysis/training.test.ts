@@ -527,3 +527,67 @@ for step in range(10):
   const view = await training(src(', gradient_as_bucket_view=True'));
   assert.equal(part(view.phase, /^DistributedDataParallel gradient buckets/), 0);
 });
+
+test('parameter groups named through sets (set.add, set difference, sorted) bind the optimizer to its model when another model is built too', async () => {
+  // Written for this test: a student trained with AdamW whose two groups are picked by name (weights that decay,
+  // biases and norms that do not), beside a frozen teacher that is only built. With two models the optimizer is
+  // matched to a model by its parameters, so the groups must hold the student's parameter tensors.
+  const src = `
+import torch
+import torch.nn as nn
+
+
+class Student(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(128, 512)
+        self.norm = nn.LayerNorm(512)
+        self.out = nn.Linear(512, 10)
+
+    def forward(self, x):
+        return self.out(self.norm(self.proj(x)))
+
+    def param_groups(self, wd):
+        decay, keep = set(), set()
+        for name, p in self.named_parameters():
+            (keep if name.endswith("bias") or name.startswith("norm") else decay).add(name)
+        decay.add("proj.weight")  # already there: a set keeps one
+        by_name = dict(self.named_parameters())
+        assert len(set(by_name.keys()) - (decay | keep)) == 0
+        assert not (decay & keep)
+        return [
+            {"params": [by_name[n] for n in sorted(decay, reverse=True)], "weight_decay": wd},
+            {"params": [by_name[n] for n in sorted(list(keep), key=len)], "weight_decay": 0.0},
+        ]
+
+
+class Teacher(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Linear(128, 4096)
+        self.head = nn.Linear(4096, 10)
+
+    def forward(self, x):
+        return self.head(self.body(x))
+
+
+teacher = Teacher()
+student = Student()
+opt = torch.optim.AdamW(student.param_groups(0.1), lr=1e-3)
+x = torch.randn(32, 128)
+for step in range(100):
+    loss = student(x).sum()
+    loss.backward()
+    opt.step()
+    opt.zero_grad()
+`;
+  const { phase, params: P, all } = await training(src, 'a100-80gb', 'Student');
+  // 128·512 + 512 + 2·512 + 512·10 + 10 = 72,202 parameters, all in the two groups: AdamW keeps exp_avg and
+  // exp_avg_sq, 2 × 4 B per float32 parameter (torch/optim/adamw.py _init_group).
+  assert.equal(P, 72_202);
+  assert.equal(part(phase, /^optimizer state/), 8 * P);
+  assert.equal(part(phase, /^gradients/), 4 * P);
+  // The teacher is built, never stepped: no training phase of its own.
+  const teacher = all.models.find((m) => m.facts.name === 'Teacher');
+  assert.ok(teacher && !teacher.estimate.phases.some((p) => p.phase === 'training'));
+});

@@ -13,6 +13,7 @@ import { indexShape, type Index } from './shapes';
 import { type InstV, type TensorV, type Value, NONE, describe, int, num, unknown } from './values';
 import { markBackendStart } from '../frameworks/jax/runtime';
 import { strFormat } from './strings';
+import { keyEq } from './interp';
 import { MAX_STR } from './limits';
 import { PARAM_SAMPLERS } from '../frameworks/jax/plain-init';
 
@@ -99,6 +100,24 @@ export function installArrays(it: Interpreter): void {
   });
   m('builtins.list.insert', (s, c, node) => { if (s.t === 'list' && !it.overCap(s.items.length, 1, node)) s.items.splice(num(c.args[0]) ?? 0, 0, c.args[1] ?? NONE); return NONE; });
   m('builtins.list.pop', (s) => (s.t === 'list' ? s.items.pop() ?? NONE : NONE));
+  // set.add / set.remove / set.discard (a set is a list of distinct items here, builtins.set): items compare by
+  // value (keyEq). An unknown item cannot be matched: remove/discard of one is noted as an unknown.
+  m('builtins.list.add', (s, c, node) => {
+    if (s.t !== 'list') return PASS;
+    const x = c.args[0] ?? NONE;
+    if (!s.items.some((y) => keyEq(x, y)) && !it.overCap(s.items.length, 1, node)) s.items.push(x);
+    return NONE;
+  });
+  for (const name of ['remove', 'discard'] as const) {
+    m(`builtins.list.${name}`, (s, c, node) => {
+      if (s.t !== 'list') return PASS;
+      const x = c.args[0] ?? NONE;
+      if (x.t === 'unknown') return it.note(`${name}() of an unknown item: the set's contents are not known after it`, node);
+      const i = s.items.findIndex((y) => keyEq(x, y));
+      if (i >= 0) s.items.splice(i, 1);
+      return NONE;
+    });
+  }
   m('builtins.list.index', (s, c, node) => {
     if (s.t !== 'list') return PASS;
     const i = s.items.findIndex((x) => describe(x) === describe(c.args[0] ?? NONE));

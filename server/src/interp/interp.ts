@@ -1717,6 +1717,22 @@ export class Interpreter {
       const f = percentFormat(l.v, r);
       return f.t === 'unknown' ? unknown(f.reason, this.span(node)) : f;
     }
+    // Sets are lists here (builtins.set): `-`, `&`, `|` and `^` between two lists can only be set operations
+    // (Python lists do not define them). Items compare by value (keyEq); an item that is not a known
+    // number, string, tuple or None makes membership undecidable, so the result is unknown.
+    if ((op === '-' || op === '&' || op === '|' || op === '^') && l.t === 'list' && r.t === 'list') {
+      const hashable = (x: Value): boolean => x.t === 'int' || x.t === 'float' || x.t === 'bool' || x.t === 'str' || x.t === 'none' || (x.t === 'tuple' && x.items.every(hashable));
+      if (!l.items.every(hashable) || !r.items.every(hashable)) return unknown(`\`${clip(node.text)}\`: set operation ${op} on items that are not known values`, this.span(node));
+      const inR = (x: Value) => r.items.some((y) => keyEq(x, y));
+      const inL = (x: Value) => l.items.some((y) => keyEq(x, y));
+      const out: Value[] = [];
+      const add = (x: Value) => { if (!out.some((y) => keyEq(x, y))) out.push(x); };
+      if (op === '-') l.items.filter((x) => !inR(x)).forEach(add);
+      else if (op === '&') l.items.filter(inR).forEach(add);
+      else if (op === '|') [...l.items, ...r.items].forEach(add);
+      else [...l.items.filter((x) => !inR(x)), ...r.items.filter((x) => !inL(x))].forEach(add);
+      return { t: 'list', items: out };
+    }
     if (op === '|' && l.t === 'dict' && r.t === 'dict') {
       const d: Value & { t: 'dict' } = { t: 'dict', keys: [...l.keys], vals: [...l.vals] };
       r.keys.forEach((k, i) => this.setItem(d, k, r.vals[i], node));

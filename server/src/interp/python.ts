@@ -152,12 +152,27 @@ export function installPython(it: Interpreter): void {
     const items = c.args[0] ? it.iterate(c.args[0], node) : undefined;
     return items ? { t: 'list', items: [...items].reverse() } : unknown('reversed()', it.span(node));
   });
+  // sorted(iterable, key=None, reverse=False): numbers by value, strings by character (Python's str ordering);
+  // other items keep their order (what is built from them does not depend on it), unless key= or reverse= asks
+  // for an order that cannot be computed, which is an unknown.
   reg('builtins.sorted', (_s, c, node) => {
     const items = c.args[0] ? it.iterate(c.args[0], node) : undefined;
     if (!items) return unknown('sorted()', it.span(node));
-    const ns = items.map((x) => num(x));
-    if (ns.some((x) => x === undefined)) return { t: 'list', items: [...items] };
-    return { t: 'list', items: [...items].sort((a, b) => num(a)! - num(b)!) };
+    const keyFn = c.kw.get('key');
+    const rev = c.kw.get('reverse');
+    const reverse = rev === undefined ? false : truthy(rev);
+    if (reverse === undefined) return unknown('sorted(reverse=<unknown>)', it.span(node));
+    const keys = keyFn && keyFn.t !== 'none' ? items.map((x) => it.call(keyFn, { args: [x], kw: new Map() }, node)) : items;
+    let cmp: ((a: number, b: number) => number) | undefined;
+    if (keys.every((k) => num(k) !== undefined)) cmp = (a, b) => num(keys[a])! - num(keys[b])!;
+    else if (keys.every((k) => k.t === 'str')) {
+      const sv = (i: number) => (keys[i] as { v: string }).v;
+      cmp = (a, b) => (sv(a) < sv(b) ? -1 : sv(a) > sv(b) ? 1 : 0);
+    } else if (keyFn || reverse) return unknown('sorted() by keys that are not known numbers or strings', it.span(node));
+    const order = items.map((_, i) => i);
+    // Stable either way: reverse=True keeps equal items in their original order (Python's list.sort).
+    if (cmp) order.sort((a, b) => (reverse ? cmp!(b, a) : cmp!(a, b)));
+    return { t: 'list', items: order.map((i) => items[i]) };
   });
   reg('builtins.map', (_s, c, node) => {
     const seqs = c.args.slice(1).map((a) => it.iterate(a, node));
