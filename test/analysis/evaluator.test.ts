@@ -166,6 +166,67 @@ t = Tower()
   assert.equal(m.facts.paramCount, 43_364);
 });
 
+test('try/except: a raise the analysis knows of runs the handler that catches it; else and finally run; outside a try the value is unknown', async () => {
+  // parse("256") = 256 and parse("wide") = "wide" (literal_eval of a name raises ValueError, the handler returns the
+  // text); int("2.5") raises ValueError → n = 3 (else: skipped); float("0.5") = 0.5 → else: extra = 1.0;
+  // finally: pad = 8; KeyError is a LookupError → depth = 2. Layers: 3·2 = 6 × Linear(256, 256) = 6 · 65,792 =
+  // 394,752; head Linear(256, 8·2·1) = 4,112. Total 398,864.
+  const m = await model(`
+import torch.nn as nn
+from ast import literal_eval
+
+def parse(v):
+    try:
+        return literal_eval(v)
+    except (ValueError, SyntaxError):
+        return v
+
+class Stack(nn.Module):
+    def __init__(self):
+        super().__init__()
+        width = parse("256")
+        kind = parse("wide")
+        try:
+            n = int("2.5")
+        except ValueError:
+            n = 3
+        else:
+            n = 100
+        try:
+            extra = float("0.5")
+        except ValueError:
+            extra = 0.0
+        else:
+            extra = extra * 2
+        finally:
+            pad = 8
+        try:
+            raise KeyError("x")
+        except LookupError as err:
+            depth = 2
+        self.layers = nn.ModuleList([nn.Linear(width, width) for _ in range(n * depth)])
+        self.head = nn.Linear(width, pad * (2 if kind == "wide" else 1) * int(extra))
+
+s = Stack()
+`, 'Stack');
+  assert.equal(m.facts.paramCount, 398_864);
+  // The same parse outside a try: int("2.5") raises, so the width is unknown, never 2.
+  const r = await analyze(`
+import torch.nn as nn
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(int("2.5"), 4)
+
+n = Net()
+`, { device: 'a100-80gb' });
+  const net = r.models.find((x) => x.facts.name === 'Net');
+  assert.ok(net);
+  assert.equal(net.facts.paramCount, null);
+  assert.ok(net.facts.unknowns.length > 0);
+});
+
 test('vmapped stack: leading axis = number of keys', async () => {
   // 5 stacked Linear(8, 8): 5 * (64 + 8) = 360, all float32 on device 0.
   const m = await model(`

@@ -19,6 +19,31 @@ import {
 } from './values';
 
 export class ReturnSignal { constructor(readonly value: Value) {} }
+/**
+ * A Python exception the analysis knows is raised (ast.literal_eval of a word, int("3.5"), an explicit `raise`),
+ * thrown only while a try statement of the same frame is running, which runs its matching handler. Outside one,
+ * the old behaviour holds: the value is unknown (interp.raise) and the analysis continues.
+ */
+export class RaiseSignal { constructor(readonly type: string, readonly reason: string) {} }
+/** Builtin exception classes above each one a program commonly catches (Python docs, "Exception hierarchy"). */
+const EXCEPTION_BASES: Record<string, string[]> = {
+  ValueError: ['Exception'], SyntaxError: ['Exception'], TypeError: ['Exception'], AttributeError: ['Exception'],
+  KeyError: ['LookupError', 'Exception'], IndexError: ['LookupError', 'Exception'],
+  ZeroDivisionError: ['ArithmeticError', 'Exception'], OverflowError: ['ArithmeticError', 'Exception'],
+  ImportError: ['Exception'], ModuleNotFoundError: ['ImportError', 'Exception'],
+  FileNotFoundError: ['OSError', 'IOError', 'EnvironmentError', 'Exception'], OSError: ['IOError', 'EnvironmentError', 'Exception'],
+  RuntimeError: ['Exception'], NotImplementedError: ['RuntimeError', 'Exception'], AssertionError: ['Exception'],
+  StopIteration: ['Exception'], UnicodeDecodeError: ['UnicodeError', 'ValueError', 'Exception'],
+  KeyboardInterrupt: [], SystemExit: [],
+};
+const BUILTIN_EXCEPTIONS = new Set([...Object.keys(EXCEPTION_BASES), ...Object.values(EXCEPTION_BASES).flat(), 'BaseException']);
+/** Whether `except <name>` catches `raised`: true, false, or undefined when it cannot be told (a program's own class). */
+function exceptionMatches(name: string, raised: string): boolean | undefined {
+  if (name === raised || name === 'BaseException') return true;
+  const bases = EXCEPTION_BASES[raised];
+  if (bases) return bases.includes(name) ? true : BUILTIN_EXCEPTIONS.has(name) ? false : undefined;
+  return BUILTIN_EXCEPTIONS.has(name) && name !== 'Exception' ? false : undefined;
+}
 class BreakSignal {}
 class ContinueSignal {}
 export class BudgetExceeded extends Error {}
@@ -221,6 +246,7 @@ export class Interpreter {
       if (e instanceof BudgetExceeded) this.unknowns.push(unknown(e.message));
       else if (e instanceof RangeError && /call stack/i.test(e.message)) this.unknowns.push(unknown(`nesting too deep for the analysis (depth limit): ${e.message}`));
       else if (e instanceof ReturnSignal || e instanceof BreakSignal || e instanceof ContinueSignal) { /* stray at module level */ }
+      else if (e instanceof RaiseSignal) this.unknowns.push(unknown(`${e.reason} raises ${e.type}, not caught: the program stops there`));
       else throw e;
     } finally {
       this.frames.pop();
@@ -286,12 +312,7 @@ export class Interpreter {
       case 'for_statement': return this.execFor(node);
       case 'while_statement': return this.execWhile(node);
       case 'with_statement': return this.execWith(node);
-      case 'try_statement': {
-        // The happy path is what allocates; handlers run only on failure.
-        this.body(node.childForFieldName('body'));
-        for (const c of node.namedChildren) if (c?.type === 'finally_clause') this.body(c.namedChildren.find((x) => x?.type === 'block') ?? null);
-        return;
-      }
+      case 'try_statement': return this.execTry(node);
       case 'return_statement': {
         const e = node.namedChildren[0];
         throw new ReturnSignal(e ? this.eval(e) : NONE);
@@ -313,7 +334,15 @@ export class Interpreter {
         return;
       case 'break_statement': throw new BreakSignal();
       case 'continue_statement': throw new ContinueSignal();
-      case 'raise_statement': throw new ReturnSignal(unknown('raised an exception'));
+      case 'raise_statement': {
+        // Inside a try of this frame, `raise Name(...)` goes to its handler; elsewhere the function's result is unknown.
+        const e = node.namedChildren[0];
+        const callee = e?.type === 'call' ? e.childForFieldName('function') : e;
+        if (callee && (callee.type === 'identifier' || callee.type === 'attribute') && (this.currentFrame().tryDepth ?? 0) > 0) {
+          throw new RaiseSignal(callee.text.split('.').pop() ?? callee.text, `\`${clip(node.text)}\``);
+        }
+        throw new ReturnSignal(unknown('raised an exception'));
+      }
       case 'delete_statement': {
         for (const t of node.namedChildren) if (t) this.deleteTarget(t);
         return;
@@ -644,7 +673,8 @@ export class Interpreter {
     try {
       this.execBlock(src.tree.rootNode.namedChildren);
     } catch (e) {
-      if (!(e instanceof ReturnSignal || e instanceof BreakSignal || e instanceof ContinueSignal)) throw e;
+      if (e instanceof RaiseSignal) this.note(`${e.reason} raises ${e.type} while importing the module, not caught`);
+      else if (!(e instanceof ReturnSignal || e instanceof BreakSignal || e instanceof ContinueSignal)) throw e;
     } finally {
       this.frames.pop();
       this.importDepth--;
@@ -783,6 +813,69 @@ export class Interpreter {
     }
     this.currentFrame().vars.set(name, cls);
     return cls;
+  }
+
+  /**
+   * try/except/else/finally. The happy path is what allocates; a handler runs only when the body raises an
+   * exception the analysis knows of (RaiseSignal, thrown only inside a try of the same frame) and the handler's
+   * class catches it. A handler that cannot be matched (a program's own exception class) is noted, and the
+   * statement ends there. `else:` runs after a body that did not raise; `finally:` always.
+   */
+  private execTry(node: SyntaxNode): void {
+    const frame = this.currentFrame();
+    const clauses = node.namedChildren.filter((c): c is SyntaxNode => !!c);
+    const blockOf = (c: SyntaxNode) => c.childForFieldName('body') ?? c.namedChildren.find((x) => x?.type === 'block') ?? null;
+    try {
+      let raised: RaiseSignal | undefined;
+      frame.tryDepth = (frame.tryDepth ?? 0) + 1;
+      try {
+        this.body(node.childForFieldName('body'));
+      } catch (e) {
+        if (!(e instanceof RaiseSignal)) throw e;
+        raised = e;
+      } finally {
+        frame.tryDepth--;
+      }
+      if (!raised) {
+        const alt = clauses.find((c) => c.type === 'else_clause');
+        if (alt) this.body(blockOf(alt));
+        return;
+      }
+      for (const c of clauses) {
+        if (c.type !== 'except_clause' && c.type !== 'except_group_clause') continue;
+        let typ = c.childForFieldName('value') ?? c.namedChildren.find((x) => x && x.type !== 'block') ?? null;
+        let alias: SyntaxNode | null = null;
+        if (typ?.type === 'as_pattern') { alias = typ.childForFieldName('alias'); typ = typ.namedChild(0); }
+        const names = !typ ? [] : (typ.type === 'tuple' || typ.type === 'parenthesized_expression' ? typ.namedChildren : [typ]).filter((x): x is SyntaxNode => !!x).map((x) => x.text.split('.').pop() ?? x.text);
+        // The clause catches the exception when one of its names does; a raise that may be one of several types
+        // (`A|B`) is caught only when every one of them would be.
+        const one = (t: string) => names.map((n) => exceptionMatches(n, t)).reduce<boolean | undefined>((a, b) => (a === true || b === true ? true : a === undefined || b === undefined ? undefined : false), false);
+        const each = raised.type.split('|').map(one);
+        const m = !typ ? true : each.every((x) => x === true) ? true : each.every((x) => x === false) ? false : undefined;
+        if (m === undefined) {
+          this.note(`${raised.reason} raises ${raised.type}; whether \`${clip(c.text.split('\n')[0])}\` catches it is not known: the rest of this try statement is not followed`, c);
+          return;
+        }
+        if (!m) continue;
+        const target = alias?.namedChild(0) ?? alias;
+        if (target?.type === 'identifier') frame.vars.set(target.text, unknown(`the ${raised.type} caught here (${raised.reason})`, this.span(target)));
+        this.body(blockOf(c));
+        return;
+      }
+      throw raised;
+    } finally {
+      const fin = clauses.find((c) => c.type === 'finally_clause');
+      if (fin) this.body(blockOf(fin));
+    }
+  }
+
+  /**
+   * An exception the program certainly raises here: inside a try statement of this frame it goes to the handler
+   * (RaiseSignal); elsewhere the value is unknown with the reason, as before, and the analysis goes on.
+   */
+  raise(type: string, reason: string, node: SyntaxNode): UnknownV {
+    if ((this.currentFrame().tryDepth ?? 0) > 0) throw new RaiseSignal(type, reason);
+    return unknown(`${reason} raises ${type}`, this.span(node));
   }
 
   private execIf(node: SyntaxNode): void {
@@ -1610,6 +1703,7 @@ export class Interpreter {
       else this.body(fn.node.childForFieldName('body'));
     } catch (e) {
       if (e instanceof ReturnSignal) result = e.value;
+      else if (e instanceof RaiseSignal) result = unknown(`${e.reason} raises ${e.type}, not caught in the function`, this.span(node));
       else throw e;
     } finally {
       this.frames.pop();

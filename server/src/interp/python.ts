@@ -53,13 +53,24 @@ export function installPython(it: Interpreter): void {
   });
   reg('builtins.int', (_s, c, node) => {
     const v = c.args[0] ?? int(0);
-    if (v.t === 'str') { const n = Number(v.v); return Number.isFinite(n) ? int(Math.trunc(n)) : unknown(`int(${v.v})`, it.span(node)); }
+    // int(str) accepts an optionally signed run of decimal digits (underscores between them), with whitespace
+    // around; anything else ("3.5", "1e3", "") raises ValueError (Python docs, int()).
+    if (v.t === 'str' && c.args.length === 1) {
+      return /^\s*[+-]?\d+(_\d+)*\s*$/.test(v.v) ? int(Number(v.v.replace(/_/g, ''))) : it.raise('ValueError', `int(${JSON.stringify(v.v)})`, node);
+    }
+    if (v.t === 'str') return unknown(`int(${JSON.stringify(v.v)}, base)`, it.span(node));
     const n = num(v);
     return n === undefined ? (v.t === 'unknown' ? v : unknown(`int(${describe(v)})`, it.span(node))) : int(Math.trunc(n));
   });
   reg('builtins.float', (_s, c, node) => {
     const v = c.args[0] ?? { t: 'float', v: 0 };
-    if (v.t === 'str') { const n = Number(v.v.replace(/^inf$/i, 'Infinity')); return { t: 'float', v: n }; }
+    // float(str): a decimal or exponent number, inf/infinity/nan with a sign, whitespace around; else ValueError.
+    if (v.t === 'str') {
+      const w = v.v.trim();
+      if (/^[+-]?(inf|infinity)$/i.test(w)) return { t: 'float', v: w.startsWith('-') ? -Infinity : Infinity };
+      if (/^[+-]?nan$/i.test(w)) return { t: 'float', v: NaN };
+      return /^[+-]?(\d+(_\d+)*(\.(\d+(_\d+)*)?)?|\.\d+(_\d+)*)([eE][+-]?\d+(_\d+)*)?$/.test(w) ? { t: 'float', v: Number(w.replace(/_/g, '')) } : it.raise('ValueError', `float(${JSON.stringify(v.v)})`, node);
+    }
     const n = num(v);
     return n === undefined ? unknown(`float(${describe(v)})`, it.span(node)) : { t: 'float', v: n };
   });
@@ -390,14 +401,17 @@ export function installPython(it: Interpreter): void {
     return { t: 'dict', keys, vals, scope: env };
   });
   // ast.literal_eval of a word (Python literals: numbers, True/False/None, quoted strings, containers of them);
-  // anything else raises ValueError, which is not modelled: unknown.
+  // anything else raises (ast.py: a name is a "malformed node" ValueError; text that does not parse a SyntaxError):
+  // inside a try of the same frame its handler runs (interp.raise), elsewhere the value is unknown.
   reg('ast.literal_eval', (_s, c, node) => {
     const a = c.args[0];
     if (a?.t !== 'str') return unknown('ast.literal_eval of text that is not known', it.span(node));
     const v = literal(a.v);
     const w = a.v.trim();
     const isLiteral = v.t !== 'str' || /^(['"]).*\1$/s.test(w);
-    return isLiteral ? v : unknown(`ast.literal_eval(${JSON.stringify(a.v)}) raises ValueError (not a Python literal)`, it.span(node));
+    if (isLiteral) return v;
+    const type = /^[A-Za-z_][\w.]*$/.test(w) ? 'ValueError' : 'ValueError|SyntaxError';
+    return it.raise(type, `ast.literal_eval(${JSON.stringify(a.v)}) (not a Python literal)`, node);
   });
 }
 

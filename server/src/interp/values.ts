@@ -19,6 +19,8 @@ export class VersionedMap<K, V> extends Map<K, V> {
 export interface Env {
   vars: Map<string, Value>;
   parent?: Env;
+  /** How many try statements of this frame are running (a known raise inside one goes to its handler). */
+  tryDepth?: number;
   /** Names declared `global` in this frame. */
   globals?: Set<string>;
   /** A function call's frame: its named parameters in order, and its `**kwargs` name (read by Lightning's save_hyperparameters). */
