@@ -227,6 +227,53 @@ n = Net()
   assert.ok(net.facts.unknowns.length > 0);
 });
 
+test('a name a namespace does not hold is unknown, never a true condition; vars() of an instance gives its fields', async () => {
+  // Written for this test. cfg has no "wide": `cfg.wide` was a bound dict method, which reads as true, so the
+  // wide branch was taken with confidence. Now the width is unknown.
+  const r = await analyze(`
+import types
+import torch.nn as nn
+
+class Sizes:
+    def __init__(self):
+        self.width = 64
+
+cfg = types.SimpleNamespace(**vars(Sizes()))
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        w = cfg.width * 4 if cfg.wide else cfg.width
+        self.fc = nn.Linear(w, w)
+
+net = Net()
+`, { device: 'a100-80gb' });
+  const m = r.models.find((x) => x.facts.name === 'Net');
+  assert.ok(m);
+  assert.equal(m.facts.paramCount, null);
+  // With the name set, vars() carried width = 64 through the namespace: Linear(64, 64) = 4,160.
+  const m2 = await model(`
+import types
+import torch.nn as nn
+
+class Sizes:
+    def __init__(self):
+        self.width = 64
+        self.wide = False
+
+cfg = types.SimpleNamespace(**vars(Sizes()))
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        w = cfg.width * 4 if cfg.wide else cfg.width
+        self.fc = nn.Linear(w, w)
+
+net = Net()
+`, 'Net');
+  assert.equal(m2.facts.paramCount, 4_160);
+});
+
 test('vmapped stack: leading axis = number of keys', async () => {
   // 5 stacked Linear(8, 8): 5 * (64 + 8) = 360, all float32 on device 0.
   const m = await model(`

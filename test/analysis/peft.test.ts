@@ -181,3 +181,50 @@ test('adapters on fused MoE experts: their saved activations are unknown, so tra
   assert.notEqual(tr.fits, true);
   assert.ok(tr.unknowns.some((u) => /fused MoE parameters/.test(u.reason)), JSON.stringify(tr.unknowns));
 });
+
+test('LoRA targets collected by looping over a transformers model\'s named_modules are unknown, never an empty list; vars() of a dataclass feeds argparse.Namespace', async () => {
+  // Written for this test. The model is sized from its config, so its submodules are not listed: the loop's set
+  // of names is unknown (it was [] — "matches no Linear layer"). `argparse.Namespace(**vars(args))` carries the
+  // dataclass's fields, so the checkpoint name is read.
+  const r = await analyze(`
+import argparse
+from dataclasses import dataclass
+import torch
+from transformers import AutoModelForCausalLM
+from peft import LoraConfig, get_peft_model
+
+
+@dataclass
+class Options:
+    checkpoint: str = "gpt2"
+    rank: int = 8
+
+
+def linear_names(model):
+    found = set()
+    for name, module in model.named_modules():
+        if isinstance(module, torch.nn.Linear):
+            found.add(name.split(".")[-1])
+    found.discard("lm_head")
+    return sorted(found)
+
+
+opts = argparse.Namespace(**vars(Options()))
+model = AutoModelForCausalLM.from_pretrained(opts.checkpoint)
+model = get_peft_model(model, LoraConfig(r=opts.rank, target_modules=linear_names(model)))
+opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
+x = torch.randint(0, 50257, (2, 128))
+for step in range(10):
+    out = model(input_ids=x, labels=x)
+    out.loss.backward()
+    opt.step()
+    opt.zero_grad()
+`, { device: 'a100-80gb' });
+  const m = r.models.find((x) => x.facts.name === 'gpt2');
+  assert.ok(m, `models: ${r.models.map((x) => x.facts.name).join(', ')}; ${JSON.stringify(r.unknowns)}`);
+  // GPT-2 small: 124,439,808 parameters (transformers GPT2LMHeadModel, lm_head tied to wte).
+  assert.equal(m.facts.paramCount, 124_439_808);
+  const tr = m.estimate.phases.find((p) => p.phase === 'training')!;
+  assert.notEqual(tr.fits, true);
+  assert.ok(tr.unknowns.some((u) => /trainable parameters/.test(u.what) && !/matches no Linear layer/.test(u.reason)), JSON.stringify(tr.unknowns));
+});

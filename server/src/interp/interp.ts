@@ -92,7 +92,10 @@ export interface ModuleLoader {
 /** Builtins without side effects, allowed in a loop body that only fills local data (localOnlyWrites). */
 const PURE_BUILTINS = new Set(['len', 'isinstance', 'str', 'int', 'float', 'bool', 'tuple', 'list', 'dict', 'min', 'max', 'abs', 'print', 'repr', 'sorted', 'enumerate', 'zip', 'range', 'hasattr']);
 /** Methods of dicts, lists and strings a local-only loop body may call (they touch only that local value). */
-const DATA_METHODS = new Set(['append', 'extend', 'insert', 'update', 'setdefault', 'pop', 'get', 'add', 'items', 'keys', 'values', 'startswith', 'endswith', 'replace', 'split', 'strip', 'lower', 'upper', 'format', 'join', 'copy', 'count', 'index']);
+/** Python's dict methods (docs, "Mapping Types — dict"). */
+const DICT_METHODS = new Set(['clear', 'copy', 'fromkeys', 'get', 'items', 'keys', 'pop', 'popitem', 'setdefault', 'update', 'values']);
+const MUTATING_METHODS = new Set(['append', 'extend', 'insert', 'update', 'setdefault', 'pop', 'add', 'remove', 'discard', 'clear']);
+const DATA_METHODS = new Set(['append', 'extend', 'insert', 'update', 'setdefault', 'pop', 'get', 'add', 'remove', 'discard', 'clear', 'items', 'keys', 'values', 'startswith', 'endswith', 'replace', 'split', 'strip', 'lower', 'upper', 'format', 'join', 'copy', 'count', 'index']);
 const MAX_MODULES = 300;
 
 const MAX_DEPTH = 60;
@@ -953,7 +956,10 @@ export class Interpreter {
           if (fn.type !== 'attribute') return false;
           const obj = fn.childForFieldName('object');
           const method = fn.childForFieldName('attribute')?.text ?? '';
-          return obj?.type === 'identifier' && localData(obj.text) && DATA_METHODS.has(method);
+          if (!(obj?.type === 'identifier' && localData(obj.text) && DATA_METHODS.has(method))) return false;
+          // A method that changes its receiver (xs.append, names.add, d.update …) writes it: unknown after the loop.
+          if (MUTATING_METHODS.has(method)) written.add(obj.text);
+          return true;
         }
         default:
           return n.namedChildren.every((c) => !c || ok(c));
@@ -1354,7 +1360,11 @@ export class Interpreter {
         if (!obj.attrs) return this.externAttr(obj, name, node);
         const key = obj.aliases && Object.hasOwn(obj.aliases, name) ? obj.aliases[name] : name;
         const i = obj.keys.findIndex((k) => k.t === 'str' && k.v === key);
-        return i >= 0 ? obj.vals[i] : this.externAttr(obj, name, node);
+        if (i >= 0) return obj.vals[i];
+        // A name the mapping does not hold: a method of the dict (modelled or a Python dict method), else not set —
+        // unknown, never a bound method that would read as true in a condition.
+        if (this.externs.has(`builtins.dict.${name}`) || DICT_METHODS.has(name)) return this.externAttr(obj, name, node);
+        return unknown(`\`${name}\` is not set in ${describe(obj)}`, this.span(node));
       }
       case 'extern': {
         if (obj.self === undefined && !obj.kw && !obj.args) {

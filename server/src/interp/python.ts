@@ -282,7 +282,14 @@ export function installPython(it: Interpreter): void {
     const items = c.args[0] ? it.iterate(c.args[0], node) : undefined;
     return items?.[0] ?? c.args[1] ?? unknown('next()', it.span(node));
   });
-  reg('builtins.vars', () => unknown('vars()'));
+  // vars(obj) is obj.__dict__ (builtins docs): a program's instance gives its attributes, a namespace-like mapping
+  // (SimpleNamespace, argparse.Namespace) itself; anything else (a module, a library object) is not known.
+  reg('builtins.vars', (_s, c, node) => {
+    const o = c.args[0];
+    if (o?.t === 'inst') return { t: 'dict', keys: [...o.attrs.keys()].map((k) => str(k)), vals: [...o.attrs.values()] };
+    if (o?.t === 'dict' && o.attrs) return o;
+    return unknown(o ? `vars(${describe(o)})` : 'vars() of the local scope', it.span(node));
+  });
   reg('builtins.open', () => unknown('file I/O is not followed'));
 
   // math

@@ -14,6 +14,7 @@ import type { SyntaxNode } from '../../interp/parser';
 import { type ModelRecord, visitTensors } from '../../interp/memory';
 import { type ClassV, type InstV, type TensorV, type Value, NONE, describe, int, str, unknown } from '../../interp/values';
 import { TORCH_API_SINCE, torchLayerAttr, versionAtLeast } from './catalog';
+import { hfLoadOf } from '../transformers/semantics';
 
 const FLOAT = new Set<DType>(['float64', 'float32', 'float16', 'bfloat16']);
 
@@ -589,6 +590,9 @@ export function installTorch(it: Interpreter): void {
       // order; children() / named_children(): the direct ones (torch/nn/modules/module.py named_modules).
       const listed = (self: Value | undefined, deep: boolean, named: boolean, node: SyntaxNode): Value => {
         if (self?.t !== 'inst') return { t: 'list', items: [] };
+        // A from_pretrained model (and a program's subclass of one) is sized from its config: its submodules are not
+        // built, so listing only what the program added would silently drop the model's own layers.
+        if (hfLoadOf(self)) return unknown(`${named ? 'named_modules' : 'modules'}() of a transformers model: its submodules are not listed by oomlens (it is sized from its config)`, it.span(node));
         const mods = namedSubmodules(self, deep);
         // Composite catalogue layers (MultiheadAttention's out_proj, TransformerEncoderLayer's linear1 ...)
         // are built as one entry: their inner modules cannot be listed as PyTorch lists them.
@@ -600,12 +604,22 @@ export function installTorch(it: Interpreter): void {
       reg([`${base}.named_modules`], (self, _c, node) => listed(self, true, true, node));
       reg([`${base}.children`], (self, _c, node) => listed(self, false, false, node));
       reg([`${base}.named_children`], (self, _c, node) => listed(self, false, true, node));
-    } else reg([`${base}.modules`, `${base}.children`, `${base}.named_modules`], () => ({ t: 'list', items: [] }));
+    } else {
+      // A transformers model is sized from its config, not built module by module: its modules cannot be listed
+      // (an empty list would make a loop over them silently do nothing, e.g. find no Linear layer for LoRA).
+      reg([`${base}.modules`, `${base}.children`, `${base}.named_modules`, `${base}.named_children`], (_self, _c, node) => unknown('the submodules of a transformers model are not listed by oomlens (it is sized from its config)', it.span(node)));
+    }
   }
   reg(['torch.device'], (_s, c) => ({ t: 'extern', name: '__device__', args: c.args.length ? [c.args[0].t === 'int' ? str(`cuda:${c.args[0].v}`) : c.args[0]] : [] }));
   reg(['torch.set_default_dtype'], (_s, c) => { if (c.args[0]?.t === 'dtype') it.state.set('torchDefaultDtype', c.args[0].dtype); return NONE; });
   reg(['torch.set_default_device'], (_s, c) => { if (c.args[0]?.t === 'str') it.state.set('torchDevice', c.args[0].v); return NONE; });
   reg(['torch.cuda.is_available'], () => ({ t: 'bool', v: true }));
+  // torch.cuda.device_count(): the GPUs the process sees (torch/cuda/__init__.py) — the target's device count
+  // (every process a launcher starts sees all of them unless CUDA_VISIBLE_DEVICES narrows it).
+  reg(['torch.cuda.device_count'], (_s, _c, node) => {
+    const n = it.state.get('deviceCount') as number | undefined;
+    return n !== undefined ? int(n) : unknown('device count depends on the machine', it.span(node));
+  });
   // torch.distributed: initialised once the program calls init_process_group (torch/distributed/distributed_c10d.py);
   // the rank and world size come from the launcher's environment.
   reg(['torch.distributed.init_process_group'], () => { it.state.set('distInitialized', true); return NONE; });
