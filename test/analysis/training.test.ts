@@ -591,3 +591,49 @@ for step in range(100):
   const teacher = all.models.find((m) => m.facts.name === 'Teacher');
   assert.ok(teacher && !teacher.estimate.phases.some((p) => p.phase === 'training'));
 });
+
+test('parameters frozen with `p.requires_grad = False` get no gradient or optimizer state; every parameter frozen while training is unknown', async () => {
+  // Written for this test: a backbone frozen by name, a head that trains (torch/optim/adamw.py _init_group makes
+  // state only for parameters with a .grad).
+  const src = (rule: string) => `
+import torch
+import torch.nn as nn
+
+
+class Tagger(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.backbone = nn.Sequential(nn.Linear(256, 1024), nn.ReLU(), nn.Linear(1024, 256))
+        self.head = nn.Linear(256, 16)
+
+    def forward(self, x):
+        return self.head(self.backbone(x))
+
+
+def freeze(model):
+    for name, p in model.named_parameters():
+        if ${rule}:
+            p.requires_grad = False
+
+
+model = Tagger()
+freeze(model)
+opt = torch.optim.AdamW(model.parameters(), lr=1e-3)
+x = torch.randn(64, 256)
+for step in range(100):
+    loss = model(x).sum()
+    loss.backward()
+    opt.step()
+    opt.zero_grad()
+`;
+  const head = await training(src('not name.startswith("head")'), 'a100-80gb', 'Tagger');
+  // Parameters: 256·1024 + 1024 + 1024·256 + 256 + 256·16 + 16 = 529,680; the head alone 4,112.
+  assert.equal(head.params, 529_680);
+  assert.equal(part(head.phase, /^optimizer state/), 8 * 4_112);
+  assert.ok([0, 4 * 4_112].includes(part(head.phase, /^gradients/)));
+  // Everything frozen, yet the loop trains: what trains was not found — unknown, never zero.
+  const r = await analyze(src('True'), { device: 'a100-80gb' });
+  const tr = r.models.find((m) => m.facts.name === 'Tagger')!.estimate.phases.find((p) => p.phase === 'training')!;
+  assert.notEqual(tr.fits, true);
+  assert.ok(tr.unknowns.some((u) => /requires_grad=False/.test(u.reason)), JSON.stringify(tr.unknowns));
+});

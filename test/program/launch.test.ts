@@ -104,6 +104,42 @@ test('launchers: process counts from torchrun, python -m torch.distributed.run, 
   } finally { rmSync(root, { recursive: true, force: true }); }
 });
 
+test('environment runners and scripts run directly: uv run (its options skipped), poetry run, ./train.py; jsonargparse.cli.CLI takes the words', async () => {
+  const root = project({
+    'train.py': ARGPARSE,
+    'cli.py': `from jsonargparse.cli import CLI
+import torch.nn as nn
+
+
+def main(width: int = 8, depth: int = 1):
+    return nn.Sequential(*[nn.Linear(width, width) for _ in range(depth)])
+
+
+if __name__ == "__main__":
+    model = CLI(main)
+`,
+    'a.sh': [
+      'uv run --with rich --python 3.11 train.py --width 4',
+      'poetry run python train.py --width 5',
+      './train.py --width 6',
+      'uv run cli.py --width 16 --depth 3',
+    ].join('\n'),
+  });
+  try {
+    const ws = workspaceFor(root);
+    const got = launchCommandsFor(ws, join(root, 'train.py')).map((c) => [c.source, c.launcher, c.world ?? null, c.argv.join(' ')]);
+    assert.deepEqual(got, [
+      ['a.sh:1', 'python', 1, '--width 4'],
+      ['a.sh:2', 'python', 1, '--width 5'],
+      ['a.sh:3', 'python', 1, '--width 6'],
+    ]);
+    // jsonargparse.cli.CLI(main) with `--width 16 --depth 3`: 3 × Linear(16, 16) = 3 · 272 = 816.
+    const r = await paramsOf(root, 'cli.py');
+    assert.equal(r.run, 'args from a.sh:4');
+    assert.equal(r.count, 816);
+  } finally { rmSync(root, { recursive: true, force: true }); }
+});
+
 test('sources in order: [[tool.oomlens.runs]] first, then launch.json, shell scripts, Markdown', () => {
   const root = project({
     'pyproject.toml': '[[tool.oomlens.runs]]\ncommand = "python train.py --width 3"\n',

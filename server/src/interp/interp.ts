@@ -482,6 +482,11 @@ export class Interpreter {
     else if (obj.t === 'dict' && obj.attrs) this.setItem(obj, str(obj.aliases && Object.hasOwn(obj.aliases, name) ? obj.aliases[name] : name), value, at);
     // A library object that carries its keyword values (TrainingArguments, SFTConfig): later reads see the new one.
     else if (obj.t === 'extern' && obj.kw && !obj.self) obj.kw.set(name, value);
+    // `param.requires_grad = flag` is requires_grad_(flag) (torch/_tensor.py: the property's setter).
+    else if (obj.t === 'tensor' && name === 'requires_grad') {
+      const h = this.externs.get('torch.Tensor.requires_grad_');
+      if (h) h(this, obj, { args: [value], kw: new Map() }, at, { t: 'extern', name: 'torch.Tensor.requires_grad_' });
+    }
   }
 
   setItem(obj: Value, key: Value, value: Value, at: SyntaxNode): void {

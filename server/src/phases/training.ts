@@ -42,6 +42,7 @@ import { hfConfigView, hfLoadOf, hfLoads, readConfig, UnknownConfigField } from 
 import { autoClassFor, numLabels, type HfConfig } from '../frameworks/transformers/catalog';
 import { pythonActivation } from '../frameworks/transformers/activations';
 import { kbitPrepOf, peftOf } from '../frameworks/peft/semantics';
+import { FROZEN } from '../frameworks/torch/semantics';
 
 export interface OptimizerUse {
   kind: OptimizerKind;
@@ -773,10 +774,23 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
     notes.push(`DeepSpeed ${dsMixed} engine: parameters and gradients in ${dsMixed} on the device; float32 master weights, Adam m and v in the optimizer (12 B per parameter, Rajbhandari et al. 2019 §3.1)`);
   }
   const ps: ParamShape[] = weights.filter((t) => t.role === 'param').map((t) => ({ shape: t.shape, dtype: t.dtype }));
+  // Parameters the program froze (`p.requires_grad = False`, requires_grad_(False), nn.Parameter(requires_grad=False))
+  // get no gradient, and torch.optim makes no state for them (torch/optim/adamw.py _init_group skips a parameter
+  // whose .grad is None). Their flag is read now, after the program ran (the load phase saw them as built).
+  const frozen = new Set([...params, ...(rec.params ?? [])].filter((t) => t.note === FROZEN).map((t) => t.id));
+  const unfrozen = weights.filter((t) => t.role === 'param' && !frozen.has(t.id)).map((t) => ({ shape: t.shape, dtype: t.dtype }));
   // PEFT: the base is frozen; only the adapters, modules_to_save copies and unfrozen biases train (frameworks/peft/semantics.ts).
   const peft = peftOf(rec.result);
   const hfLoad = hfLoadOf(rec.result);
-  const trainable: ParamShape[] | null = peft ? (peft.why ? null : peft.trainable.map((t) => ({ shape: [t.params], dtype: t.dtype }))) : ps;
+  let trainable: ParamShape[] | null = peft ? (peft.why ? null : peft.trainable.map((t) => ({ shape: [t.params], dtype: t.dtype }))) : frozen.size ? unfrozen : ps;
+  if (!peft && frozen.size) {
+    if (!unfrozen.length) {
+      // Every parameter frozen, yet the program trains: what adds the trainable ones (an adapter built under a
+      // context manager, a module swapped in) was not followed. Zero would be a guess.
+      trainable = null;
+      unknowns.push({ what: 'trainable parameters', reason: 'every parameter of the model has requires_grad=False, yet the program trains it: the parameters it trains were not found; gradients and optimizer state are not known' });
+    } else notes.push(`${frozen.size} parameter tensors have requires_grad=False: no gradient and no optimizer state for them (torch/optim/adamw.py _init_group)`);
+  }
   if (peft?.why) unknowns.push({ what: 'trainable parameters', reason: `get_peft_model: ${peft.why}; gradients and optimizer state are not known`, span: peft.span });
   if (!peft && hfLoad?.quant && prog.trainer) unknowns.push({ what: 'trainable parameters', reason: `${prog.trainer.kind} refuses to fine-tune a purely quantised model (${hfLoad.quant.how}) without adapters (transformers trainer.py: "You cannot perform fine-tuning on purely quantized models"); add get_peft_model`, span: prog.trainer.span });
   const paramDtype: DType = (peft && !peft.why ? trainable?.[0]?.dtype : undefined) ?? ps.find((p) => p.dtype !== 'uint8')?.dtype ?? ps[0]?.dtype ?? 'float32';

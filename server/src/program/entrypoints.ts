@@ -243,7 +243,8 @@ export function installEntryPoints(it: Interpreter): void {
   reg('absl.app.run', (_s, c, node) => { applyAbslWords(node); return callWithDefaults(it, c.args[0], node, [{ t: 'list', items: [str('main')] }]); });
 
   // ------------------------------------------- fire, typer, jsonargparse, click
-  for (const n of ['fire.Fire', 'typer.run', 'jsonargparse.CLI', 'jsonargparse.auto_cli']) {
+  // jsonargparse.CLI is defined in jsonargparse/_cli.py (older: jsonargparse/cli.py) and imported from either.
+  for (const n of ['fire.Fire', 'typer.run', 'jsonargparse.CLI', 'jsonargparse.auto_cli', 'jsonargparse.cli.CLI', 'jsonargparse._cli.CLI', 'jsonargparse._cli.auto_cli']) {
     reg(n, (_s, c, node) => (c.args[0] ? callWithDefaults(it, c.args[0], node, [], commandLine(it), n === 'fire.Fire') : unknown(`${n}() without a target is not followed`, it.span(node))));
   }
   // `@click.option("--bs", default=8)` binds the default as a keyword; `@click.command()` keeps the function.

@@ -114,6 +114,12 @@ function opt(words: ArgWord[], names: string[]): ArgWord | undefined {
   return undefined;
 }
 
+/** `uv run` options that take a value (uv 0.5 `uv run --help`). */
+const UV_RUN_VALUE_OPTIONS = new Set(['--with', '--with-editable', '--with-requirements', '--extra', '--group', '--only-group', '--no-group',
+  '--package', '--python', '-p', '--env-file', '--directory', '--project', '--index', '--default-index', '--index-url', '--extra-index-url',
+  '--find-links', '-f', '--config-file', '--cache-dir', '--color', '--index-strategy', '--keyring-provider', '--resolution', '--prerelease',
+  '--exclude-newer', '--link-mode', '--refresh-package', '--reinstall-package', '--no-build-package', '--no-binary-package', '--config-setting', '-C']);
+
 interface Ctx { ws: Workspace; file: string; cwd: string[]; env: Map<string, string> }
 
 /** Reads one command's words: its launcher, the script it runs and the script's arguments. */
@@ -127,6 +133,16 @@ function readCommand(words: Word[], ctx: Ctx): Omit<LaunchCommand, 'source' | 'f
     if (t === undefined) return undefined;
     if (t !== null && /^[A-Za-z_]\w*=/.test(t)) { const k = t.slice(0, t.indexOf('=')); env.set(k, t.slice(k.length + 1)); i++; continue; }
     if (t !== null && ['nohup', 'exec', 'time', 'env', 'sudo', 'command', '$'].includes(t)) { i++; continue; }
+    // Environment runners: `uv run [options] CMD` (docs.astral.sh/uv "uv run"), `poetry run CMD`, `pipenv run CMD`
+    // run CMD in the project's environment. uv's options that take a value are skipped with it.
+    if ((t === 'uv' || t === 'poetry' || t === 'pipenv') && w[i + 1] === 'run') {
+      i += 2;
+      while (t === 'uv' && typeof w[i] === 'string' && w[i]!.startsWith('-')) {
+        const o = w[i]!;
+        i += !o.includes('=') && UV_RUN_VALUE_OPTIONS.has(o) ? 2 : 1;
+      }
+      continue;
+    }
     break;
   }
   let launcher: LaunchCommand['launcher'] = 'python';
@@ -162,6 +178,9 @@ function readCommand(words: Word[], ctx: Ctx): Omit<LaunchCommand, 'source' | 'f
     if (module === 'torch.distributed.run' || module === 'torch.distributed.launch') { module = undefined; launcher = 'torchrun'; }
     else if (module === 'accelerate.commands.launch') { module = undefined; launcher = 'accelerate'; }
     else if (module === 'deepspeed' || module === 'deepspeed.launcher.runner') { module = undefined; launcher = 'deepspeed'; }
+  } else if (/\.py$/.test(base)) {
+    // A script run directly (`./train.py`, or after `uv run`, which runs a .py file with the project's python).
+    rest = [head, ...rest];
   } else if (base === 'torchrun') launcher = 'torchrun';
   else if (base === 'accelerate' && rest[0] === 'launch') { launcher = 'accelerate'; rest = rest.slice(1); }
   else if (base === 'deepspeed') launcher = 'deepspeed';
