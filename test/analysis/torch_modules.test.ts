@@ -621,3 +621,34 @@ model = Backbone()
   assert.ok(m);
   assert.equal(m.facts.paramCount, 3 * 8 * 9 + 8 + 8 * 4 + 4); // Conv2d(3, 8, 3) + Linear(8, 4)
 });
+
+test('torch.load without map_location: the checkpoint comes back where it was saved, not known — an unknown with its size; map_location="cuda" counts it', async () => {
+  // Written for this test. Linear(1024, 1024) ×2 = 2 · (1,048,576 + 1,024) = 2,099,200 float32 parameters = 8,396,800 B.
+  const src = (load: string) => `
+import torch
+import torch.nn as nn
+
+
+class Pair(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Linear(1024, 1024)
+        self.b = nn.Linear(1024, 1024)
+
+    def forward(self, x):
+        return self.b(self.a(x))
+
+
+model = Pair().cuda()
+state = ${load}
+model.load_state_dict(state)
+`;
+  const omitted = await analyze(src('torch.load("weights.pt")'), { device: 'a100-80gb' });
+  const load = omitted.models.find((m) => m.facts.name === 'Pair')!.estimate.phases.find((p) => p.phase === 'load')!;
+  assert.equal(load.breakdown.filter((b) => /^state dict/.test(b.label)).length, 0);
+  assert.notEqual(load.fits, true);
+  assert.ok(load.unknowns.some((u) => /without map_location/.test(u.reason) && /8\.4 MB/.test(u.reason)), JSON.stringify(load.unknowns));
+  const cuda = await analyze(src('torch.load("weights.pt", map_location="cuda")'), { device: 'a100-80gb' });
+  const load2 = cuda.models.find((m) => m.facts.name === 'Pair')!.estimate.phases.find((p) => p.phase === 'load')!;
+  assert.equal(load2.breakdown.filter((b) => /^state dict/.test(b.label)).reduce((a, b) => a + b.bytes, 0), 8_396_800);
+});

@@ -140,6 +140,38 @@ if __name__ == "__main__":
   } finally { rmSync(root, { recursive: true, force: true }); }
 });
 
+test('a weights file absent from the workspace may exist where the program runs: a raise guard on it is not taken; a program that raises says so', async () => {
+  const body = (path: string) => `import os
+import torch.nn as nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(32, 32)
+
+
+def main():
+    path = "${path}"
+    if not os.path.isfile(path):
+        raise FileNotFoundError(f"download {path} first")
+    return Net()
+
+
+model = main()
+`;
+  const root = project({ 'weights.py': body('checkpoints/net.pth'), 'data.py': body('data/train.txt') });
+  try {
+    // checkpoints/net.pth: whether it exists is unknown, so the raise-only branch is not taken: Linear(32, 32) = 1,056.
+    const w = await paramsOf(root, 'weights.py', null);
+    assert.equal(w.count, 1_056);
+    // data/train.txt is not in the workspace (a fresh checkout): the guard raises; the analysis says where.
+    const d = await paramsOf(root, 'data.py', null);
+    assert.equal(d.result.models.length, 0);
+    assert.ok(JSON.stringify(d.result.unknowns).includes('the program raises here'), JSON.stringify(d.result.unknowns));
+  } finally { rmSync(root, { recursive: true, force: true }); }
+});
+
 test('sources in order: [[tool.oomlens.runs]] first, then launch.json, shell scripts, Markdown', () => {
   const root = project({
     'pyproject.toml': '[[tool.oomlens.runs]]\ncommand = "python train.py --width 3"\n',

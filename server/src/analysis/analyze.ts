@@ -8,6 +8,8 @@
 import { dirname } from 'node:path';
 import type { MemoryEvent, ModelFacts, PhaseTrace, TensorFact, Unknown } from '../../../shared/src/facts';
 import { estimate } from '../../../shared/src/estimate';
+import { dtypeBytes } from '../../../shared/src/dtypes';
+import { formatBytes } from '../../../shared/src/units';
 import { parseDeviceSpec } from '../../../shared/src/devices';
 import type { DeviceSpec } from '../../../shared/src/types';
 import { buildCatalogues } from '../frameworks/catalogues';
@@ -210,6 +212,15 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
     models.push({ report: { facts, estimate: estimate(facts, spec), ...(origin ? { origin } : {}), ...(run && !declared.has(rec) ? { run } : {}) }, record: rec });
   }
 
+  // A program that stops at a `raise` before building anything: "no model found" says where it stopped.
+  if (!models.length) {
+    for (const u of it.unknowns) {
+      if (!u.reason.startsWith('the program raises here') || wanted.has(u.reason)) continue;
+      wanted.add(u.reason);
+      unknowns.push({ what: 'program', reason: u.reason, span: u.span });
+    }
+  }
+
   const lineStarts = computeLineStarts(text);
   const lineOf = (off: number) => lineIndex(lineStarts, off) + 1;
   const ctx: RuleContext = {
@@ -319,7 +330,8 @@ function toFacts(rec: ModelRecord, versions: Record<string, string>, it: Interpr
         events.push({ op: 'free', id: old });
       }
     } else for (const t of sized) events.push({ op: 'alloc', tensor: placed(t) });
-    events.push(...stateDictEvents(rec, it));
+    const checkpointUnknowns: Unknown[] = [];
+    events.push(...stateDictEvents(rec, it, checkpointUnknowns));
     // Plain tensor attributes (`self.cache_k = torch.zeros(...)`, a precomputed rotary table) are neither
     // parameters nor buffers, but they live as long as the module and the forward uses them beside its weights,
     // so on the same device (a cache named like one is the inference phase's KV cache).
@@ -340,7 +352,7 @@ function toFacts(rec: ModelRecord, versions: Record<string, string>, it: Interpr
     const moved = it.state.has(`moved:${rec.result?.t === 'inst' ? rec.result.id : ''}`);
     phases.push({
       phase: 'load', events, span: rec.span, notes: moved ? [] : ['the module is built on the host; this phase assumes it is moved to the accelerator'],
-      unknowns: rec.unknowns,
+      unknowns: checkpointUnknowns.length ? [...rec.unknowns, ...checkpointUnknowns] : rec.unknowns,
     });
   } else {
     phases.push({ phase: rec.phase, events: rec.events, span: rec.span, jitted: rec.jitted, notes: rec.notes, unknowns: rec.unknowns });
@@ -360,11 +372,14 @@ function toFacts(rec: ModelRecord, versions: Record<string, string>, it: Interpr
  * state dict (shapes and dtypes as the module had them at the call), alive next to the module while the
  * program keeps a reference to it (here: a module-level name at the end of the file). It occupies the
  * accelerator when map_location names one, when it is left out (torch restores each tensor to the device it
- * was saved from), and when the module itself is never moved off the host (then both share the memory the
- * load phase stands for); `map_location="cpu"` with a module moved to an accelerator keeps it on the host.
+ * when the module itself is never moved off the host (then both share the memory the load phase stands for);
+ * `map_location="cpu"` with a module moved to an accelerator keeps it on the host. Without map_location torch
+ * restores each tensor to the device it was saved from, which the program does not say (a checkpoint converted on
+ * the host comes back on the host, one saved by a GPU training run on the GPU): that copy is an unknown of the
+ * phase, with its size, never a number on a guess.
  * Sources: torch/serialization.py `load` (map_location); torch/nn/modules/module.py `_load_from_state_dict`.
  */
-function stateDictEvents(rec: ModelRecord, it: Interpreter): MemoryEvent[] {
+function stateDictEvents(rec: ModelRecord, it: Interpreter, unknowns: Unknown[]): MemoryEvent[] {
   const uses = (it.state.get('torchStateDicts') as TorchStateDict[] | undefined)?.filter((u) => u.module === rec.result) ?? [];
   const out: MemoryEvent[] = [];
   let nid = 3_500_000_000;
@@ -374,6 +389,11 @@ function stateDictEvents(rec: ModelRecord, it: Interpreter): MemoryEvent[] {
     const ml = u.checkpoint.t === 'extern' ? u.checkpoint.args?.[0] : undefined;
     const loc = ml?.t === 'str' ? ml.v : ml?.t === 'extern' && ml.name === '__device__' && ml.args?.[0]?.t === 'str' ? ml.args[0].v : ml?.t === 'none' || ml === undefined ? undefined : '?';
     if (loc === 'cpu' && moved !== undefined && moved !== 'cpu') continue;
+    if (loc === undefined) {
+      const bytes = u.tensors.reduce((a, t) => a + (t.shape.every((d) => typeof d === 'number') ? (t.shape as number[]).reduce((x, y) => x * y, 1) * dtypeBytes(t.dtype) : 0), 0);
+      unknowns.push({ what: 'checkpoint', span: u.span, reason: `torch.load without map_location: the checkpoint's ${u.tensors.length} tensors (${formatBytes(bytes)}) come back on the device they were saved from, which the program does not say; on the accelerator they add ${formatBytes(bytes)} next to the model (map_location="cpu" keeps them on the host)` });
+      continue;
+    }
     const held = [...it.globals.vars.values()].some((v) => v === u.checkpoint);
     const ids: number[] = [];
     for (const t of u.tensors) {

@@ -344,6 +344,9 @@ export class Interpreter {
         if (callee && (callee.type === 'identifier' || callee.type === 'attribute') && (this.currentFrame().tryDepth ?? 0) > 0) {
           throw new RaiseSignal(callee.text.split('.').pop() ?? callee.text, `\`${clip(node.text)}\``);
         }
+        // Outside a try the function ends with an unknown result; the raise is noted, so that a program that
+        // stops here ("no model found") says why.
+        this.note(`the program raises here: \`${clip(node.text)}\``, node);
         throw new ReturnSignal(unknown('raised an exception'));
       }
       case 'delete_statement': {

@@ -15,6 +15,9 @@
  *   later imports search it.
  */
 import { existsSync, statSync } from 'node:fs';
+
+/** Checkpoint files by extension (PyTorch .pt/.pth/.bin/.ckpt, safetensors, Keras .h5, Flax .msgpack). */
+const WEIGHTS_FILE = /\.(pt|pth|bin|ckpt|safetensors|h5|msgpack)$/i;
 import { basename, dirname, join, resolve } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { parse as parseYaml } from 'yaml';
@@ -159,6 +162,10 @@ export function installConfigFiles(it: Interpreter): void {
         // Absent from the workspace: False, as on a fresh checkout — unless a script beside it writes a file of
         // that name (a data-preparation step run first, e.g. `prepare.py` writing `meta.pkl`): then unknown.
         const missing = it.loader?.missing(a.v);
+        // A weights file (a checkpoint by its extension) is downloaded or trained, never kept in a checkout: its
+        // absence here says nothing about the machine that runs the program (a `raise FileNotFoundError` guard
+        // before torch.load would otherwise end the program on a file every user has).
+        if (WEIGHTS_FILE.test(a.v)) return unknown(`whether the weights file \`${a.v}\` exists where the program runs is not known (weights are not kept in the workspace)`, where(node));
         if (missing && !missing.madeByScript) return { t: 'bool', v: false };
         return unknown(`whether \`${a.v}\` exists on the machine that runs it is not known${missing?.madeByScript ? ` (${missing.madeByScript} writes it)` : ''}`, where(node));
       }
