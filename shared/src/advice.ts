@@ -266,13 +266,15 @@ export function advisePhase(facts: ModelFacts, est: Estimate, index: number, dev
 
   // A smaller batch: activations, inputs and KV cache scale linearly with it.
   // Init and load have no data batch (activations there are casts and traced example inputs).
-  if ((training || p.phase === 'inference') && [...roles].some((r) => BATCH_ROLES.has(r))) {
-    for (const k of BATCH_DIVISORS) {
+  // A known batch is cut to at most one example per step: a batch of 1 cannot be cut, a batch of 4 at most 4×.
+  const divisors = BATCH_DIVISORS.filter((k) => trace.batch === undefined || k <= trace.batch);
+  if ((training || p.phase === 'inference') && divisors.length && [...roles].some((r) => BATCH_ROLES.has(r))) {
+    for (const k of divisors) {
       const peak = peakOf(
         (x) => { const b = tensorBytes(x); return BATCH_ROLES.has(x.role) && b !== null && x.placement.kind !== 'host' ? resizedBytes(b / k) : b; },
         (e) => (BATCH_ROLES.has(e.role) ? Math.ceil(e.bytesPerDevice / k) : e.bytesPerDevice),
       );
-      if (peak <= budget || k === BATCH_DIVISORS[BATCH_DIVISORS.length - 1]) {
+      if (peak <= budget || k === divisors[divisors.length - 1]) {
         add({
           kind: 'smaller-batch', factor: k,
           title: `Cut the batch ${k}×`,

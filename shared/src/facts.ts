@@ -92,6 +92,8 @@ export interface PhaseTrace {
   notes: string[];
   /** Set when the analysis could not follow the phase far enough for a peak. */
   unknowns: Unknown[];
+  /** The per-device (micro-)batch the phase's activations are sized for, when known: advice never cuts it below one. */
+  batch?: number;
 }
 
 export type Framework = 'equinox' | 'flax' | 'haiku' | 'jax' | 'torch' | 'transformers';

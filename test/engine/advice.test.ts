@@ -121,6 +121,23 @@ test('training: a smaller batch is cheapest; checkpointing, 8-bit Adam, bf16 and
   assert.ok(!j.changes.some((c) => c.kind === 'optimizer-8bit'));
 });
 
+test('a known batch is never cut below one example: batch 1 gets no smaller-batch change, batch 4 at most 4×', () => {
+  // The same 48 GiB training phase as above (A100 40GB, budget 39.609375 GiB), with the batch the activations are
+  // sized for. Batch 1: no smaller batch exists; checkpointing is the cheapest change (18 GiB).
+  const ev = [T(4, 'param'), T(4, 'gradient'), T(4, 'optimizer'), T(4, 'optimizer'), T(32, 'activation', { dtype: 'float16' })].map(alloc);
+  const withBatch = (b: number): ModelFacts => { const f = model(ev, 'training', TORCH); f.phases[0].batch = b; return f; };
+  const one = withBatch(1);
+  const a1 = advisePhase(one, estimate(one, spec('a100-40gb')), 0);
+  assert.ok(!a1.changes.some((c) => c.kind === 'smaller-batch'), JSON.stringify(a1.changes.map((c) => c.title)));
+  assert.equal(a1.cheapest?.kind, 'checkpointing');
+  // Batch 4 on an L4 (about 22 GiB usable): 16 GiB + 32/k — ÷4 gives 24 GiB ✗, only ÷8 (20 GiB) would fit, which
+  // a batch of 4 cannot take: the change offered stops at 4×.
+  const four = withBatch(4);
+  const a4 = advisePhase(four, estimate(four, spec('l4')), 0);
+  const cut = a4.changes.find((c) => c.kind === 'smaller-batch');
+  assert.ok(cut && (cut.factor ?? 0) <= 4, JSON.stringify(cut));
+});
+
 test('code that shards: split is what it shards, replicated bytes are fixed', () => {
   // JAX on 2× A100 40GB (30 GiB each): a 40 GiB parameter sharded over 2 (20 GiB per device) and a
   // replicated 12 GiB activation: 32 GiB per device ✗.

@@ -1120,7 +1120,7 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
     kept = kept.filter((e) => !(e.op === 'free' && freed.has(e.id)));
     for (const g of divided) unknowns.push({ what: g, reason: `${shard.how} divides it over the processes ${world} starts, whose number the command does not give (one per visible GPU); set the device count, e.g. 8xa100-80gb`, span: 'span' in shard ? shard.span : undefined });
   }
-  return [{ phase: 'training', events: kept, span: opt?.span ?? prog.backward[0] ?? prog.gradCalls[0]?.span ?? rec.span, notes: [...new Set(notes)], unknowns }];
+  return [{ phase: 'training', events: kept, span: opt?.span ?? prog.backward[0] ?? prog.gradCalls[0]?.span ?? rec.span, notes: [...new Set(notes)], unknowns, ...(shape.batch !== null ? { batch: shape.batch } : {}) }];
 }
 
 const gradCallSpan = (prog: TrainingProgram): Span | undefined => prog.gradCalls.find((g) => g.jit)?.span;
