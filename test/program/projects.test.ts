@@ -98,6 +98,14 @@ const CASES: Case[] = [
     files: [{ file: 'main.py' }],
     code: 'from main import ConvNet\nmodel = ConvNet(256, 8, 1000)',
   },
+  // A @contextmanager that swaps a class in another module (`blocks.Attention = AdaptedAttention`) while the model
+  // is built: the adapter's parameters are made with Tensor.new_zeros, and super() inside the swapped-out class
+  // still means its own parent (Python's __class__ cell), not whatever the name is bound to.
+  {
+    dir: 'ctx_adapter', modules: ['blocks', 'adapters'],
+    files: [{ file: 'train.py' }],
+    code: 'import blocks, adapters\nwith adapters.adapted(rank=8):\n    model = blocks.Net()',
+  },
 ];
 
 const truths = runPythonJson<{ params: number | null; error?: string }[]>('build_count.py', CASES.map((c) => ({ dir: join(projects, c.dir), path: c.path ?? [''], code: c.code, modules: c.modules })));

@@ -212,6 +212,9 @@ export class Interpreter {
     return true;
   }
 
+  /** Set while a @contextmanager generator runs: its yield hands control to the with body (enterGenerator). */
+  private yieldHook: ((value: Value, at: SyntaxNode) => boolean) | undefined;
+
   note(reason: string, node?: SyntaxNode): UnknownV {
     const u = unknown(reason, node ? this.span(node) : undefined);
     this.unknowns.push(u);
@@ -482,6 +485,8 @@ export class Interpreter {
       if (h) h(this, obj, { args: [str(name), value], kw: new Map() }, at, { t: 'extern', name: '__setattr__' });
       else obj.attrs.set(name, value);
     } else if (obj.t === 'class') obj.ns.set(name, value);
+    // `pkg.mod.Name = X` rebinds the name in that workspace module's namespace: its functions see X from then on.
+    else if (obj.t === 'module' && obj.env) obj.env.vars.set(name, value);
     else if (obj.t === 'dict' && obj.attrs) this.setItem(obj, str(obj.aliases && Object.hasOwn(obj.aliases, name) ? obj.aliases[name] : name), value, at);
     // A library object that carries its keyword values (TrainingArguments, SFTConfig): later reads see the new one.
     else if (obj.t === 'extern' && obj.kw && !obj.self) obj.kw.set(name, value);
@@ -1055,30 +1060,69 @@ export class Interpreter {
   }
 
   private execWith(node: SyntaxNode): void {
-    const items: Value[] = [];
     const clause = node.namedChildren.find((c) => c?.type === 'with_clause');
-    for (const item of clause?.namedChildren ?? []) {
-      // Only the grammar's with_item nodes: a comment or a backslash continuation sits between them too.
-      if (item?.type !== 'with_item') continue;
-      let e = item.childForFieldName('value') ?? item.namedChildren[0];
-      if (!e) continue;
-      let alias: SyntaxNode | null = null;
-      if (e.type === 'as_pattern') {
-        alias = e.childForFieldName('alias') ?? e.namedChildren[1] ?? null;
-        e = e.namedChildren[0]!;
-      }
-      const v = this.eval(e);
-      items.push(v);
-      const enter = this.externs.get('__enter__');
-      const entered = enter ? enter(this, v, { args: [], kw: new Map() }, e, { t: 'extern', name: '__enter__' }) : v;
-      if (alias) this.assign(alias.type === 'as_pattern_target' ? alias.namedChildren[0] ?? alias : alias, entered, node);
+    // Only the grammar's with_item nodes: a comment or a backslash continuation sits between them too.
+    const items = (clause?.namedChildren ?? []).filter((c): c is SyntaxNode => c?.type === 'with_item');
+    this.withItems(node, items, 0);
+  }
+
+  /** Enters `items[i]`, then the rest, then runs the body; exits in reverse (Python's nested-with semantics). */
+  private withItems(node: SyntaxNode, items: SyntaxNode[], i: number): void {
+    if (i === items.length) { this.body(node.childForFieldName('body')); return; }
+    const item = items[i];
+    let e = item.childForFieldName('value') ?? item.namedChildren[0];
+    if (!e) { this.withItems(node, items, i + 1); return; }
+    let alias: SyntaxNode | null = null;
+    if (e.type === 'as_pattern') {
+      alias = e.childForFieldName('alias') ?? e.namedChildren[1] ?? null;
+      e = e.namedChildren[0]!;
     }
+    const bind = (v: Value) => { if (alias) this.assign(alias.type === 'as_pattern_target' ? alias.namedChildren[0] ?? alias : alias, v, node); };
+    const v = this.eval(e);
+    if (v.t === 'extern' && v.name === '__contextmanager__' && v.args?.[0]?.t === 'func') {
+      this.enterGenerator(v.args[0], { args: v.args.slice(1), kw: v.kw ?? new Map() }, e, (y) => { bind(y); this.withItems(node, items, i + 1); });
+      return;
+    }
+    const enter = this.externs.get('__enter__');
+    bind(enter ? enter(this, v, { args: [], kw: new Map() }, e, { t: 'extern', name: '__enter__' }) : v);
     try {
-      this.body(node.childForFieldName('body'));
+      this.withItems(node, items, i + 1);
     } finally {
       const exit = this.externs.get('__exit__');
-      for (const v of items.reverse()) if (exit) exit(this, v, { args: [], kw: new Map() }, node, { t: 'extern', name: '__exit__' });
+      if (exit) exit(this, v, { args: [], kw: new Map() }, node, { t: 'extern', name: '__exit__' });
     }
+  }
+
+  /**
+   * Runs a @contextmanager generator function: its statements up to the `yield` (the enter), then `inside` with
+   * the yielded value in the `with` statement's own frame, then the statements after the yield (the exit), as
+   * contextlib's _GeneratorContextManager does. A signal the with body raises (return, break, an exception the
+   * analysis knows of) goes on after the exit part ran. A generator that never yields: the body runs, noted.
+   */
+  private enterGenerator(fn: FuncV, call: CallArgs, node: SyntaxNode, inside: (yielded: Value) => void): void {
+    const depth = this.frames.length + 1;
+    let ran = false;
+    let pending: unknown;
+    const prev = this.yieldHook;
+    this.yieldHook = (value, at) => {
+      if (ran || this.frames.length !== depth) return false;
+      ran = true;
+      this.yieldHook = prev;
+      const gen = this.frames.pop()!;
+      try { inside(value); } catch (e) { pending = e; } finally { this.frames.push(gen); }
+      void at;
+      return true;
+    };
+    try {
+      this.callFunction(fn, call, node);
+    } finally {
+      if (!ran) this.yieldHook = prev;
+    }
+    if (!ran) {
+      this.note(`the context manager ${fn.name}() did not reach its yield in the analysis; the with body runs without it`, node);
+      inside(unknown(`the value ${fn.name}() yields`, this.span(node)));
+    }
+    if (pending !== undefined) throw pending;
   }
 
   // ----------------------------------------------------------- expressions
@@ -1196,6 +1240,13 @@ export class Interpreter {
       }
       case 'keyword_argument': return this.eval(node.childForFieldName('value')!);
       case 'await': return this.eval(node.namedChildren[0]!);
+      case 'yield': {
+        // A @contextmanager's yield (enterGenerator): the with body runs here. Any other generator is not followed.
+        const arg = node.namedChildren[0];
+        const v = arg && arg.type !== 'from' ? this.eval(arg) : NONE;
+        if (this.yieldHook?.(v, node)) return NONE;
+        return unknown('a generator\'s yield is not followed', this.span(node));
+      }
       case 'ERROR': return this.note(`syntax error near \`${clip(node.text)}\``, node);
       default:
         return unknown(`expression \`${clip(node.text)}\` (${node.type}) is not modelled`, this.span(node));
@@ -1603,6 +1654,11 @@ export class Interpreter {
     this.tick(node);
     switch (fn.t) {
       case 'func': {
+        // @contextlib.contextmanager: calling it makes the context manager; its body runs when a `with` enters it
+        // (contextlib.py _GeneratorContextManager: __enter__ runs the generator to its yield, __exit__ on from there).
+        if (fn.decorators.some((d) => d === 'contextlib.contextmanager' || d === 'contextmanager')) {
+          return { t: 'extern', name: '__contextmanager__', args: [fn, ...call.args], kw: new Map(call.kw) };
+        }
         // `model.forward(x)` / `self.model.forward(x)` on a torch module runs what `model(x)` runs (nn.Module.__call__
         // calls forward; the hooks it skips hold no memory), so the phases see the call the same way.
         // `super().forward(x)` is the parent's forward of a module already running: called directly.

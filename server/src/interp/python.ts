@@ -4,7 +4,7 @@
  * dataclasses.field, functools.partial, containers' methods.
  */
 import type { CallArgs, Interpreter } from './interp';
-import { canonical, keyEq } from './interp';
+import { canonical, keyEq, linearize } from './interp';
 import type { SyntaxNode } from './parser';
 import { literal } from '../program/argv';
 import { type FuncV, type Value, NONE, describe, int, num, str, truthy, unknown } from './values';
@@ -242,7 +242,11 @@ export function installPython(it: Interpreter): void {
     if (!cls) {
       for (let p: SyntaxNode | null = node.parent; p; p = p.parent) {
         if (p.type === 'class_definition') {
-          const v = it.lookup(p.childForFieldName('name')!.text, p);
+          // The class the method is written in (Python's __class__ cell), found in self's class hierarchy by its
+          // definition; a lookup by name would find whatever the name is bound to now (a class swapped in later).
+          const def = p;
+          const own = self?.t === 'inst' ? linearize(self.cls).find((k) => k.node?.id === def.id) : undefined;
+          const v = own ?? it.lookup(p.childForFieldName('name')!.text, p);
           if (v.t === 'class') cls = v;
           break;
         }

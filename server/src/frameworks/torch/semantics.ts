@@ -306,6 +306,18 @@ export function installTorch(it: Interpreter): void {
     freeze(t, rg?.t === 'bool' && !rg.v);
     return t;
   });
+  // Tensor.new_zeros/new_ones/new_empty/new_full(size, *, dtype=None, device=None): a new tensor of that size with
+  // self's dtype and device unless given (torch/_tensor_docs.py new_zeros: "By default, the returned Tensor has the
+  // same torch.dtype and torch.device as this tensor").
+  for (const [m, f] of [['new_zeros', 'torch.zeros'], ['new_ones', 'torch.ones'], ['new_empty', 'torch.empty'], ['new_full', 'torch.full']] as const) {
+    reg([`torch.Tensor.${m}`], (self, c, node) => {
+      if (self?.t !== 'tensor') return unknown(`${m} of a value that is not a known tensor`, it.span(node));
+      const kw = new Map(c.kw);
+      if (!kw.has('dtype')) kw.set('dtype', { t: 'dtype', dtype: self.dtype });
+      if (!kw.has('device') && self.placement?.kind === 'device') kw.set('device', str('cuda'));
+      return it.callExtern({ t: 'extern', name: f }, { args: c.args, kw }, node);
+    });
+  }
   reg(['torch.Tensor.requires_grad_'], (self, c) => {
     const rg = c.args[0] ?? c.kw.get('requires_grad');
     if (self?.t === 'tensor' && self.role === 'param') freeze(self, rg?.t === 'bool' && !rg.v);
