@@ -48,6 +48,17 @@ def summarise_torch(rep):
     return phases
 
 
+def rerun(path, extra_env):
+    """Runs this script on the program again in a fresh process with extra_env; returns its JSON."""
+    env = {**os.environ, **extra_env}
+    r = subprocess.run([sys.executable, os.path.abspath(__file__), path], env=env,
+                       capture_output=True, text=True, timeout=600)
+    m = re.search(r"@@TRUTH@@(.*)", r.stdout)
+    if r.returncode != 0 or not m:
+        raise RuntimeError(f"{extra_env} run failed:\n{r.stdout[-2000:]}\n{r.stderr[-2000:]}")
+    return json.loads(m.group(1))
+
+
 def main():
     path = os.path.abspath(sys.argv[1])
     src = open(path).read()
@@ -58,7 +69,9 @@ def main():
     if fw == "torch":
         import torch
         torch.manual_seed(0)
-        from tracker_torch import track_program
+        from tracker_torch import track_program, use_accelerator_kernels, KERNEL_SWAPS
+        accelerator = os.environ.get("TRUTH_TORCH_KERNELS") == "accelerator"
+        use_accelerator_kernels(swap=accelerator)
         use_mt = os.environ.get("TRUTH_MEMTRACKER", "1") == "1"
         with track_program(use_memtracker=use_mt) as tr:
             runpy.run_path(path, run_name="__main__")
@@ -68,11 +81,17 @@ def main():
             for seg in rep["segments"]:
                 print(f'--- {seg["name"]}#{seg["index"]} peak {seg["peak"] / 1e6:.2f} MB')
                 for key, count, n in seg["live"]:
-                    if n >= 0.005 * seg["peak"]:
+                    if n >= float(os.environ.get("TRUTH_DETAIL_MIN", "0.005")) * seg["peak"]:
                         print(f'  {n / 1e6:9.2f} MB  x{count:<3} {key}')
             return
         out = {"framework": "torch", "phases": summarise_torch(rep), "segments": rep["segments"],
-               "memTrackerFailed": rep["memTrackerFailed"]}
+               "memTrackerFailed": rep["memTrackerFailed"], "kernelSwaps": dict(KERNEL_SWAPS)}
+        if not accelerator and any(KERNEL_SWAPS.values()):
+            # The same program again in a fresh process with the kernels a CUDA device runs for dropout and
+            # SDPA with dropout (tracker_torch.use_accelerator_kernels): the `accelerator kernels` rows.
+            acc = rerun(path, {"TRUTH_TORCH_KERNELS": "accelerator"})
+            out["acceleratorKernels"] = {k: {"peak": v["peak"], "segment": v["segment"], "byKind": v["byKind"]}
+                                         for k, v in acc["phases"].items()}
     else:
         from tracker_jax import track_program, use_accelerator_threefry_lowering
         if os.environ.get("TRUTH_JAX_LOWERING") == "accelerator":
@@ -84,13 +103,7 @@ def main():
             # The same program again in a fresh process with the Threefry lowering that JAX registers
             # for every platform but the CPU (tracker_jax.use_accelerator_threefry_lowering): what
             # XLA's buffers are when the random bits are not computed in the CPU's rolled loop.
-            env = {**os.environ, "TRUTH_JAX_LOWERING": "accelerator"}
-            r = subprocess.run([sys.executable, os.path.abspath(__file__), path], env=env,
-                               capture_output=True, text=True, timeout=600)
-            m = re.search(r"@@TRUTH@@(.*)", r.stdout)
-            if r.returncode != 0 or not m:
-                raise RuntimeError(f"accelerator-lowering run failed:\n{r.stdout[-2000:]}\n{r.stderr[-2000:]}")
-            acc = json.loads(m.group(1))["phases"]
+            acc = rerun(path, {"TRUTH_JAX_LOWERING": "accelerator"})["phases"]
             out["acceleratorLowering"] = {k: {"peak": v["peak"], "segment": v["segment"]} for k, v in acc.items()}
     sys.stdout.write("\n@@TRUTH@@" + json.dumps(out) + "\n")
 

@@ -88,6 +88,41 @@ def torch_checks():
     check("torch: tracker peak of a simple forward (x 4000 + 2x 4000)", seg["peak"], 8000)
     check("torch: MemTracker peak agrees on it", seg["memTracker"], 8000)
 
+    # 6. the kernels a CUDA device runs (last: it patches torch.nn.functional): dropout keeps a bool mask
+    # (native_dropout) where the CPU's own path keeps float32 noise; SDPA with dropout keeps its output and
+    # a float32 logsumexp per query row (flash) where the CPU's math path keeps s x s tensors.
+    import torch.nn.functional as F
+    from tracker_torch import use_accelerator_kernels, KERNEL_SWAPS
+
+    def dropout_step():
+        with track_program(use_memtracker=False) as tr:
+            w = torch.randn(256, 128, requires_grad=True)   # 131072
+            x = torch.randn(64, 256)                         # 65536
+            h = x @ w                                        # 32768, freed: only the dropout reads it
+            loss = F.dropout(h, 0.5, True).sum()             # 4
+            del h
+            live = tr.total
+            loss.backward()
+        return live
+
+    def sdpa_step():
+        with track_program(use_memtracker=False) as tr:
+            q = torch.randn(1, 2, 16, 8, requires_grad=True)  # q, k, v: 1024 each
+            k = torch.randn(1, 2, 16, 8, requires_grad=True)
+            v = torch.randn(1, 2, 16, 8, requires_grad=True)
+            before = tr.total
+            loss = F.scaled_dot_product_attention(q, k, v, dropout_p=0.1).sum()
+            live = tr.total - before
+            loss.backward()
+        return live
+
+    cpu_dropout = dropout_step()
+    check("torch: CPU dropout keeps float32 noise", cpu_dropout, 131072 + 65536 + 32768 + 4)
+    use_accelerator_kernels(swap=True)
+    check("torch: accelerator kernels: dropout keeps a bool mask (native_dropout)", dropout_step(), 131072 + 65536 + 8192 + 4)
+    check("torch: accelerator kernels: SDPA with dropout keeps output and logsumexp", sdpa_step(), 1024 + 2 * 16 * 4 + 4)
+    check("torch: accelerator kernels: swaps counted", (KERNEL_SWAPS["dropout"] >= 1, KERNEL_SWAPS["sdpa_dropout"]), (True, 1))
+
 
 def jax_checks():
     import jax

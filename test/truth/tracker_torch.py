@@ -369,3 +369,54 @@ def track_program(use_memtracker=True):
             h.remove()
         for obj, name, orig in reversed(patches):
             setattr(obj, name, orig)
+
+
+# ---- the kernels a CUDA device runs, on the CPU ------------------------------------------
+# Two ops save different tensors on the CPU than on a CUDA GPU, for a kernel choice, not a fact
+# about the model:
+#  - dropout in training: aten/src/ATen/native/Dropout.cpp (PyTorch 2.13) `dropout` calls the
+#    fused `native_dropout` only when `is_fused_kernel_acceptable` (input.is_cuda() / xpu / lazy /
+#    privateuse1, 0 < p < 1); on the CPU `_dropout_impl` makes `noise` in the input's dtype and
+#    returns `input * noise`, whose backward keeps the noise (4 B per element in float32), where
+#    `native_dropout` keeps a bool mask (derivatives.yaml `native_dropout: result1`, 1 B).
+#  - scaled_dot_product_attention with dropout: the CPU's flash kernel refuses dropout > 0
+#    ("Currently do not support dropout > 0"), so the CPU takes the math path, which keeps the
+#    softmax, its dropout noise and the dropped-out scores (s x s per head); CUDA's flash and
+#    memory-efficient kernels support dropout and keep q, k, v, the output and a float32
+#    logsumexp per query row (derivatives.yaml `_scaled_dot_product_flash_attention`).
+# TRUTH_TORCH_KERNELS=accelerator runs the program with `native_dropout` (its CPU kernel, the
+# same saved mask as CUDA's) and SDPA with dropout through the CPU flash kernel
+# (`_scaled_dot_product_flash_attention_for_cpu`, which saves q, k, v, output and logsumexp as the
+# CUDA kernels do) with its dropout left out: the values drawn differ (no attention dropout, a
+# different use of the generator), the tensors kept are those a CUDA device keeps (less CUDA's
+# philox seed and offset: two 8 B scalars). Without the variable the wrappers only count calls,
+# so a program that never reaches them is not run twice.
+KERNEL_SWAPS = {"dropout": 0, "sdpa_dropout": 0}
+
+
+def use_accelerator_kernels(swap):
+    import torch.nn.functional as F
+    orig_dropout = F.dropout
+    orig_sdpa = F.scaled_dot_product_attention
+
+    @functools.wraps(orig_dropout)
+    def dropout(input, p=0.5, training=True, inplace=False):
+        if training and 0 < p < 1 and input.numel() > 0 and not inplace:
+            KERNEL_SWAPS["dropout"] += 1
+            if swap:
+                return torch.native_dropout(input, p, True)[0]
+        return orig_dropout(input, p, training, inplace)
+
+    @functools.wraps(orig_sdpa)
+    def sdpa(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None, enable_gqa=False, **kw):
+        if dropout_p > 0 and torch.is_grad_enabled() and query.device.type == "cpu" and not enable_gqa and not kw \
+                and query.dim() == 4 and (attn_mask is None or not is_causal):
+            KERNEL_SWAPS["sdpa_dropout"] += 1
+            if swap:
+                return torch.ops.aten._scaled_dot_product_flash_attention_for_cpu(
+                    query, key, value, 0.0, is_causal, attn_mask=attn_mask, scale=scale)[0]
+        return orig_sdpa(query, key, value, attn_mask=attn_mask, dropout_p=dropout_p, is_causal=is_causal,
+                         scale=scale, enable_gqa=enable_gqa, **kw)
+
+    F.dropout = dropout
+    F.scaled_dot_product_attention = sdpa

@@ -25,7 +25,10 @@ const cli = join(root, 'dist', 'cli.js');
 const TOLERANCE = 0.10;
 
 type Phases = Record<string, { peak: number; byKind: Record<string, number>; segment: string; memTracker: number | null; peakLive?: number; segmentLive?: string }>;
-interface Measured { framework: 'torch' | 'jax'; phases: Phases; acceleratorLowering?: Record<string, { peak: number; segment: string }> }
+interface Measured {
+  framework: 'torch' | 'jax'; phases: Phases; acceleratorLowering?: Record<string, { peak: number; segment: string }>;
+  acceleratorKernels?: Record<string, { peak: number; segment: string }>;
+}
 interface BreakdownItem { label: string; bytes: number }
 interface OPhase { name: string; peakBytes: number | null; breakdown: BreakdownItem[] }
 interface OModel { name: string; params: number | null; phases: OPhase[] }
@@ -134,6 +137,15 @@ export function compare(program: string, measured: Measured, models: OModel[]): 
       const e = rel(o, acc.peak);
       rows.push({ program, phase, component: 'accelerator lowering', measured: acc.peak, oomlens: o, memTracker: null,
         error: e, within: e !== null && Math.abs(e) <= TOLERANCE, segment: acc.segment });
+    }
+    const kern = measured.acceleratorKernels?.[mname];
+    if (measured.framework === 'torch' && kern && op && kern.peak !== mp.peak) {
+      // The same program with the kernels a CUDA device runs for dropout (native_dropout: a bool mask) and SDPA
+      // with dropout (flash: q, k, v, output, logsumexp), which the CPU replaces with the input's dtype noise and
+      // the math path (tracker_torch.py use_accelerator_kernels); oomlens predicts the accelerator's kernels.
+      const e = rel(o, kern.peak);
+      rows.push({ program, phase, component: 'accelerator kernels', measured: kern.peak, oomlens: o, memTracker: null,
+        error: e, within: e !== null && Math.abs(e) <= TOLERANCE, segment: kern.segment });
     }
     if (measured.framework !== 'torch' || !op) continue;
     const mc = sumBy(Object.entries(mp.byKind), ([k]) => measuredComponent(k), ([, v]) => v);
