@@ -54,12 +54,20 @@ test('Accelerator(mixed_precision="bf16") + prepare + accelerator.backward: the 
   assert.equal(part(acc, /^optimizer state/), 2 * P * 4);
   assert.equal(part(acc, /^gradients/), P * 4);
   // gradient_accumulation_steps=4 keeps .grad through every micro-step's backward, so the backward's activation
-  // gradients sit on top of it: at the last ReLU, the gradient of its output and of its input (the Linear's output),
-  // 2 × 64 × 4096 × 4 B. The plain loop's zero_grad() frees .grad first: its peak is the end of the backward.
+  // gradients sit on top of it and of everything saved: at the last ReLU, the gradient of its output and of its
+  // input (the Linear's output), 2 × 64 × 4096 × 4 B.
   assert.equal(part(acc, /^activations: backward/), 2 * 64 * 4096 * 4);
+  // The plain loop's zero_grad() frees .grad first: the gradients appear during the backward as the saved tensors
+  // go, so its peak is the first layer's backward: every gradient made, nothing of the forward saved any more (the
+  // first Linear saves the program's own input) and the gradient of that layer's output (64 × 4096 × 4 B).
   assert.ok(plain!.peakBytes !== null, 'plain loop peak known');
-  assert.equal(acc!.peakBytes, plain!.peakBytes! + 2 * 64 * 4096 * 4);
-  const rest = (p: typeof acc) => p!.breakdown.filter((c) => !/^activations: backward/.test(c.label)).map((c) => [c.label, c.bytes]);
+  assert.equal(part(plain, /^gradients/), P * 4);
+  assert.equal(part(plain, /^activations: backward/), 64 * 4096 * 4);
+  assert.equal(part(plain, /^activations: (saved|still saved)/), 0);
+  const saved = part(acc, /^activations: saved for the backward/);
+  assert.ok(saved > 0, 'the accumulating loop counts the saved activations at its peak');
+  assert.equal(acc!.peakBytes, plain!.peakBytes! + saved + 2 * 64 * 4096 * 4 - 64 * 4096 * 4);
+  const rest = (p: typeof acc) => p!.breakdown.filter((c) => !/^(activations: (backward|saved|still saved)|gradients)/.test(c.label)).map((c) => [c.label, c.bytes]);
   assert.deepEqual(rest(acc), rest(plain));
 });
 

@@ -193,7 +193,17 @@ for step in range(2):
   // residual add saves nothing); conv1's output (bn1: input) 131,072; bn1 statistics 2 × 16 × 4 = 128; relu result
   // (conv2: input) 131,072; conv2's output (bn2: input) 131,072; bn2 statistics 128; the final relu result (fc's
   // input, a flatten view) 131,072. Total 524,288 + 262,144 + 5 × 131,072 + 256 = 1,442,048 B.
-  assert.equal(part(phase, /^activations: saved for the backward/), 1_442_048);
+  // Alive from the end of the forward (the timeline's step that adds them) until the backward releases them.
+  const at = phase.timeline.findIndex((t) => /^\+ activations: saved for the backward/.test(t.label));
+  assert.ok(at > 0, 'the saved activations are in the timeline');
+  assert.equal(phase.timeline[at].liveBytes - phase.timeline[at - 1].liveBytes, 1_442_048);
+  // The backward, op by op (.grad set to None by zero_grad before the forward): its peak is at bn2's backward, with
+  // fc's weight gradient (4096·10 + 10 = 40,970 × 4 = 163,880 B) and bn2's affine gradients (2 × 16 × 4 = 128 B)
+  // made, everything but fc's input still saved (1,442,048 − 131,072), and three [8,16,16,16] activation gradients
+  // (the flatten view's, the final relu's input and bn2's input: 3 × 131,072 B).
+  assert.equal(part(phase, /^gradients \(float32\) made so far/), 163_880 + 128);
+  assert.equal(part(phase, /^activations: still saved at the backward's peak/), 1_442_048 - 131_072);
+  assert.equal(part(phase, /^activations: backward/), 3 * 131_072);
   assert.equal(phase.unknowns.filter((u) => u.what === 'activations').length, 0);
 });
 

@@ -499,6 +499,18 @@ function uniqueName(ctx: LazyCtx, base: string): string {
   return n === 0 ? base : `${base}_${n}`;
 }
 
+/** A catalogue layer's parameters, its sub-layers' included (MultiheadAttention's out_proj). */
+function layerParams(inst: InstV, seen = new Set<number>()): TensorV[] {
+  if (seen.has(inst.id)) return [];
+  seen.add(inst.id);
+  const out: TensorV[] = [];
+  for (const v of [...inst.attrs.values(), ...(inst.items ?? [])]) {
+    if (v.t === 'tensor' && v.role === 'param') out.push(v);
+    else if (v.t === 'inst') out.push(...layerParams(v, seen));
+  }
+  return out;
+}
+
 /** A catalogue layer called on an input: lazy layers create their parameters now; all produce an output. */
 export function callLayer(it: Interpreter, inst: InstV, entry: LayerEntry, c: CallArgs, node: SyntaxNode): Value {
   const x = c.args[0];
@@ -527,7 +539,7 @@ export function callLayer(it: Interpreter, inst: InstV, entry: LayerEntry, c: Ca
   if (entry.framework === 'torch') {
     const kw: Record<string, unknown> = {};
     for (const [k, v] of c.kw) if (v.t === 'bool' || v.t === 'int' || v.t === 'float') kw[k] = v.v;
-    it.memory.op(inst.cls.name, [...c.args, ...c.kw.values()], res, { ...args, ...kw });
+    it.memory.op(inst.cls.name, [...c.args, ...c.kw.values()], res, { ...args, ...kw }, layerParams(inst));
   }
   return res;
 }

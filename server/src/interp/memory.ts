@@ -115,7 +115,11 @@ export interface AllocSpec {
 }
 
 /** One traced op (a catalogue op or layer call): what it read and made, for the saved-tensor model (phases/saved.ts). */
-export interface OpEvent { op: string; inputs: TensorV[]; outputs: TensorV[]; args?: Record<string, unknown> }
+export interface OpEvent {
+  op: string; inputs: TensorV[]; outputs: TensorV[]; args?: Record<string, unknown>;
+  /** A layer's own parameters (a module called as one op): its backward writes their gradients. */
+  params?: TensorV[];
+}
 
 interface JitFrame {
   node: SyntaxNode;
@@ -470,10 +474,10 @@ export class Memory {
   }
 
   /** Reports an op to the op watchers (cheap when none). */
-  op(name: string, inputs: Value[], out: Value, args?: Record<string, unknown>): void {
+  op(name: string, inputs: Value[], out: Value, args?: Record<string, unknown>, params?: TensorV[]): void {
     if (!this.opWatchers.length) return;
     const tens = (v: Value): TensorV[] => (v.t === 'tensor' ? [v] : v.t === 'tuple' || v.t === 'list' ? v.items.flatMap(tens) : []);
-    const ev: OpEvent = { op: name, inputs: inputs.flatMap(tens), outputs: tens(out), args };
+    const ev: OpEvent = { op: name, inputs: inputs.flatMap(tens), outputs: tens(out), args, ...(params?.length ? { params } : {}) };
     for (const w of this.opWatchers) w(ev);
   }
 

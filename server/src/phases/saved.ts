@@ -37,6 +37,8 @@ export interface SavedOp {
   outputs: TensorV[];
   /** True when the size is a lower bound (a library-chosen workspace). */
   lowerBound?: string;
+  /** Parameters the op reads (a layer's own, or a parameter passed to a functional op): its backward writes their gradients. */
+  params?: TensorV[];
 }
 
 export const bytesOf = (t: TensorV): number => {
@@ -60,7 +62,8 @@ export function savedBy(ev: OpEvent, act: (t: TensorV) => boolean): SavedOp {
   const outs = ev.outputs;
   const o = outs[0];
   const s = short(ev.op);
-  const base: SavedOp = { op: ev.op, tensors: [], extra: 0, inputs: ins, outputs: outs };
+  const params = [...(ev.params ?? []), ...ev.inputs.filter((t) => t.role === 'param')];
+  const base: SavedOp = { op: ev.op, tensors: [], extra: 0, inputs: ins, outputs: outs, ...(params.length ? { params } : {}) };
   const a = ev.args ?? {};
   const training = a.__training !== false;
   switch (s) {
@@ -201,8 +204,16 @@ export interface OpLevelResult {
   /** Bytes of the distinct storages saved, plus the extras. */
   saved: number;
   count: number;
-  /** Peak of (saved not yet released + live gradients) during the backward walk. */
+  /** Peak of (saved not yet released + live activation gradients) during the backward walk. */
   backwardPeak: number;
+  /** The same with the parameter gradients made so far (when `.grad` does not exist before the backward). */
+  backwardPeakParams: number;
+  /** At that peak: the parameter gradients made so far, the saved bytes not yet released, the activation gradients. */
+  paramGradsAtPeak: number;
+  savedAtPeak: number;
+  actGradsAtPeak: number;
+  /** Bytes of the distinct parameters whose gradients the walk made (AccumulateGrad, once per parameter). */
+  paramGrads: number;
   /** Lower-bound reasons (library workspaces sized by their minimum). */
   lowerBounds: string[];
   /** Per op kind: bytes saved (for the breakdown note). */
@@ -242,6 +253,15 @@ export function opLevel(ops: SavedOp[]): OpLevelResult {
   const grads = new Map<number, number>();
   let gradBytes = 0;
   let peak = saved;
+  let peakParams = saved;
+  let paramGradsAtPeak = 0;
+  let savedAtPeak = saved;
+  let actGradsAtPeak = 0;
+  // Parameter gradients: AccumulateGrad makes `.grad` when the first op reading the parameter has run its
+  // backward (torch/csrc/autograd/functions/accumulate_grad.h: the incoming gradient is stolen as `.grad` when
+  // none exists, later ones are added in place), so they grow over the walk while the saved tensors shrink.
+  const paramSeen = new Set<number>();
+  let paramGrads = 0;
   const lastOut = ops.length ? ops[ops.length - 1].outputs[0] : undefined;
   if (lastOut) { grads.set(lastOut.id, bytesOf(lastOut)); gradBytes += bytesOf(lastOut); }
   for (let i = ops.length - 1; i >= 0; i--) {
@@ -252,12 +272,19 @@ export function opLevel(ops: SavedOp[]): OpLevelResult {
       const n = bytesOf(t);
       grads.set(t.id, n); gradBytes += n;
     }
+    for (const p of op.params ?? []) {
+      if (paramSeen.has(p.id)) continue;
+      paramSeen.add(p.id); paramGrads += bytesOf(p);
+    }
     peak = Math.max(peak, live + gradBytes);
+    if (live + gradBytes + paramGrads > peakParams) {
+      peakParams = live + gradBytes + paramGrads; paramGradsAtPeak = paramGrads; savedAtPeak = live; actGradsAtPeak = gradBytes;
+    }
     // A view's output is its input's storage: its gradient flows on to the producer of that storage.
     const inIds = new Set(op.inputs.map((t) => t.id));
     for (const t of op.outputs) { if (inIds.has(t.id)) continue; const n = grads.get(t.id); if (n !== undefined) { gradBytes -= n; grads.delete(t.id); } }
     live -= op.extra;
     for (const t of op.tensors) if (lastSaver.get(t.id) === i) live -= size.get(t.id) ?? 0;
   }
-  return { saved, count: size.size, backwardPeak: peak, lowerBounds, byOp };
+  return { saved, count: size.size, backwardPeak: peak, backwardPeakParams: peakParams, paramGradsAtPeak, savedAtPeak, actGradsAtPeak, paramGrads, lowerBounds, byOp };
 }

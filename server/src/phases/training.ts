@@ -40,7 +40,7 @@ import { type TensorV, type Value, NONE, num, unknown } from '../interp/values';
 import { hfConfig, inferenceUses, inTrainingCall, inTrainingStep } from './inference';
 import { hfConfigView, hfLoadOf, hfLoads, readConfig, UnknownConfigField } from '../frameworks/transformers/semantics';
 import { autoClassFor, numLabels, type HfConfig } from '../frameworks/transformers/catalog';
-import { pythonActivation } from '../frameworks/transformers/activations';
+import { pythonActivation, trainingCacheCopies } from '../frameworks/transformers/activations';
 import { kbitPrepOf, peftOf } from '../frameworks/peft/semantics';
 import { FROZEN } from '../frameworks/torch/semantics';
 
@@ -111,7 +111,7 @@ export function enclosingJit(node: SyntaxNode, text: string): GradCall['jit'] {
  */
 export interface OpLevelTrace {
   bytes: number; count: number; unknowns: number;
-  backwardPeak?: number; output?: TensorV; lowerBounds?: string[]; byOp?: Map<string, number>; outputWhy?: string;
+  backwardPeak?: number; backwardPeakParams?: number; paramGradsAtPeak?: number; savedAtPeak?: number; actGradsAtPeak?: number; paramGrads?: number; output?: TensorV; lowerBounds?: string[]; byOp?: Map<string, number>; outputWhy?: string;
 }
 
 export interface TrainingProgram {
@@ -573,7 +573,7 @@ export function installTraining(it: Interpreter): void {
     const outT = out.t === 'tensor' ? out : out.t === 'tuple' && out.items[0]?.t === 'tensor' ? out.items[0] : undefined;
     use.opLevel = {
       bytes: lvl.saved, count: lvl.count, unknowns: tmp.unknowns.length + (out.t === 'unknown' ? 1 : 0),
-      backwardPeak: lvl.backwardPeak, output: outT && !saved.some((sv) => sv.tensors.some((t) => t.id === outT.id)) ? outT : undefined,
+      backwardPeak: lvl.backwardPeak, backwardPeakParams: lvl.backwardPeakParams, paramGradsAtPeak: lvl.paramGradsAtPeak, savedAtPeak: lvl.savedAtPeak, actGradsAtPeak: lvl.actGradsAtPeak, paramGrads: lvl.paramGrads, output: outT && !saved.some((sv) => sv.tensors.some((t) => t.id === outT.id)) ? outT : undefined,
       lowerBounds: lvl.lowerBounds, byOp: lvl.byOp, outputWhy: out.t === 'unknown' ? out.reason : undefined,
     };
     return out;
@@ -882,7 +882,9 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
       'the Reducer\'s flat buckets: every gradient once more (gradient_as_bucket_view=False, the default)',
       'torch/nn/parallel/distributed.py DistributedDataParallel, gradient_as_bucket_view: "the saved memory size will be equal to the total gradients size"');
   }
-  notes.push('gradients are counted at full size next to every saved activation: an upper bound, since the backward frees each layer\'s activations as it fills its gradients');
+  let gradsWalked = false;
+  const fullGradsNote = 'gradients are counted at full size next to every saved activation: an upper bound, since the backward frees each layer\'s activations as it fills its gradients';
+  notes.push(fullGradsNote);
   if (torchLike && !gradsKept) notes.push('zero_grad(set_to_none=True): no gradient exists until the backward, so the start of the backward (the loss\'s gradients) and its end (all gradients) are two candidate peaks');
 
   // 4. Activations kept for the backward.
@@ -945,8 +947,11 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
       }
       const parts = [...(o.byOp ?? new Map<string, number>())].sort((x, y) => y[1] - x[1]).slice(0, 6).map(([k, b]) => `${k} ${(b / 1e6).toFixed(1)} MB`).join(', ');
       const dpSplit = dpReplicas > 1;
+      let savedId: number | undefined;
+      let savedFreed = false;
+      let logProbId: number | undefined;
       if (!dpSplit) {
-        mk('activations (saved by autograd)', `activations: saved for the backward, op by op (${o.count} tensors)`, o.bytes, 'activation', { kind: 'device', index: 0 }, traced.span,
+        savedId = mk('activations (saved by autograd)', `activations: saved for the backward, op by op (${o.count} tensors)`, o.bytes, 'activation', { kind: 'device', index: 0 }, traced.span,
           `distinct storages the traced forward's ops save for their backward, plus their statistics, indices and masks (${parts})`,
           `${DERIV}: linear/conv save their input, relu/softmax/tanh their result, gelu/silu their input, layer/batch norm their input and float32 statistics, max-pool its input and int64 indices, dropout its mask`);
       }
@@ -962,7 +967,7 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
           // cross_entropy = nll_loss(log_softmax(input)): `_log_softmax: result` is saved; its backward writes
           // nll_loss's gradient and _log_softmax_backward_data's, both shaped like the input (derivatives.yaml
           // `nll_loss_forward`, `_log_softmax`), while the output and log-probs are still alive.
-          mk('log-probs', `cross-entropy log-probs saved for backward (${o.output.dtype})`, ob, 'activation', { kind: 'device', index: 0 }, traced.span,
+          logProbId = mk('log-probs', `cross-entropy log-probs saved for backward (${o.output.dtype})`, ob, 'activation', { kind: 'device', index: 0 }, traced.span,
             'log_softmax of the forward output, kept by autograd for the loss backward', `${DERIV} _log_softmax: result`, o.output.shape.filter((d): d is number => typeof d === 'number'), o.output.dtype);
           logitBytes = ob;
           ceTransient = { op: 'transient', label: 'activations: cross-entropy backward (two gradients like the output)', bytesPerDevice: 2 * ob, role: 'activation', span: traced.span,
@@ -973,11 +978,45 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
       // zero_grad() runs before the backward: the previous gradients are gone when the loss's gradients are made.
       if (prevGrads !== undefined) events.push({ op: 'free', id: prevGrads });
       if (ceTransient) events.push(ceTransient);
-      const bwExtra = (o.backwardPeak ?? o.bytes) - o.bytes;
-      if (bwExtra > 0 && !dpSplit) {
-        events.push({ op: 'transient', label: 'activations: backward (gradients of activations beside what is still saved)', bytesPerDevice: bwExtra, role: 'activation', span: traced.span,
-          formula: 'max over the ops, in reverse order, of (saved by ops not yet differentiated + live activation gradients) − all saved',
-          citation: 'torch/csrc/autograd/engine.cpp (a node\'s saved variables are released after it runs); gradients shaped like each op\'s output and inputs' });
+      // `.grad` made during the backward (set_to_none, every parameter trainable, the traced ops reading all of
+      // them): each parameter's gradient appears when the first op reading it has run its backward, while the
+      // saved tensors of the ops before it are still alive; the full gradients exist only once all saved
+      // tensors are released. Otherwise the gradients are counted at full size beside every saved activation.
+      // One device, no sharding or DDP buckets (their gradients are laid out by the wrapper, not by AccumulateGrad alone).
+      const walkGrads = !dpSplit && !gradsKept && !peft && !!trainable && savedId !== undefined && !shard && !prog.ddp && deviceCount === 1
+        && o.paramGrads !== undefined && o.backwardPeakParams !== undefined && o.paramGrads > 0 && Math.abs(o.paramGrads - paramBytes) <= 0.001 * paramBytes;
+      if (walkGrads && o.backwardPeakParams! > o.bytes) {
+        // The backward's peak: the saved tensors of the ops not yet differentiated, the activation gradients alive
+        // there and the parameter gradients made so far (then everything saved is released and all gradients exist).
+        // The loss's backward has run: the log-probs it saved are released.
+        if (logProbId !== undefined) { events.push({ op: 'free', id: logProbId }); logProbId = undefined; }
+        events.push({ op: 'free', id: savedId! });
+        const left = mk('activations (still saved)', `activations: still saved at the backward's peak (of ${o.count} tensors)`, o.savedAtPeak!, 'activation', { kind: 'device', index: 0 }, traced.span,
+          'what the ops not yet differentiated keep, at the instant of the backward\'s peak', `${DERIV}; torch/csrc/autograd/engine.cpp (a node's saved variables are released after it runs)`);
+        const part = o.paramGradsAtPeak! > 0 ? mk('gradients (so far)', `gradients (${paramDtype}) made so far at the backward's peak`, o.paramGradsAtPeak!, 'gradient', sharded(2), gradSpan,
+          'the gradients of the parameters read by the ops whose backward has run',
+          'torch/csrc/autograd/functions/accumulate_grad.h (.grad made at the first gradient of the parameter)') : undefined;
+        if (o.actGradsAtPeak! > 0) {
+          events.push({ op: 'transient', label: 'activations: backward (gradients of activations beside what is still saved)', bytesPerDevice: o.actGradsAtPeak!, role: 'activation', span: traced.span,
+            formula: 'the ops in reverse order; at the peak of (saved by ops not yet differentiated + live activation gradients + parameter gradients made so far): the activation gradients',
+            citation: 'torch/csrc/autograd/engine.cpp; gradients shaped like each op\'s output and inputs' });
+        }
+        events.push({ op: 'free', id: left });
+        if (part !== undefined) events.push({ op: 'free', id: part });
+        savedFreed = true;
+      } else {
+        const bwExtra = (o.backwardPeak ?? o.bytes) - o.bytes;
+        if (bwExtra > 0 && !dpSplit && !walkGrads) {
+          events.push({ op: 'transient', label: 'activations: backward (gradients of activations beside what is still saved)', bytesPerDevice: bwExtra, role: 'activation', span: traced.span,
+            formula: 'max over the ops, in reverse order, of (saved by ops not yet differentiated + live activation gradients) − all saved',
+            citation: 'torch/csrc/autograd/engine.cpp (a node\'s saved variables are released after it runs); gradients shaped like each op\'s output and inputs' });
+        }
+      }
+      if (walkGrads) {
+        // After the backward: every saved tensor and the log-probs are released; the gradients follow (allocGrads).
+        if (!savedFreed) events.push({ op: 'free', id: savedId! });
+        if (logProbId !== undefined) events.push({ op: 'free', id: logProbId });
+        gradsWalked = true;
       }
       for (const lb of o.lowerBounds ?? []) unknowns.push({ what: 'activations', reason: `${lb}: the activations shown are a lower bound`, span: traced.span });
       if (o.outputWhy) unknowns.push({ what: 'activations', reason: `the forward's output is not known (${o.outputWhy}): ops after it are not counted`, span: traced.span });
@@ -1030,6 +1069,17 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
         `${pyAct.savedExtra}·b·s·inner per layer = ${pyAct.savedExtra}·${shape.batch}·${shape.seq}·${pyAct.inner}·${e} B × ${arch.layers} layers`, pyAct.citation);
       actBytes += bytes;
     }
+    // A training forward that builds a KV cache (transformers ≥ 4.56, use_cache on, no checkpointing): the key and
+    // value copies attention saves, where the fused projection they were split from stays saved too.
+    const cc = cfg && recompute === 'none' && dpReplicas <= 1 && !below(4, 56) && !/use_cache\s*=\s*False/.test(programText(it))
+      ? trainingCacheCopies(cfg as { model_type?: unknown; use_cache?: unknown }) : undefined;
+    if (cc) {
+      const bytes = cc.hiddenCopies * shape.batch * shape.seq * arch.hidden * e * arch.layers;
+      mk('activations KV cache copies', `activations saved for backward: key and value cache copies (${arch.layers} layers, ${computeDtype})`, bytes, 'activation', { kind: 'device', index: 0 }, shape.span,
+        `${cc.hiddenCopies}·b·s·h per layer = ${cc.hiddenCopies}·${shape.batch}·${shape.seq}·${arch.hidden}·${e} B × ${arch.layers} layers`, cc.citation);
+      actBytes += bytes;
+      notes.push(`transformers${tv ? `==${tv}` : ''} builds a KV cache in the training forward (use_cache): attention saves the key and value copies it concatenates; use_cache=False drops them`);
+    }
     // The loss may be computed in the model's own file (a GPT whose forward returns the loss), not the one analysed.
     const ce = /cross_entropy|log_softmax|nll_loss|CrossEntropyLoss/.test(programText(it)) || rec.framework === 'transformers';
     // A *ForSequenceClassification head (frameworks/transformers/catalog.ts seqClsSizes) has num_labels outputs, not a
@@ -1072,6 +1122,7 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
   }
 
   if (!gradsKept) allocGrads();
+  if (gradsWalked) notes.splice(notes.indexOf(fullGradsNote), 1, 'the backward is replayed op by op: each parameter\'s gradient is counted from the op that first makes it, beside the activations not yet released');
 
   // JAX: a jitted step returns new parameters and optimizer state. XLA gives a computation's outputs buffers of
   // their own unless an argument is donated (jax docs "Buffer donation"; jax/_src/pjit.py donated_invars), and

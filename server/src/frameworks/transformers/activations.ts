@@ -45,3 +45,20 @@ export function pythonActivation(c: Record<string, unknown>, hidden: number): Py
 export function heldHidden(c: { model_type?: unknown }): number {
   return c.model_type === 'gpt2' ? 2 : 0;
 }
+
+/**
+ * Hidden-sized copies a family's training forward keeps besides what the transformer formula counts, when the
+ * forward builds a KV cache (config `use_cache`, true by default; transformers turns it off under gradient
+ * checkpointing in training). From transformers 4.56 every cache layer starts empty and `update` concatenates
+ * (cache_utils.py DynamicLayer.lazy_initialization: `torch.tensor([])`, then `torch.cat([self.keys, key_states])`;
+ * huggingface/transformers#39797, "all caches are initialized lazily"), so the keys and values attention reads
+ * are new tensors. GPT-2 splits one fused projection into views (modeling_gpt2.py GPT2Attention.forward:
+ * `self.c_attn(hidden_states).split(self.split_size, dim=2)`, v5.23): the query view keeps the whole
+ * [b, s, 3h] projection alive for the attention's backward, so the key and value copies come on top
+ * (2·b·s·h per layer). Models with separate, rotated projections (Llama) save the copies instead of the
+ * rotated keys and the projected values, which are then freed: nothing on top.
+ */
+export function trainingCacheCopies(c: { model_type?: unknown; use_cache?: unknown }): { hiddenCopies: number; citation: string } | undefined {
+  if (c.model_type !== 'gpt2' || c.use_cache === false) return undefined;
+  return { hiddenCopies: 2, citation: 'transformers cache_utils.py DynamicLayer.update (lazy_initialization + torch.cat, from 4.56: huggingface/transformers#39797); modeling_gpt2.py GPT2Attention.forward (c_attn(...).split); tools/autograd/derivatives.yaml _scaled_dot_product_*_attention (query, key, value)' };
+}
