@@ -982,8 +982,9 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
       // them): each parameter's gradient appears when the first op reading it has run its backward, while the
       // saved tensors of the ops before it are still alive; the full gradients exist only once all saved
       // tensors are released. Otherwise the gradients are counted at full size beside every saved activation.
-      // One device, no sharding or DDP buckets (their gradients are laid out by the wrapper, not by AccumulateGrad alone).
-      const walkGrads = !dpSplit && !gradsKept && !peft && !!trainable && savedId !== undefined && !shard && !prog.ddp && deviceCount === 1
+      // One device, no sharding or DDP buckets (their gradients are laid out by the wrapper, not by AccumulateGrad alone),
+      // no frozen parameter (the walk makes a gradient for every parameter an op reads).
+      const walkGrads = !dpSplit && !gradsKept && !peft && !frozen.size && !!trainable && savedId !== undefined && !shard && !prog.ddp && deviceCount === 1
         && o.paramGrads !== undefined && o.backwardPeakParams !== undefined && o.paramGrads > 0 && Math.abs(o.paramGrads - paramBytes) <= 0.001 * paramBytes;
       if (walkGrads && o.backwardPeakParams! > o.bytes) {
         // The backward's peak: the saved tensors of the ops not yet differentiated, the activation gradients alive
