@@ -46,6 +46,10 @@ test('a with statement split by a backslash or holding comments is followed', as
   await check(readFileSync(join(FIX, 'with_comment.py'), 'utf8'), undefined);
 });
 
+test('zip() over no sequences is empty, map() with no iterable ends (was an internal error)', async () => {
+  await check(readFileSync(join(FIX, 'zip_no_sequences.py'), 'utf8'), undefined);
+});
+
 // The issue's depths: 800 to 2,400.
 for (const n of [800, 2400]) {
   test(`nested calls ${n} deep: the deep part is an unknown at the depth limit`, async () => {

@@ -150,6 +150,8 @@ export function installPython(it: Interpreter): void {
   reg('builtins.zip', (_s, c, node) => {
     const seqs = c.args.map((a) => it.iterate(a, node));
     if (seqs.some((s) => !s)) return unknown('zip() of an unknown sequence', it.span(node));
+    // zip() with no sequences (zip(*[])) is empty; Math.min() of nothing is Infinity.
+    if (!seqs.length) return { t: 'list', items: [] };
     const n = Math.min(...seqs.map((s) => s!.length));
     return { t: 'list', items: Array.from({ length: n }, (_, i) => ({ t: 'tuple' as const, items: seqs.map((s) => s![i]) })) };
   });
@@ -188,6 +190,8 @@ export function installPython(it: Interpreter): void {
   reg('builtins.map', (_s, c, node) => {
     const seqs = c.args.slice(1).map((a) => it.iterate(a, node));
     if (!c.args[0] || seqs.some((s) => !s)) return unknown('map() over an unknown sequence', it.span(node));
+    // map(f) with no iterable raises TypeError in Python.
+    if (!seqs.length) return unknown('map() needs at least one iterable', it.span(node));
     const n = Math.min(...seqs.map((s) => s!.length));
     const out: Value[] = [];
     for (let i = 0; i < n; i++) out.push(it.call(c.args[0], { args: seqs.map((s) => s![i]), kw: new Map() }, node));
