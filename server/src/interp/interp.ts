@@ -119,6 +119,12 @@ export class Interpreter {
   plainInitEnd?: (r: ModelRecord, bound: Value | undefined, stmt: SyntaxNode | undefined) => boolean;
   readonly unknowns: UnknownV[] = [];
   /**
+   * Objects whose attributes are all known to be their instance dict (an argparse Namespace from
+   * parse_args): `**vars(obj)` / `**obj.__dict__` expand to them. One whose `__dict__` was handed
+   * out (vars(obj) alone, obj.__dict__), or that got an attribute of a name not known, leaves.
+   */
+  readonly completeAttrs = new WeakSet<InstV>();
+  /**
    * Every name an import statement bound, in execution order: the local
    * name, the statement, whether it is at module level, and the import
    * re-spelled for that one name (`import os as o`, `from os import environ`),
@@ -1440,6 +1446,7 @@ export class Interpreter {
       case 'inst': {
         const a = obj.attrs.get(name);
         if (a !== undefined) return a;
+        if (name === '__dict__') this.completeAttrs.delete(obj);
         const c = this.classAttr(obj.cls, name);
         if (c !== undefined) return this.bindMember(c, obj, node);
         return this.externAttr(obj, name, node);
@@ -1594,6 +1601,8 @@ export class Interpreter {
         if (it) args.push(...it);
         else args.push(unknown(`*${clip(c.namedChildren[0]!.text)} could not be expanded`, this.span(c)));
       } else if (c.type === 'dictionary_splat') {
+        const own = this.withTemps(pinned, () => this.instanceDictSplat(c.namedChildren[0]!));
+        if (own) { for (const [k, v] of own) kw.set(k, v); continue; }
         const v = this.withTemps(pinned, () => this.eval(c.namedChildren[0]!));
         if (v.t === 'dict') v.keys.forEach((k, i) => { if (k.t === 'str') kw.set(k.v, v.vals[i]); });
         else kw.set('**', unknown(`**${clip(c.namedChildren[0]!.text)} could not be expanded${v.t === 'unknown' ? ` (${v.reason})` : ''}`, this.span(c)));
@@ -1602,6 +1611,30 @@ export class Interpreter {
       }
     }
     return { args, kw };
+  }
+
+  /**
+   * `**vars(x)` / `**x.__dict__` where `x` (a name or attribute) is an object whose attributes are
+   * its whole instance dict (Python's vars(): the object's __dict__): its attributes as keywords.
+   * Undefined when it is not that form; the expression is then evaluated as usual.
+   */
+  private instanceDictSplat(e: SyntaxNode): Map<string, Value> | undefined {
+    let target: SyntaxNode | null = null;
+    if (e.type === 'call') {
+      const fnNode = e.childForFieldName('function');
+      const argList = e.childForFieldName('arguments');
+      const args = argList?.namedChildren.filter((a) => a && a.type !== 'comment') ?? [];
+      if (fnNode?.type !== 'identifier' || fnNode.text !== 'vars' || args.length !== 1) return undefined;
+      const fn = this.eval(fnNode);
+      if (fn.t !== 'extern' || fn.name !== 'builtins.vars') return undefined;
+      target = args[0]!;
+    } else if (e.type === 'attribute' && e.childForFieldName('attribute')?.text === '__dict__') {
+      target = e.childForFieldName('object');
+    }
+    if (!target || (target.type !== 'identifier' && target.type !== 'attribute')) return undefined;
+    const obj = this.eval(target);
+    if (obj.t !== 'inst' || !this.completeAttrs.has(obj) || obj.attrs.has('__dict__')) return undefined;
+    return new Map(obj.attrs);
   }
 
   private evalCall(node: SyntaxNode): Value {

@@ -274,6 +274,7 @@ export function installPython(it: Interpreter): void {
   reg('builtins.setattr', (_s, c, node) => {
     const [o, n, v] = c.args;
     if (o && n?.t === 'str' && v) it.setAttr(o, n.v, v, node);
+    else if (o?.t === 'inst') it.completeAttrs.delete(o);
     return NONE;
   });
   // type(x): the class of an object; for builtin values their builtin type (compared by name in interp.ts).
@@ -292,12 +293,20 @@ export function installPython(it: Interpreter): void {
   });
   // vars(obj) is obj.__dict__ (builtins docs): a program's instance gives its attributes, a namespace-like mapping
   // (SimpleNamespace, argparse.Namespace) itself; anything else (a module, a library object) is not known.
+  // The instance's dict is handed out as a copy: the program may change the object through it, so its attributes
+  // are no longer known complete (`**vars(x)` in interp.ts), and a second vars(x) is unknown, never the stale copy.
   reg('builtins.vars', (_s, c, node) => {
     const o = c.args[0];
-    if (o?.t === 'inst') return { t: 'dict', keys: [...o.attrs.keys()].map((k) => str(k)), vals: [...o.attrs.values()] };
+    if (o?.t === 'inst') {
+      it.completeAttrs.delete(o);
+      if (handedOut.has(o)) return unknown(`vars(${describe(o)}) after its __dict__ was handed out: changes made through it are not followed`, it.span(node));
+      handedOut.add(o);
+      return { t: 'dict', keys: [...o.attrs.keys()].map((k) => str(k)), vals: [...o.attrs.values()] };
+    }
     if (o?.t === 'dict' && o.attrs) return o;
     return unknown(o ? `vars(${describe(o)})` : 'vars() of the local scope', it.span(node));
   });
+  const handedOut = new WeakSet<object>();
   reg('builtins.open', () => unknown('file I/O is not followed'));
 
   // math

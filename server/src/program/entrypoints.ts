@@ -117,6 +117,8 @@ export function installEntryPoints(it: Interpreter): void {
   method('set_defaults', (st, _self, c) => { for (const [k, v] of c.kw) st.defaults.set(k, v); return NONE; });
   const parse = (st: ParserState, c: CallArgs, node: SyntaxNode): InstV => {
     const ns = it.newInst(namespaceClass('Namespace'));
+    // argparse's Namespace holds exactly the parser's destinations and set_defaults() keys (argparse.py parse_known_args).
+    it.completeAttrs.add(ns);
     for (const a of st.args) ns.attrs.set(a.dest, a.value);
     for (const [k, v] of st.defaults) ns.attrs.set(k, v);
     // parse_args(args): a literal list is the command line; None (or nothing) is sys.argv[1:].
