@@ -17,6 +17,7 @@ import { analyze } from '../analysis/analyze';
 import type { Tree } from '../interp/parser';
 import { anchorSpan, type AnalysisResult, type AnalyzeOptions, type ModelReport } from '../analysis/api';
 import { findRoot, hashText, isInside, workspaceFor, type Workspace } from './workspace';
+import { launchCommandsNaming } from './launch';
 
 /** At most this many programs are analysed to reach one file's classes. */
 const MAX_PROGRAMS = 6;
@@ -25,8 +26,52 @@ interface Cached { deps: Map<string, string>; result: AnalysisResult; device: st
 const programCache = new Map<string, Cached>();
 
 export async function analyzeFile(text: string, opts: AnalyzeOptions, previousTree?: Tree, ownResult?: AnalysisResult): Promise<AnalysisResult> {
+  // A config file (YAML, JSON, TOML) is not Python: it is read by a program, never run.
+  const notPython = !ownResult && opts.path !== undefined && CONFIG_FILE.test(opts.path);
   // `ownResult`: the file's own analysis when the caller already made it (the LSP worker, from its incremental tree).
-  const own = ownResult ?? await analyze(text, opts, previousTree);
+  const own = notPython ? { text, models: [], findings: [], unbuilt: [], unknowns: [], dependencies: [], elapsedMs: 0 } : ownResult ?? await analyze(text, opts, previousTree);
+  const r = await withPrograms(text, own, opts);
+  if (!opts.path || r.models.length || r.unbuilt.length) return r;
+  // Nothing built or defined here: a config file that a command of the workspace passes to its program.
+  const run = await asRunWith(resolve(opts.path), r, opts);
+  if (run) return run;
+  if (notPython) r.unknowns.push({ what: 'file', reason: 'not a Python file, and no command of the workspace (README, shell scripts, .vscode/launch.json, [[tool.oomlens.runs]]) passes it to a program' });
+  return r;
+}
+
+const CONFIG_FILE = /\.(ya?ml|json|toml|cfg|ini|conf)$/i;
+
+/**
+ * `file` (a config file) as the workspace's commands run it: the first command that passes it to a
+ * program (`python train.py configs/x.yaml`, README.md) is analysed with its words, and the models it
+ * builds are reported here, "as built in train.py:N" with the command named by `run`. When the program
+ * builds nothing, its unknowns say why. Undefined when no command names the file.
+ */
+async function asRunWith(path: string, own: AnalysisResult, opts: AnalyzeOptions): Promise<AnalysisResult | undefined> {
+  const ws = workspaceFor(opts.workspaceRoot ?? findRoot(path));
+  const commands = launchCommandsNaming(ws, path).slice(0, MAX_PROGRAMS);
+  let first: { deps: string[]; unknowns: AnalysisResult['unknowns'] } | undefined;
+  for (const cmd of commands) {
+    const progText = ws.readText(cmd.script);
+    if (progText === undefined) continue;
+    const r = await analyze(progText, { ...opts, path: cmd.script, workspaceRoot: ws.root, launch: cmd });
+    const deps = [...new Set([...(own.dependencies ?? []), cmd.script, cmd.file, ...(r.dependencies ?? [])])];
+    if (r.models.length) {
+      const head = { start: 0, end: Math.max(0, own.text.indexOf('\n') < 0 ? own.text.length : own.text.indexOf('\n')) };
+      const models = r.models.map((m) => {
+        const copy = rehome(m, path, cmd.script, progText);
+        // Nothing in the config file builds it: the model is shown on the file's first line.
+        if (anchorSpan(copy).file) copy.facts.entrySpan = { ...head };
+        return copy;
+      });
+      return { ...own, models, dependencies: deps };
+    }
+    if (!first?.unknowns.length) first = { deps, unknowns: r.unknowns.map((u) => ({ what: u.what, reason: `as run by ${cmd.source}: ${u.reason}` })) };
+  }
+  return first?.unknowns.length ? { ...own, unknowns: [...own.unknowns, ...first.unknowns], dependencies: first.deps } : undefined;
+}
+
+async function withPrograms(text: string, own: AnalysisResult, opts: AnalyzeOptions): Promise<AnalysisResult> {
   if (!opts.path) return own;
   const path = resolve(opts.path);
   const defaulted = own.models.filter((m) => m.origin && m.facts.definitionSpan);
