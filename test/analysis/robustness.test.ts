@@ -97,3 +97,11 @@ test('absurd layer, block, dimension and batch counts are unknowns at the size c
   // None of the models made with an absurd count has a number.
   for (const m of r.models.filter((x) => x.facts.name !== 'Sequential')) assert.equal(m.facts.paramCount, null, m.facts.name);
 });
+
+test('a container holding a module that could not be followed has an unknown count, never 0', async () => {
+  const r = await analyze(readFileSync(join(FIX, 'container_unknown_item.py'), 'utf8'), { device: 'a100-80gb', versions: {} });
+  const bag = r.models.find((m) => m.facts.name === 'Detector');
+  assert.ok(bag, r.models.map((m) => m.facts.name).join(', '));
+  assert.equal(bag.facts.paramCount, null);
+  assert.ok(bag.facts.unknowns.some((u) => /^module members\.0: /.test(u.reason)), JSON.stringify(bag.facts.unknowns));
+});

@@ -25,7 +25,7 @@ import { inferencePhases, isKvName } from '../phases/inference';
 import { visitTensors } from '../interp/memory';
 import { KV_CITATION } from '../../../shared/src/kvcache';
 import { stepInputEvents, trainingPhases } from '../phases/training';
-import { moduleTensors, type TorchStateDict } from '../frameworks/torch/semantics';
+import { moduleTensors, unknownModuleSlots, type TorchStateDict } from '../frameworks/torch/semantics';
 import { BudgetExceeded, Cancelled, Interpreter } from '../interp/interp';
 import type { ModelRecord } from '../interp/memory';
 import { parsePython, type Tree } from '../interp/parser';
@@ -270,6 +270,7 @@ function toFacts(rec: ModelRecord, versions: Record<string, string>, it: Interpr
     placement: t.placement, span: t.span, note: t.note, citation: t.citation,
   });
   const unknowns: Unknown[] = [...rec.unknowns];
+  if (!rec.params && rec.result) for (const slot of unknownModuleSlots(rec.result)) unknowns.push({ what: rec.name, reason: `module ${slot}`, span: rec.span });
   let count: number | null = 0;
   for (const p of params) {
     let n = 1;

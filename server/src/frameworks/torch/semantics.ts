@@ -137,6 +137,24 @@ export function torchBaseLayer(it: Interpreter, inst: InstV): LayerEntry | undef
   return undefined;
 }
 
+/**
+ * Slots of a model's containers (ModuleList / Sequential items: each is a module, container.py) that hold a
+ * value oomlens could not follow (a module loaded from a checkpoint it cannot read): the parameters under
+ * them are not known, so the count is not either. Each as "path: reason".
+ */
+export function unknownModuleSlots(v: Value): string[] {
+  const out: string[] = [];
+  const seen = new Set<object>();
+  const walk = (x: Value, path: string): void => {
+    if (x.t !== 'inst' || x.cls.kind !== 'torch' || seen.has(x)) return;
+    seen.add(x);
+    x.items?.forEach((m, i) => { if (m.t === 'unknown') out.push(`${path}${path ? '.' : ''}${i}: ${m.reason}`); });
+    for (const [k, a] of x.attrs) if (k !== '__dict__') walk(a, `${path}${path ? '.' : ''}${k}`);
+  };
+  walk(v, '');
+  return out;
+}
+
 function torchRegistered(inst: InstV, add: (t: TensorV) => void, seen: Set<object>): void {
   if (seen.has(inst)) return;
   seen.add(inst);
