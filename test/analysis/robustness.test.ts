@@ -105,3 +105,11 @@ test('a container holding a module that could not be followed has an unknown cou
   assert.equal(bag.facts.paramCount, null);
   assert.ok(bag.facts.unknowns.some((u) => /^module members\.0: /.test(u.reason)), JSON.stringify(bag.facts.unknowns));
 });
+
+test('a container changed in a loop that could not be followed has an unknown count, never its count before the loop', async () => {
+  const r = await analyze(readFileSync(join(FIX, 'container_unknown_item.py'), 'utf8'), { device: 'a100-80gb', versions: {} });
+  const m = r.models.find((x) => x.facts.name === 'Ensemble');
+  assert.ok(m, r.models.map((x) => x.facts.name).join(', '));
+  assert.equal(m.facts.paramCount, null);
+  assert.ok(m.facts.unknowns.some((u) => /may have been changed by a loop that was not followed/.test(u.reason)), JSON.stringify(m.facts.unknowns));
+});

@@ -270,7 +270,7 @@ function toFacts(rec: ModelRecord, versions: Record<string, string>, it: Interpr
     placement: t.placement, span: t.span, note: t.note, citation: t.citation,
   });
   const unknowns: Unknown[] = [...rec.unknowns];
-  if (!rec.params && rec.result) for (const slot of unknownModuleSlots(rec.result)) unknowns.push({ what: rec.name, reason: `module ${slot}`, span: rec.span });
+  if (!rec.params && rec.result) for (const slot of unknownModuleSlots(rec.result, it.changedByUnknownLoop)) unknowns.push({ what: rec.name, reason: `module ${slot}`, span: rec.span });
   let count: number | null = 0;
   for (const p of params) {
     let n = 1;

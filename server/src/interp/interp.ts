@@ -89,6 +89,9 @@ export interface ModuleLoader {
 }
 
 /** At most this many workspace modules are evaluated in one analysis. */
+/** Methods that add or remove parts of a module (ModuleList / ModuleDict / Sequential edits, Module registration). */
+const CONTAINER_EDITS = new Set(['append', 'extend', 'insert', 'add_module', 'register_module', 'register_buffer', 'register_parameter', 'update', 'setdefault', 'pop', 'popitem', 'clear', '__setitem__', '__delitem__']);
+
 /** Builtins without side effects, allowed in a loop body that only fills local data (localOnlyWrites). */
 const PURE_BUILTINS = new Set(['len', 'isinstance', 'str', 'int', 'float', 'bool', 'tuple', 'list', 'dict', 'min', 'max', 'abs', 'print', 'repr', 'sorted', 'enumerate', 'zip', 'range', 'hasattr']);
 /** Methods of dicts, lists and strings a local-only loop body may call (they touch only that local value). */
@@ -124,6 +127,11 @@ export class Interpreter {
    * out (vars(obj) alone, obj.__dict__), or that got an attribute of a name not known, leaves.
    */
   readonly completeAttrs = new WeakSet<InstV>();
+  /**
+   * Objects a loop that could not be unrolled may have changed (`model.append(...)` in its body): the
+   * reason. A model holding one has an unknown count (analyze.ts), never the count before the loop.
+   */
+  readonly changedByUnknownLoop = new WeakMap<InstV, string>();
   /**
    * Every name an import statement bound, in execution order: the local
    * name, the statement, whether it is at module level, and the import
@@ -988,6 +996,29 @@ export class Interpreter {
     return body.namedChildren.every((c) => !c || ok(c)) ? written : undefined;
   }
 
+  /**
+   * The objects a body that was not run may change: the names it calls methods on or writes attributes or
+   * items of (`model.append(m)`, `model.head = h`, `layers[i] = l`), when they hold objects.
+   */
+  private markChangedObjects(body: SyntaxNode | null, reason: string): void {
+    if (!body) return;
+    const receivers = new Set<string>();
+    for (const n of body.descendantsOfType(['call', 'assignment', 'augmented_assignment'])) {
+      if (!n) continue;
+      const at = n.type === 'call' ? n.childForFieldName('function') : n.childForFieldName('left');
+      if (!at || (at.type !== 'attribute' && at.type !== 'subscript')) continue;
+      // Calls: only the container edits that add or remove parts (torch/nn/modules/container.py, module.py).
+      if (n.type === 'call' && (at.type !== 'attribute' || !CONTAINER_EDITS.has(at.childForFieldName('attribute')?.text ?? ''))) continue;
+      let base: SyntaxNode | null = at.type === 'attribute' ? at.childForFieldName('object') : at.childForFieldName('value');
+      while (base && (base.type === 'attribute' || base.type === 'subscript')) base = base.type === 'attribute' ? base.childForFieldName('object') : base.childForFieldName('value');
+      if (base?.type === 'identifier') receivers.add(base.text);
+    }
+    for (const name of receivers) {
+      const v = this.currentFrame().vars.get(name) ?? this.globals.vars.get(name);
+      if (v?.t === 'inst') this.changedByUnknownLoop.set(v, reason);
+    }
+  }
+
   /** The reason of a command-line value the names in a condition hold, if any (names and attributes only: no calls are re-run). */
   private inputDependence(cond: SyntaxNode): string | undefined {
     const names = [cond, ...cond.descendantsOfType(['attribute', 'identifier'])].filter((n): n is SyntaxNode => !!n && (n.type === 'attribute' || n.type === 'identifier') && n.parent?.type !== 'attribute' && n.parent?.type !== 'call');
@@ -1020,6 +1051,7 @@ export class Interpreter {
         return;
       }
       this.note(reason, node);
+      this.markChangedObjects(node.childForFieldName('body'), reason);
       return;
     }
     this.withTemps([iterV], () => {

@@ -142,13 +142,15 @@ export function torchBaseLayer(it: Interpreter, inst: InstV): LayerEntry | undef
  * value oomlens could not follow (a module loaded from a checkpoint it cannot read): the parameters under
  * them are not known, so the count is not either. Each as "path: reason".
  */
-export function unknownModuleSlots(v: Value): string[] {
+export function unknownModuleSlots(v: Value, changed?: WeakMap<InstV, string>): string[] {
   const out: string[] = [];
   const seen = new Set<object>();
   const walk = (x: Value, path: string): void => {
     if (x.t !== 'inst' || x.cls.kind !== 'torch' || seen.has(x)) return;
     seen.add(x);
     x.items?.forEach((m, i) => { if (m.t === 'unknown') out.push(`${path}${path ? '.' : ''}${i}: ${m.reason}`); });
+    const why = changed?.get(x);
+    if (why) out.push(`${path || x.cls.name} may have been changed by a loop that was not followed: ${why}`);
     for (const [k, a] of x.attrs) if (k !== '__dict__') walk(a, `${path}${path ? '.' : ''}${k}`);
   };
   walk(v, '');
