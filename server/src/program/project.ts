@@ -88,7 +88,7 @@ async function withPrograms(text: string, own: AnalysisResult, opts: AnalyzeOpti
   for (const prog of programsImporting(ws, path)) {
     deps.add(prog);
     if (wanted.size === found.size && [...found.values()].every(known) && !lookForCalls) break;
-    const r = await analyzeProgram(ws, prog, opts);
+    const r = await analyzeProgram(ws, prog, opts, own.unbuilt.length ? { file: path, starts: own.unbuilt.map((u) => u.span.start) } : undefined);
     if (!r) continue;
     const progText = ws.readText(prog) ?? '';
     for (const m of r.models) {
@@ -175,15 +175,16 @@ function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-async function analyzeProgram(ws: Workspace, prog: string, opts: AnalyzeOptions): Promise<AnalysisResult | undefined> {
-  const hit = programCache.get(prog);
+async function analyzeProgram(ws: Workspace, prog: string, opts: AnalyzeOptions, partsOf?: AnalyzeOptions['partsOf']): Promise<AnalysisResult | undefined> {
+  const key = partsOf ? `${prog}\u0000${partsOf.file}\u0000${partsOf.starts.join(',')}` : prog;
+  const hit = programCache.get(key);
   if (hit && hit.device === opts.device && [...hit.deps].every(([p, h]) => (ws.readText(p) !== undefined ? hashText(ws.readText(p)!) : '') === h)) return hit.result;
   const text = ws.readText(prog);
   if (text === undefined) return undefined;
-  const result = await analyze(text, { ...opts, path: prog, workspaceRoot: ws.root, launch: undefined });
+  const result = await analyze(text, { ...opts, path: prog, workspaceRoot: ws.root, launch: undefined, ...(partsOf ? { partsOf } : {}) });
   const deps = new Map<string, string>([[prog, hashText(text)]]);
   for (const d of result.dependencies ?? []) { const t = ws.readText(d); deps.set(d, t === undefined ? '' : hashText(t)); }
-  programCache.set(prog, { deps, result, device: opts.device });
+  programCache.set(key, { deps, result, device: opts.device });
   if (programCache.size > 64) programCache.delete(programCache.keys().next().value as string);
   return result;
 }
