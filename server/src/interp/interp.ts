@@ -1295,7 +1295,8 @@ export class Interpreter {
     let s = '';
     for (const c of node.namedChildren) {
       if (!c) continue;
-      if (c.type === 'string_content' || c.type === 'escape_sequence') s += c.type === 'escape_sequence' ? unescape(c.text) : c.text;
+      if (c.type === 'escape_sequence') s += unescape(c.text);
+      else if (c.type === 'string_content') s += contentText(c);
       else if (c.type === 'interpolation') {
         const v = this.eval(c.namedChildren[0]!);
         if (v.t === 'str' || v.t === 'int' || v.t === 'float') s += String(v.v);
@@ -2298,9 +2299,32 @@ export function sliceBounds(s: Value & { t: 'slice' }, n: number): { start: numb
   return { start, stop, step };
 }
 
+/**
+ * A string literal's escape sequence as Python reads it (Python reference, 2.4.1 "Escape sequences"):
+ * \n \t \r \\ \' \" \a \b \f \v, octal \ooo, \xhh, \uXXXX, \UXXXXXXXX, and a backslash before a
+ * line end (the line continues). Others (\N{name}, unknown ones) stay as written, as Python keeps them.
+ */
 function unescape(s: string): string {
-  const map: Record<string, string> = { n: '\n', t: '\t', '\\': '\\', "'": "'", '"': '"' };
-  return s.length === 2 && map[s[1]] !== undefined ? map[s[1]] : s;
+  const map: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"', a: '\x07', b: '\b', f: '\f', v: '\v', '\n': '' };
+  if (s.length === 2 && map[s[1]] !== undefined) return map[s[1]];
+  if (s === '\\\r\n') return '';
+  const m = /^\\(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8})|([0-7]{1,3}))$/.exec(s);
+  if (!m) return s;
+  const code = m[4] !== undefined ? parseInt(m[4], 8) : parseInt(m[1] ?? m[2] ?? m[3], 16);
+  return code <= 0x10ffff ? String.fromCodePoint(code) : s;
+}
+
+/** The text of a string literal's content node, its escape sequences (children of it in tree-sitter-python) read. */
+function contentText(c: SyntaxNode): string {
+  const escapes = c.namedChildren.filter((e): e is SyntaxNode => !!e && e.type === 'escape_sequence');
+  if (!escapes.length) return c.text;
+  let out = '';
+  let at = c.startIndex;
+  for (const e of escapes) {
+    out += c.text.slice(at - c.startIndex, e.startIndex - c.startIndex) + unescape(e.text);
+    at = e.endIndex;
+  }
+  return out + c.text.slice(at - c.startIndex);
 }
 
 export function clip(s: string, n = 60): string {

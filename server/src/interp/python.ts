@@ -155,6 +155,22 @@ export function installPython(it: Interpreter): void {
     const n = Math.min(...seqs.map((s) => s!.length));
     return { t: 'list', items: Array.from({ length: n }, (_, i) => ({ t: 'tuple' as const, items: seqs.map((s) => s![i]) })) };
   });
+  // itertools.chain(*iterables) / chain.from_iterable(iterable): the items of each in turn (itertools docs).
+  const chained = (seqs: Value[], node: SyntaxNode): Value => {
+    const out: Value[] = [];
+    for (const q of seqs) {
+      const items = it.iterate(q, node);
+      if (!items) return unknown('itertools.chain of an unknown sequence', it.span(node));
+      if (it.overCap(out.length, items.length, node)) return unknown('itertools.chain over the analysis size cap', it.span(node));
+      out.push(...items);
+    }
+    return { t: 'list', items: out };
+  };
+  reg('itertools.chain', (_s, c, node) => chained(c.args, node));
+  reg('itertools.chain.from_iterable', (_s, c, node) => {
+    const outer = c.args[0] ? it.iterate(c.args[0], node) : undefined;
+    return outer ? chained(outer, node) : unknown('itertools.chain.from_iterable of an unknown sequence', it.span(node));
+  });
   reg('builtins.enumerate', (_s, c, node) => {
     const items = c.args[0] ? it.iterate(c.args[0], node) : undefined;
     if (!items) return unknown('enumerate() of an unknown sequence', it.span(node));

@@ -373,7 +373,17 @@ export function installTorch(it: Interpreter): void {
     const m = c.args[1] ?? c.kw.get('module');
     if (self?.t === 'inst' && name?.t !== 'str' && m && m.t !== 'none') return unnamed('module', name, node);
     if (self?.t === 'inst' && m?.t === 'unknown') it.note(`module ${name?.t === 'str' ? name.v : ''} added to ${self.cls.name} is not known (${m.reason})`, node);
-    if (self?.t === 'inst' && name?.t === 'str') self.attrs.set(name.v, m ?? NONE);
+    if (self?.t === 'inst' && name?.t === 'str') {
+      // A Sequential / ModuleList indexes its modules in _modules order, where add_module appends a new name and
+      // keeps an existing name's place (torch/nn/modules/container.py Sequential.__getitem__, module.py add_module).
+      const prev = self.attrs.get(name.v);
+      if (self.items) {
+        const at = prev === undefined ? -1 : self.items.indexOf(prev);
+        if (at >= 0) self.items[at] = m ?? NONE;
+        else self.items.push(m ?? NONE);
+      }
+      self.attrs.set(name.v, m ?? NONE);
+    }
     return NONE;
   });
 
