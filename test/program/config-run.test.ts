@@ -36,3 +36,9 @@ test("absl's `path:arg` form names the config; the command leaves the size unkno
   const f = check('configs/sweep.py');
   assert.deepEqual(f.models.map((m) => [m.name, m.params]), [['Tower', null]]);
 });
+
+test('a Python config no command names: the program with an ml_collections config-file flag runs it', () => {
+  const f = check('configs/wide.py');
+  // 2 × Linear(96, 96): 2 × (96·96 weight + 96 bias) (torch/nn/modules/linear.py).
+  assert.deepEqual(f.models.map((m) => [m.name, m.params, m.run]), [['Wide', 2 * (96 * 96 + 96), "args from absl_main.py --config=configs/wide.py (the program's config-file flag)"]]);
+});

@@ -17,7 +17,7 @@ import { analyze } from '../analysis/analyze';
 import type { Tree } from '../interp/parser';
 import { anchorSpan, type AnalysisResult, type AnalyzeOptions, type ModelReport } from '../analysis/api';
 import { findRoot, hashText, isInside, workspaceFor, type Workspace } from './workspace';
-import { launchCommandsNaming } from './launch';
+import { launchCommandsNaming, type LaunchCommand } from './launch';
 
 /** At most this many programs are analysed to reach one file's classes. */
 const MAX_PROGRAMS = 6;
@@ -50,6 +50,9 @@ const CONFIG_FILE = /\.(ya?ml|json|toml|cfg|ini|conf)$/i;
 async function asRunWith(path: string, own: AnalysisResult, opts: AnalyzeOptions): Promise<AnalysisResult | undefined> {
   const ws = workspaceFor(opts.workspaceRoot ?? findRoot(path));
   const commands = launchCommandsNaming(ws, path).slice(0, MAX_PROGRAMS);
+  // A Python config (`def get_config`) no command names: the programs that take an ml_collections config file flag
+  // (`config_flags.DEFINE_config_file("config")`), nearest folder first, run with `--config=<this file>`.
+  if (!commands.length && /\.py$/.test(path) && /^def get_config\(/m.test(own.text)) commands.push(...configFlagPrograms(ws, path));
   let first: { deps: string[]; unknowns: AnalysisResult['unknowns'] } | undefined;
   for (const cmd of commands) {
     const progText = ws.readText(cmd.script);
@@ -69,6 +72,22 @@ async function asRunWith(path: string, own: AnalysisResult, opts: AnalyzeOptions
     if (!first?.unknowns.length) first = { deps, unknowns: r.unknowns.map((u) => ({ what: u.what, reason: `as run by ${cmd.source}: ${u.reason}` })) };
   }
   return first?.unknowns.length ? { ...own, unknowns: [...own.unknowns, ...first.unknowns], dependencies: first.deps } : undefined;
+}
+
+/** Programs of the workspace defining an ml_collections config-file flag, as commands passing `file` to it. */
+function configFlagPrograms(ws: Workspace, file: string): LaunchCommand[] {
+  const out: { cmd: LaunchCommand; near: number }[] = [];
+  for (const p of ws.pythonFiles()) {
+    const text = ws.readText(p) ?? '';
+    const m = /DEFINE_config_file\(\s*(?:name\s*=\s*)?["'](\w+)["']/.exec(text);
+    if (!m || !/__name__\s*==\s*['"]__main__['"]/.test(text)) continue;
+    // The nearest: the program whose folder holds the config (examples/lm1b/main.py for examples/lm1b/configs/x.py).
+    const rel = relative(dirname(p), file);
+    const near = rel.startsWith('..') ? 100 + rel.split(sep).length : rel.split(sep).length;
+    const shown = relative(ws.root, file).split(sep).join('/');
+    out.push({ near, cmd: { source: `${relative(ws.root, p).split(sep).join('/')} --${m[1]}=${shown} (the program's config-file flag)`, file: p, script: p, argv: [`--${m[1]}=${file}`], launcher: 'python' } });
+  }
+  return out.sort((a, b) => a.near - b.near).slice(0, 3).map((x) => x.cmd);
 }
 
 async function withPrograms(text: string, own: AnalysisResult, opts: AnalyzeOptions): Promise<AnalysisResult> {
