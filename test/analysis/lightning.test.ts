@@ -5,6 +5,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyze } from '../../server/src/analysis/analyze';
 import { runPythonJson } from '../python/venv';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 const src = (trainer: string) => `import torch
 import torch.nn as nn
@@ -110,4 +112,14 @@ if __name__ == "__main__":
     const part = (re: RegExp) => p.breakdown.filter((c) => re.test(c.label)).reduce((a, c) => a + c.bytes, 0);
     assert.equal(part(/^optimizer state/), 2 * n * 4, 'the _partial_ AdamW from the config, bound to the module\'s parameters');
   } finally { rmSync(root, { recursive: true, force: true }); }
+});
+
+test('LightningDataModule.from_argparse_args and a model from **vars(args): sized by the data module\'s dims', async () => {
+  const file = join(__dirname, '..', 'fixtures', 'projects', 'lightning_argparse', 'main.py');
+  const r = await analyze(readFileSync(file, 'utf8'), { path: file, device: 'a100-80gb', versions: {} });
+  // Linear(64, 128) + 2 × Linear(128, 128) + Linear(128, 10): in·out + out each (torch/nn/modules/linear.py).
+  const linear = (i: number, o: number) => i * o + o;
+  const m = r.models.find((x) => x.facts.name === 'Classifier');
+  assert.ok(m, r.models.map((x) => x.facts.name).join(', '));
+  assert.deepEqual([m.facts.paramCount, m.facts.unknowns.map((u) => u.reason)], [linear(64, 128) + 2 * linear(128, 128) + linear(128, 10), []]);
 });

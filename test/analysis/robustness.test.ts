@@ -46,6 +46,10 @@ test('a with statement split by a backslash or holding comments is followed', as
   await check(readFileSync(join(FIX, 'with_comment.py'), 'utf8'), undefined);
 });
 
+test('zip() over no sequences is empty, map() with no iterable ends (was an internal error)', async () => {
+  await check(readFileSync(join(FIX, 'zip_no_sequences.py'), 'utf8'), undefined);
+});
+
 // The issue's depths: 800 to 2,400.
 for (const n of [800, 2400]) {
   test(`nested calls ${n} deep: the deep part is an unknown at the depth limit`, async () => {
@@ -92,4 +96,20 @@ test('absurd layer, block, dimension and batch counts are unknowns at the size c
   }
   // None of the models made with an absurd count has a number.
   for (const m of r.models.filter((x) => x.facts.name !== 'Sequential')) assert.equal(m.facts.paramCount, null, m.facts.name);
+});
+
+test('a container holding a module that could not be followed has an unknown count, never 0', async () => {
+  const r = await analyze(readFileSync(join(FIX, 'container_unknown_item.py'), 'utf8'), { device: 'a100-80gb', versions: {} });
+  const bag = r.models.find((m) => m.facts.name === 'Detector');
+  assert.ok(bag, r.models.map((m) => m.facts.name).join(', '));
+  assert.equal(bag.facts.paramCount, null);
+  assert.ok(bag.facts.unknowns.some((u) => /^module members\.0: /.test(u.reason)), JSON.stringify(bag.facts.unknowns));
+});
+
+test('a container changed in a loop that could not be followed has an unknown count, never its count before the loop', async () => {
+  const r = await analyze(readFileSync(join(FIX, 'container_unknown_item.py'), 'utf8'), { device: 'a100-80gb', versions: {} });
+  const m = r.models.find((x) => x.facts.name === 'Ensemble');
+  assert.ok(m, r.models.map((x) => x.facts.name).join(', '));
+  assert.equal(m.facts.paramCount, null);
+  assert.ok(m.facts.unknowns.some((u) => /may have been changed by a loop that was not followed/.test(u.reason)), JSON.stringify(m.facts.unknowns));
 });

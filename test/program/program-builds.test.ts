@@ -28,3 +28,12 @@ test('a class built by several programs: the sized build is shown, builder funct
   assert.equal(net.params, linears(32, 3));
   assert.match(net.origin ?? '', /^as built in train\.py:\d+$/);
 });
+
+test('a class a program builds only as a part of another model is shown as built there', () => {
+  const r = spawnSync(process.execPath, [cli, 'check', 'nets/tower.py', '--format', 'json'], { cwd: join(root, 'test', 'fixtures', 'projects', 'part_built'), encoding: 'utf8', timeout: 120_000 });
+  assert.ok(r.status === 0 || r.status === 1, r.stderr);
+  const f = (JSON.parse(r.stdout) as Report & { files: { unbuilt?: unknown[] }[] }).files[0];
+  assert.deepEqual(f.models.map((m) => [m.name, m.params]), [['Tower', linears(64, 3)]]);
+  assert.match(f.models[0].origin ?? '', /^as built in \.\.\/train\.py:\d+$/);
+  assert.deepEqual(f.unbuilt ?? [], []);
+});

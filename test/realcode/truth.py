@@ -95,6 +95,106 @@ def stub_modules(*names):
         sys.modules[name] = _Any(name)
 
 
+def lightning_standin(*roots):
+    """Lightning is not in .venv: `pytorch_lightning` (and the other `roots`, e.g. torchvision) become
+    permissive stand-ins whose LightningModule is a torch.nn.Module whose save_hyperparameters() stores
+    the caller's __init__ arguments in self.hparams (pytorch_lightning/core/mixins/hparams_mixin.py);
+    other names are inert. Every layer counted is a real torch layer."""
+    import importlib.abc
+    import importlib.machinery
+    import inspect
+    import types
+
+    import torch
+
+    class AttributeDict(dict):
+        __getattr__ = dict.__getitem__
+
+    class LightningModule(torch.nn.Module):
+        def save_hyperparameters(self, *a, **k):
+            f = inspect.getargvalues(inspect.currentframe().f_back)
+            hp = AttributeDict({n: f.locals[n] for n in f.args[1:]})
+            if f.keywords:
+                hp.update(f.locals[f.keywords])
+            self.hparams = hp
+
+    class _Lib(types.ModuleType):
+        __path__ = []
+
+        def __getattr__(self, attr):
+            if attr.startswith("__"):
+                raise AttributeError(attr)
+            if attr == "LightningModule":
+                return LightningModule
+            if attr[0].isupper():
+                # a class; its instances called as decorators hand the function back
+                return type(attr, (_InertClass,), {})
+            return _Inert()
+
+    class _InertMeta(type):
+        def __getattr__(cls, attr):
+            if attr.startswith("__"):
+                raise AttributeError(attr)
+            return _Inert()
+
+        def __or__(cls, other):
+            return cls
+
+        __ror__ = __or__
+
+    class _InertClass(metaclass=_InertMeta):
+        def __init__(self, *a, **k):
+            pass
+
+        def __call__(self, *a, **k):
+            return a[0] if a and callable(a[0]) else _Inert()
+
+    class _Inert:
+        """Any other name: attributes, calls and settings are inert; a call on a function hands it back (a decorator)."""
+
+        def __getattr__(self, attr):
+            if attr.startswith("__"):
+                raise AttributeError(attr)
+            return _Inert()
+
+        def __call__(self, *a, **k):
+            return a[0] if a and callable(a[0]) else _Inert()
+
+        def __iter__(self):
+            return iter(())
+
+        def __getitem__(self, key):
+            return _Inert()
+
+        def __bool__(self):
+            # `if _WANDB_AVAILABLE:` (module_available stood in): the optional package is absent
+            return False
+
+        def __or__(self, other):
+            # type annotations such as `tf.Tensor | None`
+            return self
+
+        __ror__ = __or__
+
+        def __mro_entries__(self, bases):
+            # used as a base class (class D(torchvision.datasets.ImageFolder))
+            return (_InertClass,)
+
+    names = ("pytorch_lightning", "lightning", "lightning_utilities", "torchmetrics") + roots
+
+    class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+        def find_spec(self, name, path, target=None):
+            return importlib.machinery.ModuleSpec(name, self, is_package=True) if name.split(".")[0] in names else None
+
+        def create_module(self, spec):
+            return _Lib(spec.name)
+
+        def exec_module(self, module):
+            pass
+
+    sys.meta_path.insert(0, _Finder())
+
+
 def run_one(spec):
     """Child process: build one model and print its counts as JSON."""
     root = spec["root"]
@@ -105,7 +205,7 @@ def run_one(spec):
     sys.argv = [spec.get("argv0", "truth")]
     os.environ.setdefault("JAX_PLATFORMS", "cpu")
     code = "\n".join(spec["build"])
-    ns = {"__name__": "realcode_truth", "defs_from": defs_from, "stub_modules": stub_modules}
+    ns = {"__name__": "realcode_truth", "defs_from": defs_from, "stub_modules": stub_modules, "lightning_standin": lightning_standin}
     if spec["framework"] in ("torch", "transformers"):
         import torch
 

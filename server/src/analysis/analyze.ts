@@ -25,7 +25,7 @@ import { inferencePhases, isKvName } from '../phases/inference';
 import { visitTensors } from '../interp/memory';
 import { KV_CITATION } from '../../../shared/src/kvcache';
 import { stepInputEvents, trainingPhases } from '../phases/training';
-import { moduleTensors, type TorchStateDict } from '../frameworks/torch/semantics';
+import { moduleTensors, unknownModuleSlots, type TorchStateDict } from '../frameworks/torch/semantics';
 import { BudgetExceeded, Cancelled, Interpreter } from '../interp/interp';
 import type { ModelRecord } from '../interp/memory';
 import { parsePython, type Tree } from '../interp/parser';
@@ -195,7 +195,9 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
   // passed to a wrapper) is part of that model, not a model of its own.
   const held = new Set<unknown>();
   for (const r of candidates) if (r.result?.t === 'inst') for (const v of r.result.attrs.values()) if (v.t === 'inst') held.add(v);
-  const records = candidates.filter((r) => !(r.framework === 'torch' && r.result?.t === 'inst' && held.has(r.result) && candidates.some((o) => o !== r && o.result?.t === 'inst' && o.result.attrs.size && [...o.result.attrs.values()].includes(r.result!))));
+  // A part whose class another file asks about (opts.partsOf) is reported as well.
+  const asked = (r: ModelRecord): boolean => !!opts.partsOf && r.definitionSpan?.file === opts.partsOf.file && opts.partsOf.starts.includes(r.definitionSpan.start);
+  const records = candidates.filter((r) => asked(r) || !(r.framework === 'torch' && r.result?.t === 'inst' && held.has(r.result) && candidates.some((o) => o !== r && o.result?.t === 'inst' && o.result.attrs.size && [...o.result.attrs.values()].includes(r.result!))));
   const models: { report: ModelReport; record: ModelRecord }[] = [];
   for (const rec of records) {
     let facts: ModelFacts;
@@ -270,6 +272,7 @@ function toFacts(rec: ModelRecord, versions: Record<string, string>, it: Interpr
     placement: t.placement, span: t.span, note: t.note, citation: t.citation,
   });
   const unknowns: Unknown[] = [...rec.unknowns];
+  if (!rec.params && rec.result) for (const slot of unknownModuleSlots(rec.result, it.changedByUnknownLoop)) unknowns.push({ what: rec.name, reason: `module ${slot}`, span: rec.span });
   let count: number | null = 0;
   for (const p of params) {
     let n = 1;

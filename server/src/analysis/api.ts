@@ -97,6 +97,12 @@ export interface AnalyzeOptions {
    * workspace that runs the file, if any; null: a run with no arguments.
    */
   launch?: LaunchCommand | null;
+  /**
+   * Classes of another file (`file`, the class statements at offsets `starts`) whose instances this program
+   * builds only as parts of a model of its own (`DDPM(eps_model=UNet(3, 3))`): reported as models too, so that
+   * file can show its class as the program builds it (program/project.ts).
+   */
+  partsOf?: { file: string; starts: number[] };
   /** Told of every internal error the analysis survived (a bug in oomlens), with the error and its stack. */
   onInternalError?: (where: string, error: unknown) => void;
 }

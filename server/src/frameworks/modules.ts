@@ -364,6 +364,15 @@ export function installModules(it: Interpreter): void {
     finishModel(it, rec, result);
     return result;
   };
+  // flax.linen.merge_param(name, a, b) (flax/linen/module.py): the one of a / b that is not None; both or neither
+  // set raises ValueError (an unknown here).
+  it.externs.set('flax.linen.merge_param', (_i, _self, c, node) => {
+    const [name, a, b] = [c.args[0], c.args[1] ?? c.kw.get('a'), c.args[2] ?? c.kw.get('b')];
+    const label = name?.t === 'str' ? name.v : 'parameter';
+    if (!a || !b || a.t === 'unknown' || b.t === 'unknown') return unknown(`merge_param(${label}): a value is not known`, it.span(node));
+    if ((a.t === 'none') === (b.t === 'none')) return unknown(`merge_param(${label}): ${a.t === 'none' ? 'neither' : 'both'} given (ValueError)`, it.span(node));
+    return a.t === 'none' ? b : a;
+  });
   it.externs.set('flax.linen.Module.init', (_i, self, c, node) => flaxInit(self, c, node, false));
   it.externs.set('flax.linen.Module.init_with_output', (_i, self, c, node) => flaxInit(self, c, node, true));
   it.externs.set('flax.linen.Module.apply', (_i, _self, _c, node) => unknown('Module.apply (a forward pass) is not part of the init estimate', it.span(node)));

@@ -99,7 +99,17 @@ export function installArrays(it: Interpreter): void {
     return NONE;
   });
   m('builtins.list.insert', (s, c, node) => { if (s.t === 'list' && !it.overCap(s.items.length, 1, node)) s.items.splice(num(c.args[0]) ?? 0, 0, c.args[1] ?? NONE); return NONE; });
-  m('builtins.list.pop', (s) => (s.t === 'list' ? s.items.pop() ?? NONE : NONE));
+  // list.pop(i=-1): removes and returns the item at i (negative from the end); an empty list or an index out of
+  // range raises IndexError (Python docs, "Mutable Sequence Types").
+  m('builtins.list.pop', (s, c, node) => {
+    if (s.t !== 'list') return PASS;
+    const iv = c.args[0] ?? c.kw.get('index');
+    const i = iv === undefined ? -1 : num(iv);
+    if (i === undefined) return unknown('list.pop with an index that is not known', it.span(node));
+    const at = i < 0 ? s.items.length + i : i;
+    if (at < 0 || at >= s.items.length) return unknown(`list.pop(${i}): index out of range`, it.span(node));
+    return s.items.splice(at, 1)[0];
+  });
   // set.add / set.remove / set.discard (a set is a list of distinct items here, builtins.set): items compare by
   // value (keyEq). An unknown item cannot be matched: remove/discard of one is noted as an unknown.
   m('builtins.list.add', (s, c, node) => {
@@ -135,6 +145,15 @@ export function installArrays(it: Interpreter): void {
     if (s.t !== 'dict') return PASS;
     const o = c.args[0];
     if (o?.t === 'dict') o.keys.forEach((k, i) => it.setItem(s, k, o.vals[i], node));
+    else if (o) {
+      // An iterable of (key, value) pairs; anything else leaves every value of the dict unknown (it may have replaced it).
+      const pairs = it.iterate(o, node)?.map((p) => it.iterate(p, node));
+      if (pairs && pairs.every((p) => p?.length === 2)) for (const p of pairs) it.setItem(s, p![0], p![1], node);
+      else {
+        const u = unknown(`dict.update with ${describe(o)}: the values it sets are not known`, it.span(node));
+        s.vals = s.vals.map(() => u);
+      }
+    }
     for (const [k, v] of c.kw) it.setItem(s, { t: 'str', v: k }, v, node);
     return NONE;
   });
@@ -183,6 +202,34 @@ export function installArrays(it: Interpreter): void {
       return { t: 'list', items: parts.map((v) => ({ t: 'str' as const, v })) };
     });
   }
+  // str.strip / lstrip / rstrip(chars=None): without chars, whitespace; with chars, any of them, from that end
+  // (Python docs, str.strip). str.replace(old, new, count=-1). str.splitlines() (line ends dropped).
+  const WS = ' \t\n\r\v\f';
+  for (const [name, left, right] of [['strip', true, true], ['lstrip', true, false], ['rstrip', false, true]] as const) {
+    m(`builtins.str.${name}`, (s, c) => {
+      const charsV = c.args[0] ?? c.kw.get('chars');
+      if (s.t !== 'str' || (charsV && charsV.t !== 'str' && charsV.t !== 'none')) return PASS;
+      const chars = charsV?.t === 'str' ? charsV.v : WS;
+      let a = 0;
+      let b = s.v.length;
+      if (left) while (a < b && chars.includes(s.v[a])) a++;
+      if (right) while (b > a && chars.includes(s.v[b - 1])) b--;
+      return { t: 'str', v: s.v.slice(a, b) };
+    });
+  }
+  m('builtins.str.replace', (s, c, node) => {
+    const [a, b] = [c.args[0] ?? c.kw.get('old'), c.args[1] ?? c.kw.get('new')];
+    const countV = c.args[2] ?? c.kw.get('count');
+    const count = countV === undefined ? -1 : num(countV);
+    if (s.t !== 'str' || a?.t !== 'str' || b?.t !== 'str' || count === undefined) return PASS;
+    if (a.v === '') return PASS;
+    const parts = s.v.split(a.v);
+    const n = count < 0 ? parts.length - 1 : Math.min(count, parts.length - 1);
+    const out = parts.slice(0, n + 1).join(b.v) + (n + 1 < parts.length ? a.v + parts.slice(n + 1).join(a.v) : '');
+    if (out.length > MAX_STR) return it.note(`str.replace result of ${out.length} characters is over the analysis size cap (${MAX_STR} characters)`, node);
+    return { t: 'str', v: out };
+  });
+  m('builtins.str.splitlines', (s) => (s.t === 'str' ? { t: 'list', items: s.v.split(/\r\n|\r|\n/).filter((x, i, all) => !(x === '' && i === all.length - 1)).map((v) => ({ t: 'str' as const, v })) } : PASS));
   m('builtins.str.join', (s, c, node) => {
     const items = it.iterate(c.args[0] ?? NONE, node);
     if (s.t !== 'str' || !items || items.some((x) => x.t !== 'str')) return unknown('str.join', it.span(node));

@@ -89,6 +89,9 @@ export interface ModuleLoader {
 }
 
 /** At most this many workspace modules are evaluated in one analysis. */
+/** Methods that add or remove parts of a module (ModuleList / ModuleDict / Sequential edits, Module registration). */
+const CONTAINER_EDITS = new Set(['append', 'extend', 'insert', 'add_module', 'register_module', 'register_buffer', 'register_parameter', 'update', 'setdefault', 'pop', 'popitem', 'clear', '__setitem__', '__delitem__']);
+
 /** Builtins without side effects, allowed in a loop body that only fills local data (localOnlyWrites). */
 const PURE_BUILTINS = new Set(['len', 'isinstance', 'str', 'int', 'float', 'bool', 'tuple', 'list', 'dict', 'min', 'max', 'abs', 'print', 'repr', 'sorted', 'enumerate', 'zip', 'range', 'hasattr']);
 /** Methods of dicts, lists and strings a local-only loop body may call (they touch only that local value). */
@@ -118,6 +121,17 @@ export class Interpreter {
   plainInitDraw?: (node: SyntaxNode) => void;
   plainInitEnd?: (r: ModelRecord, bound: Value | undefined, stmt: SyntaxNode | undefined) => boolean;
   readonly unknowns: UnknownV[] = [];
+  /**
+   * Objects whose attributes are all known to be their instance dict (an argparse Namespace from
+   * parse_args): `**vars(obj)` / `**obj.__dict__` expand to them. One whose `__dict__` was handed
+   * out (vars(obj) alone, obj.__dict__), or that got an attribute of a name not known, leaves.
+   */
+  readonly completeAttrs = new WeakSet<InstV>();
+  /**
+   * Objects a loop that could not be unrolled may have changed (`model.append(...)` in its body): the
+   * reason. A model holding one has an unknown count (analyze.ts), never the count before the loop.
+   */
+  readonly changedByUnknownLoop = new WeakMap<InstV, string>();
   /**
    * Every name an import statement bound, in execution order: the local
    * name, the statement, whether it is at module level, and the import
@@ -982,6 +996,29 @@ export class Interpreter {
     return body.namedChildren.every((c) => !c || ok(c)) ? written : undefined;
   }
 
+  /**
+   * The objects a body that was not run may change: the names it calls methods on or writes attributes or
+   * items of (`model.append(m)`, `model.head = h`, `layers[i] = l`), when they hold objects.
+   */
+  private markChangedObjects(body: SyntaxNode | null, reason: string): void {
+    if (!body) return;
+    const receivers = new Set<string>();
+    for (const n of body.descendantsOfType(['call', 'assignment', 'augmented_assignment'])) {
+      if (!n) continue;
+      const at = n.type === 'call' ? n.childForFieldName('function') : n.childForFieldName('left');
+      if (!at || (at.type !== 'attribute' && at.type !== 'subscript')) continue;
+      // Calls: only the container edits that add or remove parts (torch/nn/modules/container.py, module.py).
+      if (n.type === 'call' && (at.type !== 'attribute' || !CONTAINER_EDITS.has(at.childForFieldName('attribute')?.text ?? ''))) continue;
+      let base: SyntaxNode | null = at.type === 'attribute' ? at.childForFieldName('object') : at.childForFieldName('value');
+      while (base && (base.type === 'attribute' || base.type === 'subscript')) base = base.type === 'attribute' ? base.childForFieldName('object') : base.childForFieldName('value');
+      if (base?.type === 'identifier') receivers.add(base.text);
+    }
+    for (const name of receivers) {
+      const v = this.currentFrame().vars.get(name) ?? this.globals.vars.get(name);
+      if (v?.t === 'inst') this.changedByUnknownLoop.set(v, reason);
+    }
+  }
+
   /** The reason of a command-line value the names in a condition hold, if any (names and attributes only: no calls are re-run). */
   private inputDependence(cond: SyntaxNode): string | undefined {
     const names = [cond, ...cond.descendantsOfType(['attribute', 'identifier'])].filter((n): n is SyntaxNode => !!n && (n.type === 'attribute' || n.type === 'identifier') && n.parent?.type !== 'attribute' && n.parent?.type !== 'call');
@@ -1014,6 +1051,7 @@ export class Interpreter {
         return;
       }
       this.note(reason, node);
+      this.markChangedObjects(node.childForFieldName('body'), reason);
       return;
     }
     this.withTemps([iterV], () => {
@@ -1257,7 +1295,8 @@ export class Interpreter {
     let s = '';
     for (const c of node.namedChildren) {
       if (!c) continue;
-      if (c.type === 'string_content' || c.type === 'escape_sequence') s += c.type === 'escape_sequence' ? unescape(c.text) : c.text;
+      if (c.type === 'escape_sequence') s += unescape(c.text);
+      else if (c.type === 'string_content') s += contentText(c);
       else if (c.type === 'interpolation') {
         const v = this.eval(c.namedChildren[0]!);
         if (v.t === 'str' || v.t === 'int' || v.t === 'float') s += String(v.v);
@@ -1440,6 +1479,7 @@ export class Interpreter {
       case 'inst': {
         const a = obj.attrs.get(name);
         if (a !== undefined) return a;
+        if (name === '__dict__') this.completeAttrs.delete(obj);
         const c = this.classAttr(obj.cls, name);
         if (c !== undefined) return this.bindMember(c, obj, node);
         return this.externAttr(obj, name, node);
@@ -1594,6 +1634,8 @@ export class Interpreter {
         if (it) args.push(...it);
         else args.push(unknown(`*${clip(c.namedChildren[0]!.text)} could not be expanded`, this.span(c)));
       } else if (c.type === 'dictionary_splat') {
+        const own = this.withTemps(pinned, () => this.instanceDictSplat(c.namedChildren[0]!));
+        if (own) { for (const [k, v] of own) kw.set(k, v); continue; }
         const v = this.withTemps(pinned, () => this.eval(c.namedChildren[0]!));
         if (v.t === 'dict') v.keys.forEach((k, i) => { if (k.t === 'str') kw.set(k.v, v.vals[i]); });
         else kw.set('**', unknown(`**${clip(c.namedChildren[0]!.text)} could not be expanded${v.t === 'unknown' ? ` (${v.reason})` : ''}`, this.span(c)));
@@ -1602,6 +1644,30 @@ export class Interpreter {
       }
     }
     return { args, kw };
+  }
+
+  /**
+   * `**vars(x)` / `**x.__dict__` where `x` (a name or attribute) is an object whose attributes are
+   * its whole instance dict (Python's vars(): the object's __dict__): its attributes as keywords.
+   * Undefined when it is not that form; the expression is then evaluated as usual.
+   */
+  private instanceDictSplat(e: SyntaxNode): Map<string, Value> | undefined {
+    let target: SyntaxNode | null = null;
+    if (e.type === 'call') {
+      const fnNode = e.childForFieldName('function');
+      const argList = e.childForFieldName('arguments');
+      const args = argList?.namedChildren.filter((a) => a && a.type !== 'comment') ?? [];
+      if (fnNode?.type !== 'identifier' || fnNode.text !== 'vars' || args.length !== 1) return undefined;
+      const fn = this.eval(fnNode);
+      if (fn.t !== 'extern' || fn.name !== 'builtins.vars') return undefined;
+      target = args[0]!;
+    } else if (e.type === 'attribute' && e.childForFieldName('attribute')?.text === '__dict__') {
+      target = e.childForFieldName('object');
+    }
+    if (!target || (target.type !== 'identifier' && target.type !== 'attribute')) return undefined;
+    const obj = this.eval(target);
+    if (obj.t !== 'inst' || !this.completeAttrs.has(obj) || obj.attrs.has('__dict__')) return undefined;
+    return new Map(obj.attrs);
   }
 
   private evalCall(node: SyntaxNode): Value {
@@ -2233,9 +2299,32 @@ export function sliceBounds(s: Value & { t: 'slice' }, n: number): { start: numb
   return { start, stop, step };
 }
 
+/**
+ * A string literal's escape sequence as Python reads it (Python reference, 2.4.1 "Escape sequences"):
+ * \n \t \r \\ \' \" \a \b \f \v, octal \ooo, \xhh, \uXXXX, \UXXXXXXXX, and a backslash before a
+ * line end (the line continues). Others (\N{name}, unknown ones) stay as written, as Python keeps them.
+ */
 function unescape(s: string): string {
-  const map: Record<string, string> = { n: '\n', t: '\t', '\\': '\\', "'": "'", '"': '"' };
-  return s.length === 2 && map[s[1]] !== undefined ? map[s[1]] : s;
+  const map: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"', a: '\x07', b: '\b', f: '\f', v: '\v', '\n': '' };
+  if (s.length === 2 && map[s[1]] !== undefined) return map[s[1]];
+  if (s === '\\\r\n') return '';
+  const m = /^\\(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8})|([0-7]{1,3}))$/.exec(s);
+  if (!m) return s;
+  const code = m[4] !== undefined ? parseInt(m[4], 8) : parseInt(m[1] ?? m[2] ?? m[3], 16);
+  return code <= 0x10ffff ? String.fromCodePoint(code) : s;
+}
+
+/** The text of a string literal's content node, its escape sequences (children of it in tree-sitter-python) read. */
+function contentText(c: SyntaxNode): string {
+  const escapes = c.namedChildren.filter((e): e is SyntaxNode => !!e && e.type === 'escape_sequence');
+  if (!escapes.length) return c.text;
+  let out = '';
+  let at = c.startIndex;
+  for (const e of escapes) {
+    out += c.text.slice(at - c.startIndex, e.startIndex - c.startIndex) + unescape(e.text);
+    at = e.endIndex;
+  }
+  return out + c.text.slice(at - c.startIndex);
 }
 
 export function clip(s: string, n = 60): string {

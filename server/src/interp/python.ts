@@ -150,8 +150,26 @@ export function installPython(it: Interpreter): void {
   reg('builtins.zip', (_s, c, node) => {
     const seqs = c.args.map((a) => it.iterate(a, node));
     if (seqs.some((s) => !s)) return unknown('zip() of an unknown sequence', it.span(node));
+    // zip() with no sequences (zip(*[])) is empty; Math.min() of nothing is Infinity.
+    if (!seqs.length) return { t: 'list', items: [] };
     const n = Math.min(...seqs.map((s) => s!.length));
     return { t: 'list', items: Array.from({ length: n }, (_, i) => ({ t: 'tuple' as const, items: seqs.map((s) => s![i]) })) };
+  });
+  // itertools.chain(*iterables) / chain.from_iterable(iterable): the items of each in turn (itertools docs).
+  const chained = (seqs: Value[], node: SyntaxNode): Value => {
+    const out: Value[] = [];
+    for (const q of seqs) {
+      const items = it.iterate(q, node);
+      if (!items) return unknown('itertools.chain of an unknown sequence', it.span(node));
+      if (it.overCap(out.length, items.length, node)) return unknown('itertools.chain over the analysis size cap', it.span(node));
+      out.push(...items);
+    }
+    return { t: 'list', items: out };
+  };
+  reg('itertools.chain', (_s, c, node) => chained(c.args, node));
+  reg('itertools.chain.from_iterable', (_s, c, node) => {
+    const outer = c.args[0] ? it.iterate(c.args[0], node) : undefined;
+    return outer ? chained(outer, node) : unknown('itertools.chain.from_iterable of an unknown sequence', it.span(node));
   });
   reg('builtins.enumerate', (_s, c, node) => {
     const items = c.args[0] ? it.iterate(c.args[0], node) : undefined;
@@ -188,6 +206,8 @@ export function installPython(it: Interpreter): void {
   reg('builtins.map', (_s, c, node) => {
     const seqs = c.args.slice(1).map((a) => it.iterate(a, node));
     if (!c.args[0] || seqs.some((s) => !s)) return unknown('map() over an unknown sequence', it.span(node));
+    // map(f) with no iterable raises TypeError in Python.
+    if (!seqs.length) return unknown('map() needs at least one iterable', it.span(node));
     const n = Math.min(...seqs.map((s) => s!.length));
     const out: Value[] = [];
     for (let i = 0; i < n; i++) out.push(it.call(c.args[0], { args: seqs.map((s) => s![i]), kw: new Map() }, node));
@@ -270,6 +290,7 @@ export function installPython(it: Interpreter): void {
   reg('builtins.setattr', (_s, c, node) => {
     const [o, n, v] = c.args;
     if (o && n?.t === 'str' && v) it.setAttr(o, n.v, v, node);
+    else if (o?.t === 'inst') it.completeAttrs.delete(o);
     return NONE;
   });
   // type(x): the class of an object; for builtin values their builtin type (compared by name in interp.ts).
@@ -288,12 +309,20 @@ export function installPython(it: Interpreter): void {
   });
   // vars(obj) is obj.__dict__ (builtins docs): a program's instance gives its attributes, a namespace-like mapping
   // (SimpleNamespace, argparse.Namespace) itself; anything else (a module, a library object) is not known.
+  // The instance's dict is handed out as a copy: the program may change the object through it, so its attributes
+  // are no longer known complete (`**vars(x)` in interp.ts), and a second vars(x) is unknown, never the stale copy.
   reg('builtins.vars', (_s, c, node) => {
     const o = c.args[0];
-    if (o?.t === 'inst') return { t: 'dict', keys: [...o.attrs.keys()].map((k) => str(k)), vals: [...o.attrs.values()] };
+    if (o?.t === 'inst') {
+      it.completeAttrs.delete(o);
+      if (handedOut.has(o)) return unknown(`vars(${describe(o)}) after its __dict__ was handed out: changes made through it are not followed`, it.span(node));
+      handedOut.add(o);
+      return { t: 'dict', keys: [...o.attrs.keys()].map((k) => str(k)), vals: [...o.attrs.values()] };
+    }
     if (o?.t === 'dict' && o.attrs) return o;
     return unknown(o ? `vars(${describe(o)})` : 'vars() of the local scope', it.span(node));
   });
+  const handedOut = new WeakSet<object>();
   reg('builtins.open', () => unknown('file I/O is not followed'));
 
   // math

@@ -24,6 +24,7 @@ import { parse as parseYaml } from 'yaml';
 import type { CallArgs, Interpreter } from '../interp/interp';
 import type { SyntaxNode } from '../interp/parser';
 import { type Value, NONE, describe, str, unknown } from '../interp/values';
+import { MAX_ITEMS as MAX_LIST_ITEMS, MAX_STR } from '../interp/limits';
 
 /** Config values deeper or larger than this are cut to an unknown (a config is small). */
 const MAX_ITEMS = 20_000;
@@ -93,17 +94,44 @@ export function installConfigFiles(it: Interpreter): void {
     const abs = pathOf(p, node);
     return typeof abs === 'string' ? { t: 'extern', name: '__file_handle__', args: [str(abs)] } : { t: 'extern', name: '__file_handle__', args: [abs] };
   });
-  // open(path).read() of a workspace Python file: its text, remembered so that exec() of it runs that file
-  // (interp/python.ts builtins.exec). Other files' text is not read.
-  reg('__file_handle__.read', (self, _c, node) => {
+  // open(path).read() of a workspace file: its text (a model definition file such as Darknet's .cfg, a
+  // vocabulary). A Python file's text is remembered so that exec() of it runs that file (interp/python.ts
+  // builtins.exec). Files over the string cap are not read.
+  const textOf = (self: Value | undefined, node: SyntaxNode): string | Value => {
     const p = self?.t === 'extern' && self.args?.[0]?.t === 'str' ? self.args[0].v : undefined;
-    if (p === undefined || !/\.py$/.test(p)) return unknown('reading a file\'s text is not followed', where(node));
+    if (p === undefined) {
+      const why = self?.t === 'extern' ? self.args?.[0] : undefined;
+      return why?.t === 'unknown' ? unknown(`reading a file's text is not followed: ${why.reason}`, where(node)) : unknown('reading a file\'s text is not followed', where(node));
+    }
     const text = it.loader?.readText(p);
     if (text === undefined) return unknown(`could not read ${it.loader?.rel(p) ?? p}`, where(node));
-    let m = it.state.get('pySourceRead') as Map<string, string> | undefined;
-    if (!m) { m = new Map(); it.state.set('pySourceRead', m); }
-    m.set(text, p);
-    return str(text);
+    if (text.length > MAX_STR) return unknown(`${it.loader?.rel(p) ?? p} is over the analysis size cap (${MAX_STR} characters): its text is not read`, where(node));
+    if (/\.py$/.test(p)) {
+      let m = it.state.get('pySourceRead') as Map<string, string> | undefined;
+      if (!m) { m = new Map(); it.state.set('pySourceRead', m); }
+      m.set(text, p);
+    }
+    return text;
+  };
+  // Python's text mode reads '\r\n' as '\n' (universal newlines, io.TextIOWrapper).
+  const universal = (t: string) => t.replace(/\r\n?/g, '\n');
+  reg('__file_handle__.read', (self, _c, node) => {
+    const t = textOf(self, node);
+    return typeof t === 'string' ? str(universal(t)) : t;
+  });
+  // readlines() and iteration: the lines with their line ends (io.IOBase.readlines).
+  const lines = (self: Value | undefined, node: SyntaxNode): Value => {
+    const t = textOf(self, node);
+    if (typeof t !== 'string') return t;
+    const parts = universal(t).split(/(?<=\n)/).filter((x) => x !== '');
+    if (parts.length > MAX_LIST_ITEMS) return unknown(`${parts.length} lines are over the analysis size cap (${MAX_LIST_ITEMS} items)`, where(node));
+    return { t: 'list', items: parts.map(str) };
+  };
+  reg('__file_handle__.readlines', (self, _c, node) => lines(self, node));
+  const prevIter = it.externs.get('__iter__');
+  it.externs.set('__iter__', (i, self, c, node, fnv) => {
+    if (self?.t === 'extern' && self.name === '__file_handle__') return lines(self, node);
+    return prevIter ? prevIter(i, self, c, node, fnv) : unknown('__pass__');
   });
   const handleArg = (c: CallArgs) => c.args[0] ?? c.kw.get('fp') ?? c.kw.get('stream') ?? c.kw.get('f');
   reg('json.load', (_s, c, node) => read(handleArg(c), 'json', false, node));

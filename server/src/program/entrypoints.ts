@@ -117,6 +117,8 @@ export function installEntryPoints(it: Interpreter): void {
   method('set_defaults', (st, _self, c) => { for (const [k, v] of c.kw) st.defaults.set(k, v); return NONE; });
   const parse = (st: ParserState, c: CallArgs, node: SyntaxNode): InstV => {
     const ns = it.newInst(namespaceClass('Namespace'));
+    // argparse's Namespace holds exactly the parser's destinations and set_defaults() keys (argparse.py parse_known_args).
+    it.completeAttrs.add(ns);
     for (const a of st.args) ns.attrs.set(a.dest, a.value);
     for (const [k, v] of st.defaults) ns.attrs.set(k, v);
     // parse_args(args): a literal list is the command line; None (or nothing) is sys.argv[1:].
@@ -138,6 +140,16 @@ export function installEntryPoints(it: Interpreter): void {
   const flagKinds = new Map<string, string>();
   const flagsObj: Value = { t: 'dict', keys: [], vals: [], attrs: true };
   it.externValues.set('absl.flags.FLAGS', () => flagsObj);
+  // DEFINE_* return a FlagHolder whose `.value` is the flag's current value (absl/flags/_flagvalues.py FlagHolder).
+  const holder = (name: string): Value => ({ t: 'extern', name: 'absl.flags.FlagHolder', args: [str(name)] });
+  chainGetattr(it, (self, name) => {
+    if (self.t !== 'extern' || self.name !== 'absl.flags.FlagHolder' || self.args?.[0]?.t !== 'str') return undefined;
+    const flag = self.args[0].v;
+    if (name === 'name') return str(flag);
+    if (name !== 'value' || flagsObj.t !== 'dict') return undefined;
+    const at = flagsObj.keys.findIndex((k) => k.t === 'str' && k.v === flag);
+    return at >= 0 ? flagsObj.vals[at] : unknown(`flag --${flag} is not defined`);
+  });
   for (const kind of ['integer', 'float', 'string', 'bool', 'boolean', 'enum', 'list', 'multi_string', 'multi_integer', 'enum_class']) {
     reg(`absl.flags.DEFINE_${kind}`, (_s, c, node) => {
       const name = kwOr(c, 'name', 0);
@@ -146,7 +158,7 @@ export function installEntryPoints(it: Interpreter): void {
       flagValues.set(name.v, dflt);
       flagKinds.set(name.v, kind);
       if (flagsObj.t === 'dict') { flagsObj.keys.push(str(name.v)); flagsObj.vals.push(dflt); }
-      return NONE;
+      return holder(name.v);
     });
   }
   // ml_collections config_flags (ml_collections/config_flags/config_flags.py): DEFINE_config_file's default
@@ -166,10 +178,10 @@ export function installEntryPoints(it: Interpreter): void {
       // The command line may still give it (applyAbslWords, when app.run starts); named now, superseded then.
       setFlag(name.v, unknown(`--${name.v} names the config file and has no default: give the command line in [[tool.oomlens.runs]]`, it.span(node)));
       if (!commandLine(it)?.some((w) => w !== null && (w === `--${name.v}` || w.startsWith(`--${name.v}=`)))) it.note(`--${name.v} names the config file and has no default: give the command line in [[tool.oomlens.runs]]`, node);
-      return NONE;
+      return holder(name.v);
     }
     setFlag(name.v, configFile(dflt.v, node));
-    return NONE;
+    return holder(name.v);
   });
   const configFile = (spec: string, node: SyntaxNode): Value => {
     const [file, arg] = spec.split(':');
@@ -224,7 +236,7 @@ export function installEntryPoints(it: Interpreter): void {
   reg('ml_collections.config_flags.DEFINE_config_dict', (_s, c) => {
     const name = kwOr(c, 'name', 0);
     if (name?.t === 'str') setFlag(name.v, kwOr(c, 'config', 1) ?? NONE);
-    return NONE;
+    return name?.t === 'str' ? holder(name.v) : NONE;
   });
   // absl/flags/_validators.py mark_flag_as_required: a flag still None when app.run parses the command line is an
   // error. A required flag with no value here is a named unknown (the command line, applied at app.run, supersedes it).

@@ -451,3 +451,25 @@ export function launchCommandsFor(ws: Workspace, script: string): LaunchCommand[
   const incomplete = (c: LaunchCommand) => (c.argv.some((w) => w === null) ? 1 : 0);
   return out.map((c, i) => ({ c, i })).sort((a, b) => declared(a.c) - declared(b.c) || incomplete(a.c) - incomplete(b.c) || a.i - b.i).map((x) => x.c);
 }
+
+/**
+ * The workspace's commands that pass `file` to their script (a config file: `python train.py
+ * configs/x.yaml`, `--config=configs/default.py`, absl's `--config configs/vit.py:b16`), complete
+ * commands first, each group in source order. The script is not `file` itself.
+ */
+export function launchCommandsNaming(ws: Workspace, file: string): LaunchCommand[] {
+  const p = resolve(file);
+  const out: LaunchCommand[] = [];
+  for (const f of candidateFiles(ws)) {
+    for (const c of commandsIn(ws, f, p)) if (c.script !== p && c.argv.some((w) => w !== null && wordNames(ws, c, w, p))) out.push(c);
+  }
+  const incomplete = (c: LaunchCommand) => (c.argv.some((w) => w === null) ? 1 : 0);
+  return out.map((c, i) => ({ c, i })).sort((a, b) => incomplete(a.c) - incomplete(b.c) || a.i - b.i).map((x) => x.c);
+}
+
+function wordNames(ws: Workspace, c: LaunchCommand, word: string, target: string): boolean {
+  if (word.includes(UNSET)) return false;
+  // `--config=path`; absl config_flags' `path:arg` names the .py file before the colon (ml_collections config_flags).
+  const values = [word, word.replace(/^--?[\w.-]+=/, '')].map((v) => v.replace(/(\.py):[^/\\]*$/, '$1'));
+  return values.some((v) => v && !isAbsolute(v) && [dirname(c.file), ws.root, dirname(c.script)].some((d) => resolve(d, v) === target));
+}

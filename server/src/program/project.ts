@@ -17,6 +17,7 @@ import { analyze } from '../analysis/analyze';
 import type { Tree } from '../interp/parser';
 import { anchorSpan, type AnalysisResult, type AnalyzeOptions, type ModelReport } from '../analysis/api';
 import { findRoot, hashText, isInside, workspaceFor, type Workspace } from './workspace';
+import { launchCommandsNaming, type LaunchCommand } from './launch';
 
 /** At most this many programs are analysed to reach one file's classes. */
 const MAX_PROGRAMS = 6;
@@ -25,8 +26,71 @@ interface Cached { deps: Map<string, string>; result: AnalysisResult; device: st
 const programCache = new Map<string, Cached>();
 
 export async function analyzeFile(text: string, opts: AnalyzeOptions, previousTree?: Tree, ownResult?: AnalysisResult): Promise<AnalysisResult> {
+  // A config file (YAML, JSON, TOML) is not Python: it is read by a program, never run.
+  const notPython = !ownResult && opts.path !== undefined && CONFIG_FILE.test(opts.path);
   // `ownResult`: the file's own analysis when the caller already made it (the LSP worker, from its incremental tree).
-  const own = ownResult ?? await analyze(text, opts, previousTree);
+  const own = notPython ? { text, models: [], findings: [], unbuilt: [], unknowns: [], dependencies: [], elapsedMs: 0 } : ownResult ?? await analyze(text, opts, previousTree);
+  const r = await withPrograms(text, own, opts);
+  if (!opts.path || r.models.length || r.unbuilt.length) return r;
+  // Nothing built or defined here: a config file that a command of the workspace passes to its program.
+  const run = await asRunWith(resolve(opts.path), r, opts);
+  if (run) return run;
+  if (notPython) r.unknowns.push({ what: 'file', reason: 'not a Python file, and no command of the workspace (README, shell scripts, .vscode/launch.json, [[tool.oomlens.runs]]) passes it to a program' });
+  return r;
+}
+
+const CONFIG_FILE = /\.(ya?ml|json|toml|cfg|ini|conf)$/i;
+
+/**
+ * `file` (a config file) as the workspace's commands run it: the first command that passes it to a
+ * program (`python train.py configs/x.yaml`, README.md) is analysed with its words, and the models it
+ * builds are reported here, "as built in train.py:N" with the command named by `run`. When the program
+ * builds nothing, its unknowns say why. Undefined when no command names the file.
+ */
+async function asRunWith(path: string, own: AnalysisResult, opts: AnalyzeOptions): Promise<AnalysisResult | undefined> {
+  const ws = workspaceFor(opts.workspaceRoot ?? findRoot(path));
+  const commands = launchCommandsNaming(ws, path).slice(0, MAX_PROGRAMS);
+  // A Python config (`def get_config`) no command names: the programs that take an ml_collections config file flag
+  // (`config_flags.DEFINE_config_file("config")`), nearest folder first, run with `--config=<this file>`.
+  if (!commands.length && /\.py$/.test(path) && /^def get_config\(/m.test(own.text)) commands.push(...configFlagPrograms(ws, path));
+  let first: { deps: string[]; unknowns: AnalysisResult['unknowns'] } | undefined;
+  for (const cmd of commands) {
+    const progText = ws.readText(cmd.script);
+    if (progText === undefined) continue;
+    const r = await analyze(progText, { ...opts, path: cmd.script, workspaceRoot: ws.root, launch: cmd });
+    const deps = [...new Set([...(own.dependencies ?? []), cmd.script, cmd.file, ...(r.dependencies ?? [])])];
+    if (r.models.length) {
+      const head = { start: 0, end: Math.max(0, own.text.indexOf('\n') < 0 ? own.text.length : own.text.indexOf('\n')) };
+      const models = r.models.map((m) => {
+        const copy = rehome(m, path, cmd.script, progText);
+        // Nothing in the config file builds it: the model is shown on the file's first line.
+        if (anchorSpan(copy).file) copy.facts.entrySpan = { ...head };
+        return copy;
+      });
+      return { ...own, models, dependencies: deps };
+    }
+    if (!first?.unknowns.length) first = { deps, unknowns: r.unknowns.map((u) => ({ what: u.what, reason: `as run by ${cmd.source}: ${u.reason}` })) };
+  }
+  return first?.unknowns.length ? { ...own, unknowns: [...own.unknowns, ...first.unknowns], dependencies: first.deps } : undefined;
+}
+
+/** Programs of the workspace defining an ml_collections config-file flag, as commands passing `file` to it. */
+function configFlagPrograms(ws: Workspace, file: string): LaunchCommand[] {
+  const out: { cmd: LaunchCommand; near: number }[] = [];
+  for (const p of ws.pythonFiles()) {
+    const text = ws.readText(p) ?? '';
+    const m = /DEFINE_config_file\(\s*(?:name\s*=\s*)?["'](\w+)["']/.exec(text);
+    if (!m || !/__name__\s*==\s*['"]__main__['"]/.test(text)) continue;
+    // The nearest: the program whose folder holds the config (examples/lm1b/main.py for examples/lm1b/configs/x.py).
+    const rel = relative(dirname(p), file);
+    const near = rel.startsWith('..') ? 100 + rel.split(sep).length : rel.split(sep).length;
+    const shown = relative(ws.root, file).split(sep).join('/');
+    out.push({ near, cmd: { source: `${relative(ws.root, p).split(sep).join('/')} --${m[1]}=${shown} (the program's config-file flag)`, file: p, script: p, argv: [`--${m[1]}=${file}`], launcher: 'python' } });
+  }
+  return out.sort((a, b) => a.near - b.near).slice(0, 3).map((x) => x.cmd);
+}
+
+async function withPrograms(text: string, own: AnalysisResult, opts: AnalyzeOptions): Promise<AnalysisResult> {
   if (!opts.path) return own;
   const path = resolve(opts.path);
   const defaulted = own.models.filter((m) => m.origin && m.facts.definitionSpan);
@@ -43,7 +107,7 @@ export async function analyzeFile(text: string, opts: AnalyzeOptions, previousTr
   for (const prog of programsImporting(ws, path)) {
     deps.add(prog);
     if (wanted.size === found.size && [...found.values()].every(known) && !lookForCalls) break;
-    const r = await analyzeProgram(ws, prog, opts);
+    const r = await analyzeProgram(ws, prog, opts, own.unbuilt.length ? { file: path, starts: own.unbuilt.map((u) => u.span.start) } : undefined);
     if (!r) continue;
     const progText = ws.readText(prog) ?? '';
     for (const m of r.models) {
@@ -130,15 +194,16 @@ function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-async function analyzeProgram(ws: Workspace, prog: string, opts: AnalyzeOptions): Promise<AnalysisResult | undefined> {
-  const hit = programCache.get(prog);
+async function analyzeProgram(ws: Workspace, prog: string, opts: AnalyzeOptions, partsOf?: AnalyzeOptions['partsOf']): Promise<AnalysisResult | undefined> {
+  const key = partsOf ? `${prog}\u0000${partsOf.file}\u0000${partsOf.starts.join(',')}` : prog;
+  const hit = programCache.get(key);
   if (hit && hit.device === opts.device && [...hit.deps].every(([p, h]) => (ws.readText(p) !== undefined ? hashText(ws.readText(p)!) : '') === h)) return hit.result;
   const text = ws.readText(prog);
   if (text === undefined) return undefined;
-  const result = await analyze(text, { ...opts, path: prog, workspaceRoot: ws.root, launch: undefined });
+  const result = await analyze(text, { ...opts, path: prog, workspaceRoot: ws.root, launch: undefined, ...(partsOf ? { partsOf } : {}) });
   const deps = new Map<string, string>([[prog, hashText(text)]]);
   for (const d of result.dependencies ?? []) { const t = ws.readText(d); deps.set(d, t === undefined ? '' : hashText(t)); }
-  programCache.set(prog, { deps, result, device: opts.device });
+  programCache.set(key, { deps, result, device: opts.device });
   if (programCache.size > 64) programCache.delete(programCache.keys().next().value as string);
   return result;
 }

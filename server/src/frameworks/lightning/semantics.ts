@@ -22,7 +22,7 @@
  */
 import type { DType } from '../../../../shared/src/facts';
 import type { CallArgs, Interpreter } from '../../interp/interp';
-import { BudgetExceeded, Cancelled } from '../../interp/interp';
+import { BudgetExceeded, Cancelled, linearize } from '../../interp/interp';
 import type { SyntaxNode } from '../../interp/parser';
 import { type Value, NONE, num, str, unknown } from '../../interp/values';
 import { literal } from '../../program/argv';
@@ -138,6 +138,31 @@ export function installLightning(it: Interpreter): void {
       return trainerOf(kw);
     });
   }
+  // LightningModule / LightningDataModule.from_argparse_args(args, **kwargs) (pytorch_lightning 1.x,
+  // utilities/argparse.py from_argparse_args): `cls(**{name: args.name for the parameters of cls.__init__ that the
+  // namespace has}, **kwargs)`; a **kwargs parameter takes no extra namespace entries.
+  const LIGHTNING_BASE = /^(pytorch_lightning|lightning\.pytorch|lightning)\.(core\.)?(datamodule\.|module\.)?(LightningDataModule|LightningModule)$/;
+  chainGetattr(it, (self, name) => {
+    if (name !== 'from_argparse_args' || self.t !== 'class' || it.classAttr(self, name) !== undefined) return undefined;
+    const lightning = linearize(self).some((k) => k.bases.some((b) => b.t === 'extern' && LIGHTNING_BASE.test(b.name)));
+    return lightning ? { t: 'extern', name: 'lightning.from_argparse_args', self } : undefined;
+  });
+  it.externs.set('lightning.from_argparse_args', (_i, self, c, node) => {
+    if (self?.t !== 'class') return unknown('from_argparse_args of a value that is not a class', it.span(node));
+    const ns = c.args[0] ?? c.kw.get('args');
+    const entries = ns?.t === 'inst' ? new Map(ns.attrs) : ns?.t === 'dict' ? new Map(ns.keys.flatMap((k, i) => (k.t === 'str' ? [[k.v, ns.vals[i]] as [string, Value]] : []))) : undefined;
+    if (!entries) return unknown(`${self.name}.from_argparse_args of arguments oomlens cannot read`, it.span(node));
+    const init = it.classAttr(self, '__init__');
+    if (init?.t !== 'func') return unknown(`${self.name}.from_argparse_args: its __init__ is not followed`, it.span(node));
+    const kw = new Map<string, Value>();
+    for (const p of init.node.childForFieldName('parameters')?.namedChildren ?? []) {
+      if (!p) continue;
+      const id = p.type === 'identifier' ? p : p.type === 'typed_parameter' || p.type === 'default_parameter' || p.type === 'typed_default_parameter' ? p.childForFieldName('name') ?? p.namedChildren.find((x) => x?.type === 'identifier') : undefined;
+      if (id && id.type === 'identifier' && id.text !== 'self' && entries.has(id.text)) kw.set(id.text, entries.get(id.text)!);
+    }
+    for (const [k, v] of c.kw) if (k !== 'args') kw.set(k, v);
+    return it.call(self, { args: [], kw }, node);
+  });
   for (const m of ['log', 'log_dict', 'print']) it.externs.set(`torch.nn.Module.${m}`, () => NONE);
   // torchmetrics metrics (Accuracy, MeanMetric, F1Score, …) are nn.Modules without parameters: their states are
   // add_state tensors, non-persistent, a few values per class (torchmetrics/metric.py add_state), not counted.

@@ -137,6 +137,26 @@ export function torchBaseLayer(it: Interpreter, inst: InstV): LayerEntry | undef
   return undefined;
 }
 
+/**
+ * Slots of a model's containers (ModuleList / Sequential items: each is a module, container.py) that hold a
+ * value oomlens could not follow (a module loaded from a checkpoint it cannot read): the parameters under
+ * them are not known, so the count is not either. Each as "path: reason".
+ */
+export function unknownModuleSlots(v: Value, changed?: WeakMap<InstV, string>): string[] {
+  const out: string[] = [];
+  const seen = new Set<object>();
+  const walk = (x: Value, path: string): void => {
+    if (x.t !== 'inst' || x.cls.kind !== 'torch' || seen.has(x)) return;
+    seen.add(x);
+    x.items?.forEach((m, i) => { if (m.t === 'unknown') out.push(`${path}${path ? '.' : ''}${i}: ${m.reason}`); });
+    const why = changed?.get(x);
+    if (why) out.push(`${path || x.cls.name} may have been changed by a loop that was not followed: ${why}`);
+    for (const [k, a] of x.attrs) if (k !== '__dict__') walk(a, `${path}${path ? '.' : ''}${k}`);
+  };
+  walk(v, '');
+  return out;
+}
+
 function torchRegistered(inst: InstV, add: (t: TensorV) => void, seen: Set<object>): void {
   if (seen.has(inst)) return;
   seen.add(inst);
@@ -353,7 +373,17 @@ export function installTorch(it: Interpreter): void {
     const m = c.args[1] ?? c.kw.get('module');
     if (self?.t === 'inst' && name?.t !== 'str' && m && m.t !== 'none') return unnamed('module', name, node);
     if (self?.t === 'inst' && m?.t === 'unknown') it.note(`module ${name?.t === 'str' ? name.v : ''} added to ${self.cls.name} is not known (${m.reason})`, node);
-    if (self?.t === 'inst' && name?.t === 'str') self.attrs.set(name.v, m ?? NONE);
+    if (self?.t === 'inst' && name?.t === 'str') {
+      // A Sequential / ModuleList indexes its modules in _modules order, where add_module appends a new name and
+      // keeps an existing name's place (torch/nn/modules/container.py Sequential.__getitem__, module.py add_module).
+      const prev = self.attrs.get(name.v);
+      if (self.items) {
+        const at = prev === undefined ? -1 : self.items.indexOf(prev);
+        if (at >= 0) self.items[at] = m ?? NONE;
+        else self.items.push(m ?? NONE);
+      }
+      self.attrs.set(name.v, m ?? NONE);
+    }
     return NONE;
   });
 
