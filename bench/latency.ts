@@ -10,7 +10,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { LspClient, ROOT } from '../test/lsp/harness';
 import { modelFile } from './generate';
 
@@ -47,10 +47,15 @@ void (async () => {
   // A T4 makes the generated model not fit, so every edit produces diagnostics.
   c.settings = { target: { device: 't4' } };
   await c.initialize();
-  const text = modelFile(2000);
-  const dir = mkdtempSync(join(tmpdir(), 'oomlens-bench-'));
-  const path = join(dir, 'model.py');
-  writeFileSync(path, text);
+  // --file=PATH: a real file, opened where it is (its project is the workspace; it is never written).
+  const given = process.argv.find((a) => a.startsWith('--file='))?.slice(7);
+  const text = given ? readFileSync(given, 'utf8') : modelFile(2000);
+  let path = given ? resolve(given) : '';
+  if (!given) {
+    const dir = mkdtempSync(join(tmpdir(), 'oomlens-bench-'));
+    path = join(dir, 'model.py');
+    writeFileSync(path, text);
+  }
   const pid = c.proc.pid!;
   const cpu0 = cpuMs(pid);
   const t0 = performance.now();
@@ -60,7 +65,10 @@ void (async () => {
   const openCpu = cpuMs(pid) - cpu0;
 
   // Type a digit into the embedding size, as a user edits a hyperparameter.
-  const digitAt = () => d.text.indexOf('nn.Embedding(32000, 409') + 'nn.Embedding(32000, 409'.length;
+  // In a given file: the last digit of its last integer literal of two or more digits.
+  const lastNumber = [...text.matchAll(/\b\d\d+\b/g)].pop();
+  const mark = given ? text.slice(0, lastNumber ? lastNumber.index! + lastNumber[0].length - 1 : 0) : 'nn.Embedding(32000, 409';
+  const digitAt = () => (given ? mark.length : d.text.indexOf(mark) + mark.length);
   let flip = 0;
   const type = () => { const at = digitAt(); c.edit(d, at, at + 1, String(6 + (flip++ % 2))); };
 
@@ -77,7 +85,8 @@ void (async () => {
   // The main thread alone (its thread id is the process id): it answers hovers, and receives each result from the worker.
   const editMain = (cpuMs(pid, pid) - editMain0) / edit.length;
   const hover: number[] = [];
-  const hoverAt = d.text.split('\n').findIndex((l) => l.startsWith('model = Model()'));
+  // On the model's construction (a given file: the line of the edited number).
+  const hoverAt = given ? mark.split('\n').length - 1 : d.text.split('\n').findIndex((l) => l.startsWith('model = Model()'));
   const hoverMain0 = cpuMs(pid, pid);
   for (let i = 0; i < 100; i++) {
     type();
@@ -100,7 +109,7 @@ void (async () => {
 
   const ruff = ruffMs(path);
   const fmt = (x: number) => `${x.toFixed(0)} ms`;
-  console.log(`oomlens latency, generated ${text.split('\n').length}-line PyTorch model file (${first.length} diagnostics)`);
+  console.log(given ? `oomlens latency, ${given} (${text.split('\n').length} lines, ${first.length} diagnostics)` : `oomlens latency, generated ${text.split('\n').length}-line PyTorch model file (${first.length} diagnostics)`);
   console.log('| measure | value | target |');
   console.log('| --- | --- | --- |');
   console.log(`| open → first diagnostics | ${fmt(openMs)} | ≤ 300 ms |`);
