@@ -67,6 +67,10 @@ export class Workspace {
   /** Disk texts by path, kept while the file's size and mtime are unchanged. */
   private readonly texts = new Map<string, { mtimeMs: number; size: number; text: string | undefined; checkedAt: number; generation: number }>();
   private files?: { at: number; list: string[] };
+  /** Import search paths (`searchPath`) with when they were made. */
+  private readonly paths = new Map<string, { dirs: string[]; at: number; generation: number }>();
+  /** Module lookups (`findModule`) with when they were made. */
+  private readonly found = new Map<string, { found: { path?: string; dir?: string } | undefined; at: number; generation: number }>();
   overlay?: Overlay;
 
   constructor(readonly root: string) {}
@@ -132,6 +136,20 @@ export class Workspace {
 
   /** Folders searched for absolute imports from a program whose main file is `mainFile`. */
   searchPath(mainFile: string | undefined, extra: string[] = []): string[] {
+    // Asked at every import; answered moments ago with no watched-file event since (see `revalidateMs`).
+    const key = `${mainFile ?? ''}\u0000${extra.join('\u0000')}`;
+    const hit = this.paths.get(key);
+    const now = Date.now();
+    if (hit && hit.generation === this.generation && now - hit.at < revalidateMs) return hit.dirs;
+    const dirs = this.makeSearchPath(mainFile, extra);
+    if (revalidateMs > 0) {
+      if (this.paths.size >= 1_000) this.paths.clear();
+      this.paths.set(key, { dirs, at: now, generation: this.generation });
+    }
+    return dirs;
+  }
+
+  private makeSearchPath(mainFile: string | undefined, extra: string[]): string[] {
     const dirs: string[] = [];
     const add = (d: string) => { const r = resolve(d); if (isInside(r, this.root) && !dirs.includes(r)) dirs.push(r); };
     if (mainFile) add(dirname(resolve(mainFile)));
@@ -151,6 +169,20 @@ export class Workspace {
    * `a/b/__init__.py` (a namespace package without __init__ resolves to its folder).
    */
   findModule(dotted: string, dirs: string[]): { path?: string; dir?: string } | undefined {
+    // Answered moments ago with no watched-file event since (the language server; see `revalidateMs`).
+    const key = `${dotted}\u0000${dirs.join('\u0000')}`;
+    const hit = this.found.get(key);
+    const now = Date.now();
+    if (hit && hit.generation === this.generation && now - hit.at < revalidateMs) return hit.found;
+    const found = this.probeModule(dotted, dirs);
+    if (revalidateMs > 0) {
+      if (this.found.size >= 10_000) this.found.clear();
+      this.found.set(key, { found, at: now, generation: this.generation });
+    }
+    return found;
+  }
+
+  private probeModule(dotted: string, dirs: string[]): { path?: string; dir?: string } | undefined {
     const parts = dotted.split('.');
     for (const d of dirs) {
       const base = join(d, ...parts);
@@ -210,11 +242,13 @@ export class Workspace {
 
 const SKIP_DIRS = new Set(['node_modules', '__pycache__', 'venv', 'env', 'build', 'dist', 'site-packages', 'wandb', 'outputs', 'logs']);
 
+// `throwIfNoEntry: false`: most probes are for files that do not exist (every import of a library is looked
+// for in the workspace first), and a thrown error per probe was most of the cost of resolving imports.
 function isFile(p: string): boolean {
-  try { return statSync(p).isFile(); } catch { return false; }
+  try { return statSync(p, { throwIfNoEntry: false })?.isFile() ?? false; } catch { return false; }
 }
 function isDir(p: string): boolean {
-  try { return statSync(p).isDirectory(); } catch { return false; }
+  try { return statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false; } catch { return false; }
 }
 function hasPython(d: string): boolean {
   try {
