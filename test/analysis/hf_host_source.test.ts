@@ -9,7 +9,7 @@ import { analyze } from '../../server/src/analysis/analyze';
 
 const PROGRAM = `import torch
 import torch.nn as nn
-from transformers import GPT2LMHeadModel
+from transformers import AutoModelForCausalLM
 
 
 class Small(nn.Module):
@@ -24,7 +24,7 @@ class Small(nn.Module):
     @classmethod
     def from_source(cls, name):
         model = cls()
-        hf = GPT2LMHeadModel.from_pretrained(name)
+        hf = AutoModelForCausalLM.from_pretrained(name)
         sd_hf = hf.state_dict()
         for k in list(sd_hf.keys())[:1]:
             with torch.no_grad():
@@ -48,6 +48,16 @@ test('a transformers model read only for its state dict is listed on the host, n
   assert.equal(h.paramCount, 124439808); // GPT2LMHeadModel("gpt2"): test/catalog/hf-families checks it against transformers
   assert.equal(h.bytes, 124439808 * 4); // float32: transformers 4.45 loads float32 without a dtype
   assert.match(h.reason, /without a device_map.*state_dict\(\)/);
+});
+
+test('the float32 load of a host-only copy is host memory: the device rule about it (OOM201) does not speak of it', async () => {
+  // Qwen2-0.5B is stored in bfloat16: transformers 4.45 loads it in float32, which OOM201 warns about on the device.
+  const bf16 = PROGRAM.replace('Small.from_source("gpt2")', 'Small.from_source("Qwen/Qwen2-0.5B")');
+  const r = await run(bf16);
+  assert.equal(r.host?.[0]?.name, 'Qwen/Qwen2-0.5B');
+  assert.deepEqual(r.findings.filter((f) => f.code === 'OOM201'), []);
+  const moved = await run(bf16.replace('#EXTRA', 'hf.to("cuda")'));
+  assert.equal(moved.findings.filter((f) => f.code === 'OOM201').length, 1, 'the same load, moved, is warned about');
 });
 
 for (const [what, extra] of [

@@ -256,7 +256,8 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
       envSets: envSets(it), configSets: configSets(it), backendStart: backendStart(it),
       firstJaxImport: firstJaxImport(tree, text), jaxModuleSite: jaxModuleSite(tree), otherGpuImport: otherGpuImport(tree), versions, threefryPartitionable: threefryPartitionable(it),
     },
-    hfLoads: hfLoads(it),
+    // A model kept on the host only is no device memory: no device rule speaks of its load.
+    hfLoads: hfLoads(it).filter((l) => ![...onHost].some((r) => hfLoadOf(r.result) === l)),
     lineOf,
   };
   const findings: Finding[] = [];
