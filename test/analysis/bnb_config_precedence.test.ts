@@ -28,7 +28,7 @@ test('a quantization_config given with load_in_4bit=True decides the quantisatio
   assert.equal(both, config);
   // Llama-2-7B: 32 layers × (4 × 4096² + 3 × 4096 × 11008) quantised weights; double quantisation saves, per 64
   // weights, a float32 absmax (4 B) for a uint8 (1 B), plus a float32 per 256 blocks and an offset per layer.
-  const layer = { name: 'x', in: 4096, out: 4096 };
+  const layer = { name: 'x', in: 4096, out: 4096, bias: false };
   const single = quantizedWeightBytes(layer, { method: 'bnb-4bit', quantType: 'nf4', doubleQuant: false, skip: [], how: '' });
   const dq = quantizedWeightBytes(layer, { method: 'bnb-4bit', quantType: 'nf4', doubleQuant: true, skip: [], how: '' });
   const blocks = 4096 * 4096 / 64;

@@ -238,8 +238,11 @@ function checkText(outcomes: Outcome[], counts: { errors: number; internal: numb
     if (hints.length) summary += `\n${hints.join('; ')}.`;
   } else if (models === 0) {
     const unbuilt = analysed.reduce((n, o) => n + o.result!.unbuilt.length, 0);
+    const onHost = analysed.reduce((n, o) => n + (o.result!.host?.length ?? 0), 0);
     summary = unbuilt
       ? `No model sized: ${scope}; ${plural(unbuilt, 'model class', 'model classes')} defined but not built (see above).${tail}`
+      : onHost
+      ? `No device model: ${scope}; ${plural(onHost, 'model')} kept on the host only (see above), nothing on the accelerator to check.${tail}`
       : `No model found: ${scope}; nothing to check.${tail}`;
   } else if (problems.length) {
     summary = `No findings, but not every file was checked: ${scope}.${tail}`;
