@@ -161,3 +161,16 @@ test('notebooks: code cells analysed in order, findings at cell-relative positio
   assert.deepEqual({ cell: d.cell, line: d.line }, { cell: 3, line: 3 });
   assert.equal(j.files[0].models[0].name, 'mistralai/Mistral-7B-v0.1');
 });
+
+test('a model kept on the host only is listed with its size, no verdict, in text and JSON', () => {
+  const dir = tmp();
+  writeFileSync(join(dir, 'host.py'), 'from transformers import AutoModelForCausalLM\nmodel = AutoModelForCausalLM.from_pretrained("gpt2", device_map="cpu")\n');
+  const text = run(['check', join(dir, 'host.py'), '--device', 'a100-80gb']);
+  assert.equal(text.code, 0, text.err);
+  assert.match(text.out, /gpt2 · transformers · line 2 · 124,439,808 parameters = 497\.8 MB on the host, not on the\s+accelerator/);
+  assert.doesNotMatch(text.out, /fits/);
+  assert.match(text.out, /No device model: .*1 model kept on the host only/s);
+  const json = JSON.parse(run(['check', join(dir, 'host.py'), '--device', 'a100-80gb', '--format', 'json']).out) as { files: { models: unknown[]; host?: { name: string; bytes: number; line: number }[] }[] };
+  assert.equal(json.files[0].models.length, 0);
+  assert.deepEqual(json.files[0].host?.map((h) => [h.name, h.bytes, h.line]), [['gpt2', 124439808 * 4, 2]]);
+});

@@ -16,11 +16,11 @@ import { buildCatalogues } from '../frameworks/catalogues';
 import { readPinnedVersions } from '../config/versions';
 import { RULES } from '../rules';
 import type { RuleContext } from '../rules/types';
-import type { AnalysisResult, AnalyzeOptions, Finding, ModelReport, Severity, UnbuiltModel } from './api';
+import type { AnalysisResult, AnalyzeOptions, Finding, HostModel, ModelReport, Severity, UnbuiltModel } from './api';
 import { installFrameworks } from '../frameworks/index';
 import { backendStart, configSets, envSets } from '../frameworks/jax/runtime';
 import { threefryPartitionable } from '../frameworks/modules';
-import { hfLoadOf, hfLoads } from '../frameworks/transformers/semantics';
+import { hfLoadOf, hfLoads, hostOnlyReason } from '../frameworks/transformers/semantics';
 import { inferencePhases, isKvName } from '../phases/inference';
 import { visitTensors } from '../interp/memory';
 import { KV_CITATION } from '../../../shared/src/kvcache';
@@ -70,7 +70,8 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
   const unknowns: Unknown[] = [];
   const unbuilt: UnbuiltModel[] = [];
   const dependencies: string[] = [];
-  const done = (models: ModelReport[] = [], findings: Finding[] = []): AnalysisResult => ({ text, models, findings, unknowns, unbuilt, dependencies, elapsedMs: Date.now() - t0 });
+  const host: HostModel[] = [];
+  const done = (models: ModelReport[] = [], findings: Finding[] = []): AnalysisResult => ({ text, models, findings, unknowns, unbuilt, dependencies, ...(host.length ? { host } : {}), elapsedMs: Date.now() - t0 });
 
   if (text.length > MAX_BYTES) {
     unknowns.push({ what: 'file', reason: `file is ${(text.length / 1e6).toFixed(1)} MB; oomlens analyses files up to ${MAX_BYTES / 1e6} MB` });
@@ -197,7 +198,31 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
   for (const r of candidates) if (r.result?.t === 'inst') for (const v of r.result.attrs.values()) if (v.t === 'inst') held.add(v);
   // A part whose class another file asks about (opts.partsOf) is reported as well.
   const asked = (r: ModelRecord): boolean => !!opts.partsOf && r.definitionSpan?.file === opts.partsOf.file && opts.partsOf.starts.includes(r.definitionSpan.start);
-  const records = candidates.filter((r) => asked(r) || !(r.framework === 'torch' && r.result?.t === 'inst' && held.has(r.result) && candidates.some((o) => o !== r && o.result?.t === 'inst' && o.result.attrs.size && [...o.result.attrs.values()].includes(r.result!))));
+  const kept = candidates.filter((r) => asked(r) || !(r.framework === 'torch' && r.result?.t === 'inst' && held.has(r.result) && candidates.some((o) => o !== r && o.result?.t === 'inst' && o.result.attrs.size && [...o.result.attrs.values()].includes(r.result!))));
+  // A model that lives only on the host (a transformers copy never moved, run or handed on: frameworks/transformers/
+  // semantics.ts hostOnlyReason) is no device model: listed with its host size, not estimated. Only when the run
+  // was complete (a budget or an internal error may have cut off the code that moves or uses it) and no other
+  // object holds it (a module attribute moves with its parent).
+  const complete = !it.unknowns.some((u) => /budget|internal error|depth limit/.test(u.reason));
+  const onHost = new Set<ModelRecord>();
+  if (complete) {
+    for (const r of kept) {
+      const why = hostOnlyReason(it, r.result);
+      if (!why || heldByAnother(r.result!, [...it.memory.reported().map((o) => o.result), ...it.globals.vars.values()])) continue;
+      onHost.add(r);
+      let n: number | null = 0, bytes: number | null = 0;
+      for (const t of r.params ?? []) {
+        const e = t.shape.every((d) => typeof d === 'number') ? (t.shape as number[]).reduce((a, b) => a * b, 1) : NaN;
+        if (!Number.isFinite(e)) { n = bytes = null; break; }
+        n! += e; bytes! += e * dtypeBytes(t.dtype);
+      }
+      if (r.unknowns.length) n = bytes = null;
+      const load = hfLoadOf(r.result);
+      if (n !== null && load?.params != null) n = load.params;
+      host.push({ name: r.name, framework: r.framework, span: r.span, paramCount: n, bytes, reason: why });
+    }
+  }
+  const records = kept.filter((r) => !onHost.has(r));
   const models: { report: ModelReport; record: ModelRecord }[] = [];
   for (const rec of records) {
     let facts: ModelFacts;
@@ -231,7 +256,8 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
       envSets: envSets(it), configSets: configSets(it), backendStart: backendStart(it),
       firstJaxImport: firstJaxImport(tree, text), jaxModuleSite: jaxModuleSite(tree), otherGpuImport: otherGpuImport(tree), versions, threefryPartitionable: threefryPartitionable(it),
     },
-    hfLoads: hfLoads(it),
+    // A model kept on the host only is no device memory: no device rule speaks of its load.
+    hfLoads: hfLoads(it).filter((l) => ![...onHost].some((r) => hfLoadOf(r.result) === l)),
     lineOf,
   };
   const findings: Finding[] = [];
@@ -413,6 +439,24 @@ function stateDictEvents(rec: ModelRecord, it: Interpreter, unknowns: Unknown[])
     if (!held) for (const id of ids) out.push({ op: 'free', id });
   }
   return out;
+}
+
+/** Whether an instance other than `target` holds it in an attribute (or a list/dict attribute), reachable from `roots`. */
+function heldByAnother(target: object, roots: Iterable<unknown>): boolean {
+  const seen = new Set<unknown>();
+  const walk = (v: unknown, inInst: boolean, depth: number): boolean => {
+    if (!v || typeof v !== 'object' || depth > 12) return false;
+    if (v === target) return inInst;
+    if (seen.has(v)) return false;
+    seen.add(v);
+    const x = v as { t?: string; attrs?: Map<string, unknown>; items?: unknown[]; vals?: unknown[] };
+    if (x.t === 'inst' && x.attrs) { for (const a of x.attrs.values()) if (walk(a, true, depth + 1)) return true; return false; }
+    if ((x.t === 'list' || x.t === 'tuple') && x.items) { for (const a of x.items) if (walk(a, inInst, depth + 1)) return true; return false; }
+    if (x.t === 'dict' && x.vals) { for (const a of x.vals) if (walk(a, inInst, depth + 1)) return true; }
+    return false;
+  };
+  for (const r of roots) if (walk(r, false, 0)) return true;
+  return false;
 }
 
 function runtimeFacts(rec: ModelRecord, versions: Record<string, string>, it: Interpreter): ModelFacts['runtime'] {

@@ -54,6 +54,12 @@ export interface ModelReport {
 /** A model class of the file that got no number, and why (what is missing). */
 export interface UnbuiltModel { name: string; span: Span; reason: string }
 
+/**
+ * A model the program keeps on the host only (a transformers copy loaded without a device_map and only read for
+ * its state dict): its memory is host RAM, not the accelerator's, so it gets no device phases and no verdict.
+ */
+export interface HostModel { name: string; framework: string; span: Span; paramCount: number | null; bytes: number | null; reason: string }
+
 export interface AnalysisResult {
   /** The text that was analysed (offsets refer to it). */
   text: string;
@@ -63,6 +69,8 @@ export interface AnalysisResult {
   dependencies?: string[];
   /** Model classes defined here that no program, default or declaration built. */
   unbuilt: UnbuiltModel[];
+  /** Models that live on the host only (never on the accelerator): listed, not estimated. */
+  host?: HostModel[];
   /** File-level problems: parse errors, budget exhaustion, unreadable config. */
   unknowns: Unknown[];
   /** Milliseconds the analysis took. */

@@ -26,7 +26,7 @@ import { collectFiles, displayPath, readSource } from './files';
 import { chooseFix, fixText } from './fix';
 import { fileJson, LineIndex, type JsonReport } from './report';
 import type { CellSpan } from '../notebook/cells';
-import { clip, findingLine, modelText, unitNote, wrap } from './text';
+import { clip, findingLine, hostModelText, modelText, unitNote, wrap } from './text';
 import { githubAnnotations, sarifReport } from './sarif';
 
 const DEFAULT_DEVICE = String(SETTINGS_SCHEMA['oomlens.target.device'].default);
@@ -195,7 +195,7 @@ function checkText(outcomes: Outcome[], counts: { errors: number; internal: numb
     if (o.skipped) { text.push(clip(`${o.path}: skipped: ${o.skipped}`), ''); continue; }
     const r = o.result;
     if (!r) { text.push(`${o.path}: internal error, not analysed (see stderr)`, ''); continue; }
-    if (!r.models.length && !o.findings.length && !r.unknowns.length && !r.unbuilt.length) continue;
+    if (!r.models.length && !o.findings.length && !r.unknowns.length && !r.unbuilt.length && !r.host?.length) continue;
     const idx = new LineIndex(r.text, o.file, o.cells);
     const spec = parseDeviceSpec(o.settings.device);
     const target = 'error' in spec ? o.settings.device : displayName(spec);
@@ -203,8 +203,9 @@ function checkText(outcomes: Outcome[], counts: { errors: number; internal: numb
     const from = o.settings.deviceSource === 'default' ? 'default device' : `from ${o.settings.deviceSource}`;
     text.push(clip(`${o.path} · target ${target} (${from})`));
     for (const m of r.models) text.push(...modelText(m, idx, o.settings.units));
+    for (const h of r.host ?? []) text.push(...hostModelText(h, idx, o.settings.units));
     for (const u of r.unbuilt) text.push(...wrap(`  ${u.name}, ${idx.label(u.span)}: no number: ${u.reason}`, '    '));
-    if (!r.models.length && !r.unbuilt.length) text.push('  no model found in this file');
+    if (!r.models.length && !r.unbuilt.length && !r.host?.length) text.push('  no model found in this file');
     for (const u of r.unknowns) if (!isInternal(u.reason)) text.push(...wrap(`  unknown: ${u.what}: ${u.reason}${u.span ? ` (${idx.label(u.span)})` : ''}`, '    '));
     for (const f of o.findings) {
       text.push(findingLine(o.path, f, idx, o.settings.units));
@@ -237,8 +238,11 @@ function checkText(outcomes: Outcome[], counts: { errors: number; internal: numb
     if (hints.length) summary += `\n${hints.join('; ')}.`;
   } else if (models === 0) {
     const unbuilt = analysed.reduce((n, o) => n + o.result!.unbuilt.length, 0);
+    const onHost = analysed.reduce((n, o) => n + (o.result!.host?.length ?? 0), 0);
     summary = unbuilt
       ? `No model sized: ${scope}; ${plural(unbuilt, 'model class', 'model classes')} defined but not built (see above).${tail}`
+      : onHost
+      ? `No device model: ${scope}; ${plural(onHost, 'model')} kept on the host only (see above), nothing on the accelerator to check.${tail}`
       : `No model found: ${scope}; nothing to check.${tail}`;
   } else if (problems.length) {
     summary = `No findings, but not every file was checked: ${scope}.${tail}`;

@@ -139,6 +139,8 @@ export interface JsonFile {
   models: JsonModel[];
   /** Model classes defined in the file that got no number, with what is missing. */
   unbuilt: { name: string; line: number; reason: string }[];
+  /** Models that live on the host only (never moved to the accelerator): their size, no verdict. */
+  host?: { name: string; framework: string; line: number; paramCount: number | null; bytes: number | null; reason: string }[];
   /** File-level problems: syntax errors, exhausted budgets, config problems. */
   unknowns: JsonUnknown[];
   /** Present when the file was not analysed, with the reason. */
@@ -249,6 +251,7 @@ export function fileJson(path: string, device: string, r: AnalysisResult, findin
     diagnostics: findings.map((f) => diagnosticJson(idx, f)),
     models: r.models.map((m) => modelJson(idx, m)),
     unbuilt: r.unbuilt.map((u) => ({ name: u.name, line: idx.spanLine(u.span), reason: u.reason })),
+    ...(r.host?.length ? { host: r.host.map((h) => ({ name: h.name, framework: h.framework, line: idx.spanLine(h.span), paramCount: h.paramCount, bytes: h.bytes, reason: h.reason })) } : {}),
     unknowns: [...r.unknowns.map((u) => unknownJson(idx, u)), ...extraUnknowns.map((reason) => ({ what: 'config', reason, line: null }))],
   };
 }

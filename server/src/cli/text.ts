@@ -23,7 +23,7 @@ import { onDeviceText } from '../../../shared/src/budget';
 import type { Unknown } from '../../../shared/src/facts';
 import type { PhaseEstimate, Units } from '../../../shared/src/types';
 import { formatBytes } from '../../../shared/src/units';
-import { anchorSpan, type Finding, type ModelReport } from '../analysis/api';
+import { anchorSpan, type Finding, type HostModel, type ModelReport } from '../analysis/api';
 import { LineIndex } from './report';
 
 /** The widest line the text output prints. */
@@ -117,6 +117,12 @@ export function modelUnknowns(m: ModelReport): Unknown[] {
     out.push(u);
   }
   return out;
+}
+
+/** A model that lives on the host only: its size, and why it is not a device model (no verdict). */
+export function hostModelText(h: HostModel, idx: LineIndex, units: Units): string[] {
+  const size = h.paramCount === null || h.bytes === null ? 'size unknown' : `${h.paramCount.toLocaleString('en-US')} parameters = ${formatBytes(h.bytes, units)}`;
+  return wrap(`  ${h.name} · ${h.framework} · ${idx.label(h.span)} · ${size} on the host, not on the accelerator: ${h.reason}`, '    ');
 }
 
 export function modelText(m: ModelReport, idx: LineIndex, units: Units): string[] {

@@ -153,6 +153,12 @@ export class Interpreter {
   readonly externs = new Map<string, ExternHandler>();
   /** Prefix handlers: first matching prefix wins (e.g. 'transformers.' for every Auto class). */
   readonly externPrefixes: [string, ExternHandler][] = [];
+  /**
+   * Told of every call the program's own code does not run (a library function or method, calling an instance,
+   * an unknown callable), before it is made: a framework notes what its objects are handed to (a model passed to a
+   * trainer, run, or moved is used; one only read for its state dict is not).
+   */
+  readonly callObservers: ((fn: Value, call: CallArgs, node: SyntaxNode) => void)[] = [];
   /** Library attributes that are values rather than functions (`absl.flags.FLAGS`), by qualified name. */
   readonly externValues = new Map<string, (it: Interpreter, node: SyntaxNode) => Value>();
   /** Free-form state the framework models keep (flax/haiku contexts, torch device scopes). */
@@ -1718,6 +1724,7 @@ export class Interpreter {
 
   call(fn: Value, call: CallArgs, node: SyntaxNode): Value {
     this.tick(node);
+    if (fn.t !== 'func' && fn.t !== 'class' && fn.t !== 'extern') for (const o of this.callObservers) o(fn, call, node);
     switch (fn.t) {
       case 'func': {
         // @contextlib.contextmanager: calling it makes the context manager; its body runs when a `with` enters it
@@ -1757,6 +1764,7 @@ export class Interpreter {
   }
 
   callExtern(fn: Value & { t: 'extern' }, call: CallArgs, node: SyntaxNode): Value {
+    for (const o of this.callObservers) o(fn, call, node);
     const h = this.externs.get(fn.name);
     if (h) return h(this, fn.self, call, node, fn);
     for (const [p, ph] of this.externPrefixes) if (fn.name.startsWith(p)) {

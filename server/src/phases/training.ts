@@ -160,6 +160,13 @@ export interface TrainingProgram {
   jaxComputeDtype?: { dtype: DType; span: Span };
   /** `autocast` applies to every forward of the step (a trainer's precision setting), not only those in an autocast block. */
   autocastAll?: boolean;
+  /**
+   * What the program's live names reach when its first training forward runs (every frame on the stack, module
+   * globals and the workspace modules' globals): the tensors known to be on the accelerator, and the torch.load
+   * checkpoints still referenced. They stay allocated through the step (Python frees an object only when nothing
+   * references it), beside the model, its gradients and optimizer state.
+   */
+  liveAtStep?: { tensors: TensorV[]; checkpoints: Set<object>; span: Span };
 }
 
 export interface TrainingInfo {
@@ -549,6 +556,7 @@ export function installTraining(it: Interpreter): void {
     };
     const x = c.args[0] ?? c.kw.get('input_ids') ?? c.kw.get('idx') ?? c.kw.get('x') ?? c.kw.get('inputs');
     const ids = x?.t === 'dict' ? x.vals[0] : x;
+    prog.liveAtStep ??= liveAtStep(it, node);
     const use: TrainingProgram['forwards'][number] = { model: self, span: it.span(node), input: ids?.t === 'tensor' ? ids : undefined, why: ids?.t === 'unknown' ? ids.reason : undefined, autocast: autocast[autocast.length - 1], ...loopContext(node) };
     use.inputs = [...c.args, ...c.kw.values()].flatMap((a) => tensorsIn(a)).filter((t) => t.role !== 'param' && t.role !== 'buffer');
     prog.forwards.push(use);
@@ -632,6 +640,37 @@ function loopContext(node: SyntaxNode): { boundTo?: string; zeroGradAfter?: bool
   const bw = /\.backward\s*\(/.exec(after);
   const zeroGradAfter = !!zg && (!bw || zg.index < bw.index) && !/set_to_none\s*=\s*False/.test(zg[1]);
   return { boundTo, zeroGradAfter };
+}
+
+/** The device tensors and torch.load checkpoints reachable from every live name at `node` (TrainingProgram.liveAtStep). */
+function liveAtStep(it: Interpreter, node: SyntaxNode): NonNullable<TrainingProgram['liveAtStep']> {
+  const tensors: TensorV[] = [];
+  const checkpoints = new Set<object>();
+  const seen = new Set<object>();
+  const stack: Value[] = [];
+  const envs = new Set<unknown>([...it.frames, it.globals, ...[...it.modules.values()].map((m) => m.env)]);
+  for (const e of envs) if (e && typeof e === 'object' && 'vars' in e) for (const v of (e as { vars: Map<string, Value> }).vars.values()) stack.push(v);
+  let steps = 0;
+  while (stack.length && steps++ < 200_000) {
+    const x = stack.pop()!;
+    if (typeof x !== 'object' || seen.has(x)) continue;
+    seen.add(x);
+    switch (x.t) {
+      case 'tensor':
+        // Only where the interpreter knows the tensor is on the accelerator, and its size.
+        if ((x.placement.kind === 'device' || x.placement.kind === 'sharded') && x.role !== 'param' && x.role !== 'buffer' && !x.abstract && !x.virtual && x.shape.every((d) => typeof d === 'number')) tensors.push(x);
+        break;
+      case 'tuple': case 'list': for (const y of x.items) stack.push(y); break;
+      case 'dict': for (const y of x.vals) stack.push(y); break;
+      case 'inst': for (const y of x.attrs.values()) stack.push(y); break;
+      case 'extern':
+        if (x.name === '__torch_checkpoint__') checkpoints.add(x);
+        if (x.self) stack.push(x.self);
+        break;
+      default: break;
+    }
+  }
+  return { tensors, checkpoints, span: it.span(node) };
 }
 
 // -------------------------------------------------------------- architecture
@@ -729,6 +768,52 @@ let nextId = 2_000_000_000;
  * The training phase of one model, when the program trains it. Empty when
  * no optimizer or gradient is applied to this model.
  */
+/** The group the load phase gives a torch.load state dict's tensors (analysis/analyze.ts stateDictEvents). */
+export const STATE_DICT_GROUP = 'state dict: torch.load';
+
+/**
+ * Device tensors the program still references when its training step runs, that no other part of the phase
+ * counts (not the model's parameters, buffers or tensor attributes, not the step's batch or targets, not what the
+ * forward makes): an EMA copy, a precomputed table, a checkpoint loaded with map_location on the accelerator and
+ * still bound to a name. Python frees an object when the last reference to it goes (CPython reference counting),
+ * and the caching allocator gives its blocks back to the pool only then, so each is allocated through the step.
+ */
+function heldThroughStep(rec: ModelRecord, it: Interpreter, prog: TrainingProgram, base: PhaseTrace, weights: TensorFact[], events: MemoryEvent[], notes: string[]): MemoryEvent[] {
+  const live = prog.liveAtStep;
+  if (!live || rec.framework !== 'torch') return [];
+  const out: MemoryEvent[] = [];
+  const counted = new Set<number>([...weights.map((t) => t.id), ...prog.forwardMade, ...prog.lossTargets.map((t) => t.id)]);
+  for (const ev of [...base.events, ...events]) if (ev.op === 'alloc') counted.add(ev.tensor.id);
+  for (const f of prog.forwards) for (const t of f.inputs ?? []) counted.add(t.id);
+  if (rec.result) visitTensors(rec.result, (t) => counted.add(t.id));
+  // A checkpoint loaded into this model with map_location on the accelerator, still referenced: its tensors (the
+  // load phase's copy) are alive in the step too.
+  const uses = ((it.state.get('torchStateDicts') as { module: Value; checkpoint: Value; span: Span }[] | undefined) ?? []).filter((u) => u.module === rec.result);
+  for (const u of uses) {
+    if (!live.checkpoints.has(u.checkpoint)) continue;
+    let n = 0;
+    for (const ev of base.events) {
+      if (ev.op !== 'alloc' || !ev.tensor.group?.startsWith(STATE_DICT_GROUP) || ev.tensor.span?.start !== u.span.start || ev.tensor.span?.file !== u.span.file) continue;
+      out.push({ op: 'alloc', tensor: { ...ev.tensor, role: 'buffer', note: 'the loaded checkpoint, still referenced by a live name when the training step runs' } });
+      n++;
+    }
+    if (n) notes.push(`a torch.load checkpoint (${n} tensors) is still referenced when the training step runs: it stays on the device beside the model`);
+  }
+  let held = 0;
+  for (const t of live.tensors) {
+    if (counted.has(t.id)) continue;
+    counted.add(t.id);
+    held++;
+    out.push({ op: 'alloc', tensor: {
+      id: t.id, label: t.label, group: `tensors the program still references (${t.dtype})`, shape: t.shape as number[], dtype: t.dtype, role: 'buffer',
+      placement: t.placement, span: t.span, note: 'on the accelerator and reachable from a live name when the training step runs',
+      citation: 'CPython reference counting: an object is freed when its last reference goes; torch/cuda caching allocator returns blocks only on free',
+    } });
+  }
+  if (held) notes.push(`${held} tensors on the device made before the step are still referenced by live names when it runs: counted in the step`);
+  return out;
+}
+
 export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseTrace[], params: TensorV[]): PhaseTrace[] {
   const prog = trainingProgram(it);
   if (!prog.optimizers.length && !prog.gradCalls.length && !prog.backward.length) return [];
@@ -761,7 +846,9 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
   // prepare_model_for_kbit_training casts every float16/bfloat16 parameter that is not a packed 4-bit weight to float32 (peft utils/other.py).
   const kbit = kbitPrepOf(rec.result);
   const castsIt = (t: TensorFact) => !!kbit && (kbit.castAll || (t.shape.length === 1 && (kbit.layerNormNames ?? []).some((n) => t.label.includes(n))));
-  const weights = liveAtEnd(base).map((t) => (castsIt(t) && t.role === 'param' && (t.dtype === 'bfloat16' || t.dtype === 'float16') ? { ...t, dtype: 'float32' as DType, group: t.group?.replace(/\((bfloat16|float16)\)/, '(float32)') } : t));
+  // With the live names of the first training step known, a loaded checkpoint is alive in training only when they
+  // still reach it (heldThroughStep), not because a module-level name holds it at the end of the program.
+  const weights = liveAtEnd(base).filter((t) => !(prog.liveAtStep && t.group?.startsWith(STATE_DICT_GROUP))).map((t) => (castsIt(t) && t.role === 'param' && (t.dtype === 'bfloat16' || t.dtype === 'float16') ? { ...t, dtype: 'float32' as DType, group: t.group?.replace(/\((bfloat16|float16)\)/, '(float32)') } : t));
   if (kbit?.castAll) notes.push('prepare_model_for_kbit_training: float16/bfloat16 parameters outside the quantised layers (embeddings, norms, lm_head) are cast to float32 (peft utils/other.py)');
   else if (kbit) notes.push(`prepare_model_for_int8_training: 1-D parameters named like ${JSON.stringify(kbit.layerNormNames)} are cast to float32 (peft ≤ 0.5 utils/other.py)`);
   // DeepSpeed's fp16/bf16 engine converts the module's floating parameters to 16 bits on the device.
@@ -818,6 +905,7 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
   }
   // The batch and targets made inside the loop (those made before it are in the load phase's live set).
   events.push(...stepInputEvents(rec, it, false));
+  events.push(...heldThroughStep(rec, it, prog, base, weights, events, notes));
   const bytesOn = (b: number, s: number) => (shard && stage >= s && deviceCount > 1 ? b / over : b);
   if (peft && !peft.why) {
     for (const t of peft.trainable) {

@@ -65,10 +65,16 @@ const dtypeText = (v: Value | undefined) => (v?.t === 'dtype' ? v.dtype : v?.t =
 
 /** The quantisation a from_pretrained call asks for, from its keywords; `{ why }` when it is asked for but not readable. */
 export function quantFromCall(kw: Map<string, Value>): QuantSpec | { why: string } | undefined {
-  if (bool(kw.get('load_in_4bit'))) return { method: 'bnb-4bit', quantType: 'fp4', doubleQuant: false, skip: [], how: 'load_in_4bit=True' };
-  if (bool(kw.get('load_in_8bit'))) return { method: 'bnb-8bit', skip: [], how: 'load_in_8bit=True' };
   const qc = kw.get('quantization_config');
-  if (!qc || qc.t === 'none') return undefined;
+  // A quantization_config given with load_in_4bit / load_in_8bit: the config decides (transformers 4.3x
+  // modeling_utils.py `from_pretrained`: `elif quantization_method_from_args == BITS_AND_BYTES: load_in_8bit =
+  // quantization_config.load_in_8bit; load_in_4bit = quantization_config.load_in_4bit`; later versions refuse the
+  // pair with a ValueError). Reading the bare keyword first dropped the config's quant type and double quantisation.
+  if (!qc || qc.t === 'none') {
+    if (bool(kw.get('load_in_4bit'))) return { method: 'bnb-4bit', quantType: 'fp4', doubleQuant: false, skip: [], how: 'load_in_4bit=True' };
+    if (bool(kw.get('load_in_8bit'))) return { method: 'bnb-8bit', skip: [], how: 'load_in_8bit=True' };
+    return undefined;
+  }
   const q = kwOf(qc);
   if (!q) return { why: 'quantization_config is not a literal BitsAndBytesConfig / dict' };
   const skip = strList(q.get('llm_int8_skip_modules'));

@@ -61,6 +61,68 @@ export interface HfLoad {
   unknownFields?: Map<string, string>;
   /** Built from a config in the program (Model(config), from_config): random weights, in training mode (nn.Module's default). */
   fromConfig?: boolean;
+  /**
+   * The first call that handed the model to code oomlens does not follow line by line, or ran it (`model(x)`,
+   * `generate`, `Trainer(model=…)`, `get_peft_model(model)`, an unknown callable): where it is used. Absent while the
+   * program has only read it (`state_dict()`, `named_parameters()`, `config`) — see hostOnlyReason.
+   */
+  used?: Span;
+  /** Its `state_dict()` was read: the model serves as a source of tensors for another (a conversion, a copy). */
+  weightsRead?: Span;
+}
+
+/**
+ * Methods of a transformers model that read it or change it where it is, and run nothing on an accelerator
+ * (`.to(device)` / `.cuda()` are tracked as moves: `moved:<id>`, frameworks/torch/semantics.ts).
+ */
+const HOST_READS = /^(?:transformers\.PreTrainedModel|torch\.nn\.Module)\.(state_dict|named_parameters|parameters|named_buffers|buffers|num_parameters|get_input_embeddings|get_output_embeddings|save_pretrained|eval|train|requires_grad_|float|half|bfloat16|double|to|cpu|cuda|keys|get_memory_footprint)$/;
+/** Builtins that only look at an object. */
+const LOOKS = new Set(['print', 'len', 'isinstance', 'type', 'id', 'repr', 'str', 'hasattr', 'getattr', 'callable', 'vars', 'dir']);
+
+/**
+ * Why a transformers model lives only on the host, or undefined when it may be on the accelerator.
+ * `from_pretrained` without a device_map builds the model on the CPU (modeling_utils.py `from_pretrained`:
+ * the weights are materialised on the default device, the CPU, unless `device_map` is given; v4.45 and v5),
+ * and it stays there until `.to(device)` / `.cuda()` moves it; bitsandbytes quantisation without a device_map
+ * places it on the current GPU (quantizers/quantizer_bnb_4bit.py `update_device_map`: `{"": current_device()}`).
+ * A model that is never moved, never run and never handed to a library (a trainer, peft, a pipeline, accelerate)
+ * and whose state_dict() the program reads (a source of weights for another model) holds host memory only. `device_map="cpu"` keeps every module
+ * on the CPU (accelerate's dispatch places each on the device its map names).
+ */
+export function hostOnlyReason(it: Interpreter, inst: Value | undefined): string | undefined {
+  const load = hfLoadOf(inst);
+  if (!load || inst?.t !== 'inst') return undefined;
+  const moved = it.state.get(`moved:${inst.id}`);
+  if (moved !== undefined && moved !== 'cpu') return undefined;
+  if (load.deviceMap === 'cpu') return 'loaded with device_map="cpu" and never moved to an accelerator';
+  // A model only loaded (nothing read from it yet) is taken to be the model the program is about to use: it keeps
+  // the device report (the load phase assumes it is moved), as a model under construction in the editor should.
+  if (load.deviceMap !== undefined || load.quantized || load.used || !load.weightsRead) return undefined;
+  return 'loaded without a device_map, never moved to an accelerator, never run and never handed to a library: only its state_dict() is read, on the host';
+}
+
+/** Notes every call a transformers model is handed to or run by, other than a read (HfLoad.used). */
+function observeUses(it: Interpreter): void {
+  const mark = (v: Value | undefined, node: SyntaxNode, depth = 0): void => {
+    if (!v) return;
+    if (v.t === 'inst') { const l = LOAD_OF.get(v); if (l && !l.used) { l.used = it.span(node); } return; }
+    if (depth > 0) return;
+    if (v.t === 'list' || v.t === 'tuple') for (const x of v.items) mark(x, node, depth + 1);
+    else if (v.t === 'dict') for (const x of v.vals) mark(x, node, depth + 1);
+  };
+  it.callObservers.push((fn, c, node) => {
+    if (fn.t === 'extern') {
+      if (HOST_READS.test(fn.name)) {
+        const l = fn.self?.t === 'inst' ? LOAD_OF.get(fn.self) : undefined;
+        if (l && !l.weightsRead && fn.name.endsWith('.state_dict')) l.weightsRead = it.span(node);
+        return;
+      }
+      if (LOOKS.has(fn.name) || (fn.name.startsWith('builtins.') && fn.name !== 'builtins.setattr')) return;
+      mark(fn.self, node);
+    } else mark(fn, node);
+    for (const a of c.args) mark(a, node);
+    for (const a of c.kw.values()) mark(a, node);
+  });
 }
 
 /** A config field whose value the program does not make known was read by a formula. */
@@ -102,6 +164,7 @@ const UNREAD_CONFIG = /`transformers\.(?:[\w.]+\.)?\w+Config` is not modelled/;
 const NOT_MODELS = /(Tokenizer|TokenizerFast|Processor|Config|FeatureExtractor|ImageProcessor|GenerationConfig)$/;
 
 export function installTransformers(it: Interpreter): void {
+  observeUses(it);
   it.externPrefixes.push(['transformers.', (_i, _self, c, node, fnv) => {
     const className = fnv.name.split('.').slice(-2, -1)[0];
     const last = fnv.name.split('.').pop()!;

@@ -7,6 +7,7 @@ import type { CodeLens } from 'vscode-languageserver';
 import { anchorSpan } from '../../analysis/api';
 import { toRange } from '../convert';
 import { lensTitle } from '../format';
+import { formatBytes } from '../../../../shared/src/units';
 import type { OomlensServer } from '../server';
 import { docUri } from '../validate';
 import { COMMAND_DECLARE } from './declare';
@@ -27,6 +28,12 @@ export function registerCodeLens(server: OomlensServer): void {
       const range = toRange(latest.doc, u.span);
       const why = u.reason.replace(/: declare one in \[\[tool\.oomlens\.models\]\]$/, '');
       lenses.push({ range, command: { title: `no number: ${why.length > 110 ? why.slice(0, 109) + '…' : why} · declare…`, tooltip: 'Add a [[tool.oomlens.models]] declaration to pyproject.toml', command: COMMAND_DECLARE, arguments: [s.doc.uri, u.name] } });
+    }
+    // A model kept on the host only: its size and where it lives, no device verdict (nothing to click).
+    for (const h of latest.result.host ?? []) {
+      if (h.span.file) continue;
+      const size = h.bytes === null ? 'size unknown' : formatBytes(h.bytes, s.settings.units);
+      lenses.push({ range: toRange(latest.doc, h.span), command: { title: `${size} on the host, not on the accelerator`, tooltip: h.reason, command: '' } });
     }
     return lenses;
   });
