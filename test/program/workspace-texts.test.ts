@@ -45,3 +45,22 @@ test('a text checked moments ago is trusted until a watched-file event', () => {
     setRevalidateMs(0);
   }
 });
+
+test('a module lookup made moments ago is kept until a watched-file event; without revalidation it is not', () => {
+  for (const ms of [60_000, 0]) {
+    setRevalidateMs(ms);
+    try {
+      const { root } = project();
+      const ws = workspaceFor(root);
+      assert.equal(ws.findModule('newmod', [root]), undefined);
+      writeFileSync(join(root, 'newmod.py'), 'x = 1\n');
+      if (ms) {
+        assert.equal(ws.findModule('newmod', [root]), undefined, 'within the window the disk is not probed again');
+        forgetListings();
+      }
+      assert.equal(ws.findModule('newmod', [root])?.path, join(root, 'newmod.py'));
+    } finally {
+      setRevalidateMs(0);
+    }
+  }
+});

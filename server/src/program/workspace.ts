@@ -60,6 +60,9 @@ export function setRevalidateMs(ms: number): void {
   revalidateMs = ms;
 }
 
+/** An answer about the disk and when it was made (`Workspace.recent`). */
+interface Recent<T> { value: T; at: number; generation: number }
+
 export class Workspace {
   private readonly cache = new Map<string, SourceFile>();
   /** Bumped when files were created or deleted: listings made before are stale (launch.ts checks it). */
@@ -68,9 +71,9 @@ export class Workspace {
   private readonly texts = new Map<string, { mtimeMs: number; size: number; text: string | undefined; checkedAt: number; generation: number }>();
   private files?: { at: number; list: string[] };
   /** Import search paths (`searchPath`) with when they were made. */
-  private readonly paths = new Map<string, { dirs: string[]; at: number; generation: number }>();
+  private readonly paths = new Map<string, Recent<string[]>>();
   /** Module lookups (`findModule`) with when they were made. */
-  private readonly found = new Map<string, { found: { path?: string; dir?: string } | undefined; at: number; generation: number }>();
+  private readonly found = new Map<string, Recent<{ path?: string; dir?: string } | undefined>>();
   overlay?: Overlay;
 
   constructor(readonly root: string) {}
@@ -136,17 +139,8 @@ export class Workspace {
 
   /** Folders searched for absolute imports from a program whose main file is `mainFile`. */
   searchPath(mainFile: string | undefined, extra: string[] = []): string[] {
-    // Asked at every import; answered moments ago with no watched-file event since (see `revalidateMs`).
-    const key = `${mainFile ?? ''}\u0000${extra.join('\u0000')}`;
-    const hit = this.paths.get(key);
-    const now = Date.now();
-    if (hit && hit.generation === this.generation && now - hit.at < revalidateMs) return hit.dirs;
-    const dirs = this.makeSearchPath(mainFile, extra);
-    if (revalidateMs > 0) {
-      if (this.paths.size >= 1_000) this.paths.clear();
-      this.paths.set(key, { dirs, at: now, generation: this.generation });
-    }
-    return dirs;
+    // Asked at every import.
+    return this.recent(this.paths, 1_000, `${mainFile ?? ''}\u0000${extra.join('\u0000')}`, () => this.makeSearchPath(mainFile, extra));
   }
 
   private makeSearchPath(mainFile: string | undefined, extra: string[]): string[] {
@@ -169,17 +163,23 @@ export class Workspace {
    * `a/b/__init__.py` (a namespace package without __init__ resolves to its folder).
    */
   findModule(dotted: string, dirs: string[]): { path?: string; dir?: string } | undefined {
-    // Answered moments ago with no watched-file event since (the language server; see `revalidateMs`).
-    const key = `${dotted}\u0000${dirs.join('\u0000')}`;
-    const hit = this.found.get(key);
+    return this.recent(this.found, 10_000, `${dotted}\u0000${dirs.join('\u0000')}`, () => this.probeModule(dotted, dirs));
+  }
+
+  /**
+   * `make()`, or its answer for `key` made within the last `revalidateMs` with no watched-file event since
+   * (the language server; the CLI asks the disk every time). At most `max` answers are kept.
+   */
+  private recent<T>(memo: Map<string, Recent<T>>, max: number, key: string, make: () => T): T {
+    const hit = memo.get(key);
     const now = Date.now();
-    if (hit && hit.generation === this.generation && now - hit.at < revalidateMs) return hit.found;
-    const found = this.probeModule(dotted, dirs);
+    if (hit && hit.generation === this.generation && now - hit.at < revalidateMs) return hit.value;
+    const value = make();
     if (revalidateMs > 0) {
-      if (this.found.size >= 10_000) this.found.clear();
-      this.found.set(key, { found, at: now, generation: this.generation });
+      if (memo.size >= max) memo.clear();
+      memo.set(key, { value, at: now, generation: this.generation });
     }
-    return found;
+    return value;
   }
 
   private probeModule(dotted: string, dirs: string[]): { path?: string; dir?: string } | undefined {
