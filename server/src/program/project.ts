@@ -14,6 +14,7 @@ import { existsSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { Span } from '../../../shared/src/facts';
 import { analyze, analyzeTree } from '../analysis/analyze';
+import { initParser } from '../interp/parser';
 import type { Tree } from '../interp/parser';
 import { anchorSpan, type AnalysisResult, type AnalyzeOptions, type ModelReport } from '../analysis/api';
 import { findRoot, hashText, isInside, workspaceFor, type Workspace } from './workspace';
@@ -55,9 +56,13 @@ async function asRunWith(path: string, own: AnalysisResult, opts: AnalyzeOptions
   if (!commands.length && /\.py$/.test(path) && /^def get_config\(/m.test(own.text)) commands.push(...configFlagPrograms(ws, path));
   let first: { deps: string[]; unknowns: AnalysisResult['unknowns'] } | undefined;
   for (const cmd of commands) {
-    const progText = ws.readText(cmd.script);
-    if (progText === undefined) continue;
-    const r = await analyze(progText, { ...opts, path: cmd.script, workspaceRoot: ws.root, launch: cmd });
+    // The workspace's parse of the program (kept while its text is unchanged), as in analyzeProgram; a config
+    // file that is not Python has not loaded the parser yet.
+    await initParser();
+    const sf = ws.load(cmd.script);
+    if (!sf) continue;
+    const progText = sf.text;
+    const r = await analyzeTree(progText, { ...opts, path: cmd.script, workspaceRoot: ws.root, launch: cmd }, sf.tree);
     const deps = [...new Set([...(own.dependencies ?? []), cmd.script, cmd.file, ...(r.dependencies ?? [])])];
     if (r.models.length) {
       const head = { start: 0, end: Math.max(0, own.text.indexOf('\n') < 0 ? own.text.length : own.text.indexOf('\n')) };
@@ -200,6 +205,7 @@ async function analyzeProgram(ws: Workspace, prog: string, opts: AnalyzeOptions,
   if (hit && hit.device === opts.device && [...hit.deps].every(([p, h]) => (ws.readText(p) !== undefined ? hashText(ws.readText(p)!) : '') === h)) return hit.result;
   // The workspace's parse of the program (kept while its text is unchanged): every keystroke in a file it
   // imports analyses it again, and parsing it anew was a sixth of that.
+  await initParser();
   const sf = ws.load(prog);
   if (!sf) return undefined;
   const text = sf.text;

@@ -15,6 +15,7 @@
  */
 import type { DType } from '../../../../shared/src/facts';
 import type { ArrayValue, Args, CatValue, Dim, LayerEntry, ParamSpec, UnknownValue } from '../../interp/catalog-types';
+import { isUnknown as isUnknownArg } from '../args';
 
 const V = 'PyTorch 2.1';
 
@@ -254,7 +255,7 @@ function rnnParams(a: Args, gates: number, allowProj: boolean): ParamSpec[] | Un
   const layers = int(a, 'num_layers') ?? (a.num_layers === undefined ? 1 : undefined);
   const proj = allowProj ? (int(a, 'proj_size') ?? (a.proj_size === undefined ? 0 : undefined)) : 0;
   if (inp === undefined || hid === undefined) return unk('input_size / hidden_size not known');
-  if (layers === undefined) return typeof a.num_layers === 'object' && a.num_layers !== null && !Array.isArray(a.num_layers) && a.num_layers.kind === 'unknown' ? a.num_layers : unk('num_layers not known');
+  if (layers === undefined) return isUnknownArg(a.num_layers) ? a.num_layers : unk('num_layers not known');
   if (proj === undefined) return unk('proj_size not known');
   if (proj < 0 || (proj > 0 && proj >= hid)) return unk('proj_size must be in [0, hidden_size); PyTorch raises ValueError');
   const dirs = flag(a.bidirectional, false) ? 2 : 1;
