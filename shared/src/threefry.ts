@@ -11,8 +11,21 @@
  *   counter halves + hashed halves + the concatenation = 3 full-size uint32
  *   buffers. For a 2^33-element float32 kernel that is 96 GiB on every
  *   device, the figure XLA's buffer assignment shows in google/flax#3701.
- * - Partitionable implementation: counters have the output's shape and are
- *   sharded like it, so each device generates only its shard's bits.
+ * - Partitionable implementation (`_threefry_random_bits_partitionable`,
+ *   jax/_src/random/threefry2x32.py, jax 0.10.2): counters have the output's
+ *   shape (`iota_2x32_shape`) and are sharded like it, so each device hashes
+ *   only its shard's counters, and every step from the counters to the sample
+ *   (iota, the Threefry rounds, `bits1 ^ bits2`, the float conversion and the
+ *   initializer's arithmetic) is elementwise. On GPU and TPU `threefry2x32` is
+ *   lowered to plain HLO (`_threefry2x32_lowering_rule`; CUDA/ROCm fall back to
+ *   it while `jax_threefry_gpu_kernel_lowering` is off, its default: "lower
+ *   threefry PRNG operations to a kernel implementation. This makes compile
+ *   times faster at a potential runtime memory cost", jax/_src/config.py,
+ *   jax 0.10.2), which XLA fuses into the sample: no bits buffer is left.
+ *   Measured (test/truth, 8 CPU devices, the straight-line lowering registered
+ *   for the CPU): a jitted, sharded Flax init has no temporaries at all, its
+ *   peak is its output shards. Only the CPU's own rolled-loop lowering keeps
+ *   loop state there (3 × 4 B per element of the shard), not an accelerator's.
  */
 export interface ThreefryInput {
   elements: number;
@@ -28,8 +41,10 @@ export function threefryTemporaries(i: ThreefryInput): { bytesPerDevice: number;
   const maxCount = Math.ceil((i.bitWidth * i.elements) / 32);
   const citation = 'jax/_src/prng.py (jax-v0.4.30) _threefry_random_bits_original / _partitionable; google/flax#3701';
   if (i.partitionable) {
-    const b = Math.ceil(maxCount / Math.max(1, i.shards)) * 4;
-    return { bytesPerDevice: b, formula: `ceil(${maxCount} / ${i.shards}) counters × 4 B (bits of this device's shard)`, citation };
+    return {
+      bytesPerDevice: 0, formula: `fused into the output (each device hashes only its shard's ceil(${maxCount} / ${i.shards}) counters, elementwise)`,
+      citation: 'jax/_src/random/threefry2x32.py (jax 0.10.2) _threefry_random_bits_partitionable, _threefry2x32_lowering_rule; jax/_src/config.py jax_threefry_gpu_kernel_lowering; measured in test/truth (sharded init, accelerator lowering)',
+    };
   }
   if (i.shards <= 1 && i.jitted && maxCount < BLOCK) return { bytesPerDevice: 0, formula: 'fused into the output', citation };
   const copies = maxCount >= BLOCK ? 3 : 1;
