@@ -23,6 +23,20 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
+def harness_env(src):
+    """Environment a program asks the harness for: `# truth-harness: NAME=VALUE ...` on its first line.
+
+    Set before the framework is imported (XLA reads XLA_FLAGS when its CPU client starts), e.g.
+    `XLA_FLAGS=--xla_force_host_platform_device_count=8` for a program written for a mesh of 8
+    devices: the CPU then offers 8 devices. truth.test.ts reads the same line for the device count
+    oomlens is asked to target."""
+    first = src.split("\n", 1)[0]
+    m = re.match(r"#\s*truth-harness:\s*(.*)", first)
+    if not m:
+        return {}
+    return dict(item.split("=", 1) for item in m.group(1).split() if "=" in item)
+
+
 def framework_of(src):
     for mod in ("jax", "flax", "equinox", "haiku"):
         if f"import {mod}" in src or f"from {mod}" in src:
@@ -66,6 +80,7 @@ def main():
     sys.path.insert(0, os.path.dirname(path))
     sys.argv = [path]
     fw = framework_of(src)
+    os.environ.update(harness_env(src))
     if fw == "torch":
         import torch
         torch.manual_seed(0)

@@ -1,7 +1,7 @@
 """Self-checks of the ground-truth trackers: cases whose answer is known
 exactly. Exits non-zero, naming the case, when a tracker is wrong.
 
-    python test/truth/selfcheck.py [torch|jax]
+    python test/truth/selfcheck.py [torch|jax|jax-mesh]
 """
 import os
 import sys
@@ -179,12 +179,65 @@ def jax_checks():
     check("jax: accelerator lowering: output only, no temporaries", (acc_ma["output"], acc_ma["temp"] < 1024), (256 * 128 * 4, True))
 
 
+def jax_mesh_checks():
+    """On a mesh of 8 CPU devices (this process started with
+    XLA_FLAGS=--xla_force_host_platform_device_count=8): the compiled memory analysis of an SPMD
+    executable and the tracker's live arrays are per device, a shard's bytes, not the global array's."""
+    import jax
+    import jax.numpy as jnp
+    from jax.sharding import NamedSharding, PartitionSpec as P
+    from tracker_jax import track_program, live_bytes
+
+    check("jax mesh: 8 CPU devices", len(jax.devices()), 8)
+    mesh = jax.make_mesh((8,), ("x",))
+    shape = (8 * 256, 512)
+    G = 8 * 256 * 512 * 4                                   # the global float32 array: 4 MiB
+    zeros = jax.jit(lambda: jnp.zeros(shape, jnp.float32), out_shardings=NamedSharding(mesh, P("x")))
+    with track_program() as tr:
+        z = zeros()
+    e = tr.events[-1]
+    check("jax mesh: compiled output of a sharded zeros is one shard (global / 8)", e["output"], G // 8)
+    check("jax mesh: live arrays after it, per device (global / 8)", e["after"], G // 8)
+    check("jax mesh: init peak per device (global / 8)", tr.report()["phases"]["pre"]["peak"], G // 8)
+    ones = jax.jit(lambda: jnp.ones(shape, jnp.float32), out_shardings=NamedSharding(mesh, P()))
+    r = ones()
+    check("jax mesh: a replicated array is a full copy on every device (shard + copy)", live_bytes(), G // 8 + G)
+    del z, r
+    # partitionable Threefry, sharded: the CPU's rolled loop keeps 3 uint32 shard-sized arrays; with the
+    # lowering of GPU and TPU (last: it changes later compilations) each device computes its shard's bits
+    # fused into the sample, the same values, nothing but the output shard.
+    from tracker_jax import compiled_memory, use_accelerator_threefry_lowering
+    jax.config.update("jax_threefry_partitionable", True)
+    key = jax.random.PRNGKey(1)
+    out = NamedSharding(mesh, P(None, "x"))
+    cpu_ma = compiled_memory(jax.jit(lambda k: jax.random.normal(k, shape), out_shardings=out), (key,), {})
+    cpu_vals = jax.jit(lambda k: jax.random.normal(k, shape), out_shardings=out)(key)
+    check("jax mesh: partitionable Threefry, CPU loop: 3 uint32 shard-sized temporaries", cpu_ma["temp"] >= 3 * G // 8, True)
+    use_accelerator_threefry_lowering()
+    draw = lambda k: jax.random.normal(k, shape)  # a new function: compiled again with the new rule
+    acc_ma = compiled_memory(jax.jit(draw, out_shardings=out), (key,), {})
+    check("jax mesh: partitionable Threefry, accelerator lowering: same values",
+          bool((jax.jit(draw, out_shardings=out)(key) == cpu_vals).all()), True)
+    check("jax mesh: partitionable Threefry, accelerator lowering: the output shard, no temporaries",
+          (acc_ma["output"], acc_ma["temp"] < 1024), (G // 8, True))
+
+
 if __name__ == "__main__":
     which = sys.argv[1:] or ["torch", "jax"]
     if "torch" in which:
         torch_checks()
     if "jax" in which:
         jax_checks()
+        # the mesh checks need 8 devices, which XLA's CPU client offers only if told before it starts
+        import subprocess
+        env = {**os.environ, "XLA_FLAGS": (os.environ.get("XLA_FLAGS", "") + " --xla_force_host_platform_device_count=8").strip()}
+        r = subprocess.run([sys.executable, os.path.abspath(__file__), "jax-mesh"], env=env, capture_output=True, text=True)
+        sys.stdout.write(r.stdout)
+        if r.returncode != 0:
+            sys.stdout.write(r.stderr[-3000:])
+            failures.append("jax mesh checks (subprocess)")
+    if "jax-mesh" in which:
+        jax_mesh_checks()
     if failures:
         print(f"SELF-CHECK FAILED: {len(failures)} case(s): {', '.join(failures)}")
         sys.exit(1)

@@ -38,14 +38,37 @@ from jax._src.interpreters import ad
 
 
 def live_bytes():
-    total = 0
+    """Bytes of live arrays on the fullest device.
+
+    An array's `nbytes` is its global size; on a mesh each device holds only its
+    shard (`sharding.shard_shape`), or a full copy where the array is replicated
+    (every device of `sharding.device_set` holds one shard of that shape). Summed per
+    device, the largest: the figure to compare with XLA's memory analysis, which is
+    per device for an SPMD executable (one partition's buffers). On one device this
+    is the sum of `nbytes`.
+    """
+    per_device = {}
     for a in jax.live_arrays():
         try:
-            if not a.is_deleted():
-                total += a.nbytes
+            if a.is_deleted():
+                continue
+            sharding = a.sharding
+            shard = sharding.shard_shape(a.shape)
+            n = a.dtype.itemsize
+            for d in shard:
+                n *= d
+            for dev in sharding.device_set:
+                per_device[dev] = per_device.get(dev, 0) + n
         except Exception:
-            pass
-    return total
+            try:
+                per_device[None] = per_device.get(None, 0) + a.nbytes
+            except Exception:
+                pass
+    if None in per_device:
+        # an array whose per-device layout is not known: counted whole on every device (an upper bound)
+        extra = per_device.pop(None)
+        return max(per_device.values(), default=0) + extra
+    return max(per_device.values(), default=0)
 
 
 def stats_of(executable):
