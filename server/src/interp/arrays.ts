@@ -14,6 +14,10 @@ import { type InstV, type TensorV, type Value, NONE, describe, int, num, unknown
 import { markBackendStart } from '../frameworks/jax/runtime';
 import { strFormat } from './strings';
 import { keyEq } from './interp';
+
+/** Random draws made inside the outermost jitted call now running (set by jax.jit's handler). */
+export const JIT_RANDOM_DRAWS = 'jitRandomDraws';
+export interface JitDraw { shape: Dim[]; dtype: DType; span: Span; name: string }
 import { MAX_STR } from './limits';
 import { PARAM_SAMPLERS } from '../frameworks/jax/plain-init';
 
@@ -334,6 +338,10 @@ export function applyOp(it: Interpreter, name: string, c: CallArgs, node: Syntax
   const placement = arrays[0]?.placement ?? (lib === 'torch' ? torchCreatePlacement(it, args) : undefined);
   // A parameter-like draw outside any model may begin a plain-JAX params record (frameworks/jax/plain-init.ts).
   if (r.kind === 'array' && r.random && lib === 'jax' && PARAM_SAMPLERS.has(name)) it.plainInitDraw?.(node);
+  // A draw inside a jitted call: its Threefry bits depend on how the call's outputs are sharded (jax.jit, frameworks/jax/semantics.ts).
+  if (r.kind === 'array' && r.random && lib === 'jax' && it.memory.jitDepth > 0) {
+    (it.state.get(JIT_RANDOM_DRAWS) as JitDraw[] | undefined)?.push({ shape: r.shape, dtype: r.dtype, span: it.span(node), name: shortOp(name) });
+  }
   const res = applyResult(it, name, op, r, arrays, lib, placement, node, c);
   // Tensors inside list arguments (torch.cat([a, b])) are inputs too.
   it.memory.op(name, [...c.args, ...c.kw.values()], res, args as Record<string, unknown>);

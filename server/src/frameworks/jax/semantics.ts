@@ -18,6 +18,10 @@ import { visitTensors } from '../../interp/memory';
 import { type InstV, type TensorV, type Value, NONE, describe, int, num, unknown } from '../../interp/values';
 import { markBackendStart } from './runtime';
 import { vmapSite } from './stack-sites';
+import { specShards } from '../../phases/sharding';
+import { JIT_RANDOM_DRAWS, type JitDraw } from '../../interp/arrays';
+import { threefryPartitionable } from '../modules';
+import { threefryTemporaries } from '../../../../shared/src/threefry';
 
 const FLOATS = new Set(['float64', 'float32', 'float16', 'bfloat16', 'float8', 'complex64']);
 
@@ -142,14 +146,21 @@ export function installJax(it: Interpreter): void {
     const mesh = outSh?.t === 'sharding' ? outSh.mesh : undefined;
     it.state.set('jitOutShardings', outSh);
     it.memory.enterJit(node, mesh);
+    const draws: JitDraw[] = [];
+    it.state.set(JIT_RANDOM_DRAWS, draws);
     let out: Value;
     try {
       out = it.call(self, c, node);
     } catch (e) {
       it.memory.exitJit(NONE, node);
       throw e;
+    } finally {
+      it.state.delete(JIT_RANDOM_DRAWS);
     }
-    return it.memory.exitJit(out, node, (t) => placementFor(t, mesh, outSh));
+    const perLeaf = new Map<number, Placement>();
+    if (outSh) outShardingsByLeaf(out, outSh, perLeaf);
+    shardedDrawBits(it, draws, perLeaf);
+    return it.memory.exitJit(out, node, (t) => perLeaf.get(t.id) ?? placementFor(t, mesh, outSh));
   });
   reg(['jax.block_until_ready', 'jax.device_get'], (_s, c) => c.args[0] ?? NONE);
   // jax.device_put and jax.sharding.NamedSharding: frameworks/sharding.ts.
@@ -371,6 +382,62 @@ function isStatic(it: Interpreter, inst: InstV, field: string): boolean {
 }
 
 /** Where a jitted output lives: sharded over the mesh axes its partition names map to. */
+/**
+ * `out_shardings` of jax.jit as a pytree prefix of the outputs (jax/_src/pjit.py, jax 0.10.2: "a pytree
+ * prefix of the output"; a single Sharding applies to every output): each `NamedSharding(mesh, spec)` puts
+ * the leaves under it on the mesh by its spec, split over the product of the sizes of the mesh axes it
+ * names (phases/sharding.ts specShards). A sharding without a spec (flax's `get_sharding`, one per
+ * annotated parameter) and a spec that is not known leave the leaf to `placementFor`.
+ */
+function outShardingsByLeaf(v: Value, sh: Value, out: Map<number, Placement>): void {
+  if (sh.t === 'sharding') {
+    if (!sh.spec) return;
+    const over = specShards(sh.mesh, sh.spec);
+    if (typeof over === 'string') return;
+    visitTensors(v, (t) => { out.set(t.id, over > 1 ? { kind: 'sharded', over } : { kind: 'replicated' }); });
+    return;
+  }
+  if (sh.t === 'dict' && v.t === 'dict') {
+    const keyOf = (k: Value) => (k.t === 'str' ? `s:${k.v}` : k.t === 'int' ? `i:${k.v}` : undefined);
+    sh.keys.forEach((k, i) => {
+      const key = keyOf(k);
+      const j = key === undefined ? -1 : v.keys.findIndex((vk) => keyOf(vk) === key);
+      if (j >= 0) outShardingsByLeaf(v.vals[j], sh.vals[i], out);
+    });
+    return;
+  }
+  if ((sh.t === 'tuple' || sh.t === 'list') && (v.t === 'tuple' || v.t === 'list') && sh.items.length === v.items.length) {
+    sh.items.forEach((s, i) => outShardingsByLeaf(v.items[i], s, out));
+  }
+}
+
+/**
+ * Threefry bits of the `jax.random` draws of a jitted call whose outputs are sharded by their own
+ * `out_shardings` specs (outShardingsByLeaf): with the original, non-partitionable implementation every
+ * device hashes the counters of the whole draw and keeps its slice (shared/src/threefry.ts). Catalogue
+ * layers annotated with a partitioning get theirs in frameworks/modules.ts randomInitCost.
+ */
+function shardedDrawBits(it: Interpreter, draws: JitDraw[], perLeaf: Map<number, Placement>): void {
+  let shards = 1;
+  for (const p of perLeaf.values()) if (p.kind === 'sharded') shards = Math.max(shards, p.over);
+  if (shards <= 1 || draws.length === 0) return;
+  const part = threefryPartitionable(it);
+  if (part.value) return; // partitionable: each device hashes its shard's counters, fused into the sample
+  for (const d of draws) {
+    const elements = d.shape.reduce<number>((a, x) => a * (typeof x === 'number' ? x : NaN), 1);
+    if (!Number.isFinite(elements)) continue;
+    const bitWidth = d.dtype === 'float16' || d.dtype === 'bfloat16' ? 16 : d.dtype === 'float64' ? 64 : 32;
+    const cost = threefryTemporaries({ elements, bitWidth, partitionable: false, shards, jitted: true });
+    if (cost.bytesPerDevice <= 0) continue;
+    const label = `jax.random.${d.name} [${d.shape.join(', ')}]`;
+    it.memory.transient({
+      op: 'transient', label: `Threefry random bits for ${label} (not partitionable: every device draws all of them)`,
+      bytesPerDevice: cost.bytesPerDevice, role: 'rng', span: d.span, formula: cost.formula, citation: cost.citation,
+    });
+    it.memory.observe({ kind: 'random-sharded', span: d.span, elements, shards, partitionable: false, transientBytes: cost.bytesPerDevice, label });
+  }
+}
+
 function placementFor(t: TensorV, mesh: Map<string, number | undefined> | undefined, outSh: Value | undefined): Placement | undefined {
   if (!mesh || !t.partition) return outSh ? { kind: 'replicated' } : undefined;
   let over = 1;
