@@ -3,8 +3,11 @@
  * sharded computation (jax/_src/prng.py at jax-v0.4.30).
  * - Original implementation (`jax_threefry_partitionable=False`, the default
  *   before jax 0.5.0): `max_count = ceil(bit_width·n/32)` counters are made
- *   with an iota and hashed; the SPMD partitioner cannot split this, so each
- *   device computes the bits for the whole array and keeps its shard. Up to
+ *   with an iota and hashed; the flat counters do not follow the output's
+ *   sharding, so each device ends up holding the bits for the whole array
+ *   and keeps its shard (on 8 CPU devices XLA's SPMD partitioner hashes a
+ *   slice per device and all-gathers the full uint32 bits: test/truth,
+ *   docs/accuracy.md "Sharded init on 8 devices"). Up to
  *   2^32−1 counters the iota, hash and conversion fuse into one full-size
  *   uint32 buffer; above it the counters are split into blocks mapped with
  *   `vmap` over sub-keys (`u32[2, 2^31]` halves), hashed, and concatenated:
