@@ -122,6 +122,8 @@ export interface OpEvent {
 }
 
 interface JitFrame {
+  /** Model records begun while this (outermost) jitted call ran. */
+  built?: ModelRecord[];
   node: SyntaxNode;
   mesh?: Map<string, number | undefined>;
   transients: MemoryEvent[];
@@ -229,6 +231,7 @@ export class Memory {
 
   begin(rec: Omit<ModelRecord, 'events' | 'live' | 'unknowns' | 'notes' | 'targetBase' | 'observations'>): ModelRecord {
     const r: ModelRecord = { ...rec, events: [], live: new Map(), unknowns: [...this.taints], notes: [], targetBase: this.it.targets.length, observations: [] };
+    if (this.jits.length) (this.jits[0].built ??= []).push(r);
     if (this.it.importDepth > 0) r.atImport = true;
     // Built by code of another file: remember the main file's call that led there (where the editor shows it).
     if (rec.span.file) {
@@ -520,6 +523,11 @@ export class Memory {
   enterJit(node: SyntaxNode, mesh?: Map<string, number | undefined>): void {
     this.jitDepth++;
     this.jits.push({ node, mesh, transients: [], onExit: [] });
+  }
+
+  /** The model records begun inside the jitted call running now (its outermost frame). */
+  builtInJit(): readonly ModelRecord[] {
+    return this.jits[0]?.built ?? [];
   }
 
   get jitMesh(): Map<string, number | undefined> | undefined {

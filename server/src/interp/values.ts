@@ -64,7 +64,7 @@ export type Value =
   | { t: 'init'; init: InitValue }
   | { t: 'super'; cls: ClassV; self: Value }
   | { t: 'transformed'; fn: Value; name: string; span: Span }
-  | { t: 'mesh'; axes: Map<string, number | undefined> }
+  | { t: 'mesh'; axes: Map<string, number | undefined>; axisTypes?: 'auto' | 'explicit' }
   | { t: 'sharding'; mesh?: Map<string, number | undefined>; spec?: Value }
   | { t: 'environ' }
   | { t: 'hfmodel'; id: number };

@@ -265,6 +265,17 @@ export function installJax(it: Interpreter): void {
     return it.arrayOp('jax.numpy.array', c.args, c.kw, node);
   });
   reg(['jax.experimental.mesh_utils.create_device_mesh'], (_s, c) => ({ t: 'extern', name: '__devices__', args: [c.args[0] ?? NONE] }));
+  // A mesh's axis types (jax/_src/mesh.py, jax 0.10.2): `Mesh(...)` without axis_types makes every axis
+  // Auto (`_normalize_axis_types`); `jax.make_mesh` without them makes every axis Explicit in jax 0.10.2
+  // (jax/_src/sharding_impls.py make_mesh) and Auto in older releases, so its default is left unknown.
+  const axisTypes = (v: Value | undefined, dflt: 'auto' | undefined): 'auto' | 'explicit' | undefined => {
+    if (!v || v.t === 'none') return dflt;
+    const items = v.t === 'tuple' || v.t === 'list' ? v.items : [v];
+    const kinds = new Set(items.map((x) => (x.t === 'extern' ? /\.AxisType\.(Auto|Explicit|Manual)$/.exec(x.name)?.[1] : undefined)));
+    if (kinds.size === 1 && kinds.has('Auto')) return 'auto';
+    if (kinds.has('Explicit')) return 'explicit';
+    return undefined;
+  };
   reg(['jax.sharding.Mesh', 'jax.experimental.maps.Mesh'], (_s, c, node) => {
     const devs = c.args[0];
     const names = c.args[1] ?? c.kw.get('axis_names');
@@ -273,7 +284,7 @@ export function installJax(it: Interpreter): void {
     const dims = shape?.t === 'tuple' || shape?.t === 'list' ? shape.items.map((d) => num(d)) : shape ? [num(shape)] : [];
     const axes = new Map<string, number | undefined>();
     nameList.forEach((n, i) => { if (n.t === 'str') axes.set(n.v, dims[i] ?? (nameList.length === 1 ? (it.state.get('deviceCount') as number | undefined) : undefined)); });
-    return { t: 'mesh', axes };
+    return { t: 'mesh', axes, axisTypes: axisTypes(c.kw.get('axis_types') ?? c.args[2], 'auto') };
   });
   reg(['jax.make_mesh'], (_s, c) => {
     const shape = c.args[0];
@@ -282,7 +293,7 @@ export function installJax(it: Interpreter): void {
     if ((shape?.t === 'tuple' || shape?.t === 'list') && (names?.t === 'tuple' || names?.t === 'list')) {
       names.items.forEach((n, i) => { if (n.t === 'str') axes.set(n.v, num(shape.items[i] ?? NONE)); });
     }
-    return { t: 'mesh', axes };
+    return { t: 'mesh', axes, axisTypes: axisTypes(c.kw.get('axis_types') ?? c.args[2], undefined) };
   });
   // Logical axis rules: ((logical, mesh_axis | None | (mesh_axes...)), ...) (flax/linen/spmd.py, flax 0.12.8,
   // `_logical_to_mesh_axes`: the first rule naming a logical axis gives its mesh axes; None replicates it).

@@ -183,6 +183,10 @@ export function installNnx(it: Interpreter, model: { start(node: SyntaxNode, nam
     return g?.t === 'extern' && g.name === '__nnx_graphdef__' && g.args?.[0] ? g.args[0] : unknown('nnx.merge of a graphdef that is not known', it.span(node));
   });
   reg(['flax.nnx.update', 'flax.nnx.graphlib.update', 'flax.nnx.display'], () => NONE);
+  // nnx.get_partition_spec(state): each Variable's `sharding` metadata as a PartitionSpec
+  // (flax/nnx/spmd.py get_partition_spec). Kept as a marker: jax.lax.with_sharding_constraint reads each
+  // leaf's own partition names from it (phases/sharding.ts).
+  reg(['flax.nnx.get_partition_spec', 'flax.nnx.spmd.get_partition_spec'], (_s, c) => ({ t: 'extern', name: '__partition_specs__', args: [c.args[0] ?? NONE] }));
   reg(['flax.nnx.clone', 'flax.nnx.graphlib.clone'], (_s, _c, node) => unknown('nnx.clone (a copy of every Variable) is not modelled', it.span(node)));
   // Module methods that only switch flags (module.py Module.train / eval / set_attributes).
   reg(['flax.nnx.Module.train', 'flax.nnx.Module.eval', 'flax.nnx.Module.set_attributes'], () => NONE);
