@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { serverEnv } from './serverEnv';
 import { DEVICE_SET_IN, StatusNotification, type DeviceStatus, type StatusParams } from './status';
 
 export class OomlensClient {
@@ -15,8 +16,8 @@ export class OomlensClient {
   async start(): Promise<void> {
     const module = this.context.asAbsolutePath('dist/server.js');
     const serverOptions: ServerOptions = {
-      run: { module, transport: TransportKind.ipc },
-      debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6009'] } },
+      run: { module, transport: TransportKind.ipc, options: { env: serverEnv(process.env) } },
+      debug: { module, transport: TransportKind.ipc, options: { env: serverEnv(process.env), execArgv: ['--nolazy', '--inspect=6009'] } },
     };
     const clientOptions: LanguageClientOptions = {
       documentSelector: [{ language: 'python' }],

@@ -14,7 +14,9 @@
 // measured between two quiet points (all documents closed, the server idle
 // for a few seconds), after a warm-up, so it shows retained memory rather
 // than the size of whatever analysis happens to be running. A progress line
-// is printed every 30 s.
+// is printed every 30 s. FUZZ_RSS_EVERY=N adds a quiet point every N documents
+// and prints each (RSS growth over the first, workers replaced so far) and the
+// highest.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, statSync, writeFileSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -119,8 +121,18 @@ void (async () => {
   const deadline = t0 + SECONDS * 1000;
   let rssStart = NaN, rssMax = 0, nextReport = t0 + 30_000;
   const progress = () => `${((Date.now() - t0) / 1000).toFixed(0)} s: ${docsOpened} documents, ${edits} edits, ${requests} requests, ${problems.length} problems, RSS ${rss().toFixed(0)} MB`;
+  // FUZZ_RSS_EVERY=N: a quiet point every N documents after the warm-up, to see how RSS grows over the run.
+  const rssEvery = Number(process.env.FUZZ_RSS_EVERY) || 0;
+  let lastQuiet = 0, quietMax = 0;
   while (Date.now() < deadline && docsOpened < DOCS && !crashed) {
-    if (Number.isNaN(rssStart) && docsOpened >= WARM_DOCS) rssStart = await quietRss();
+    if (Number.isNaN(rssStart) && docsOpened >= WARM_DOCS) { rssStart = await quietRss(); lastQuiet = docsOpened; }
+    else if (rssEvery && docsOpened - lastQuiet >= rssEvery && !Number.isNaN(rssStart)) {
+      lastQuiet = docsOpened;
+      const r = await quietRss();
+      quietMax = Math.max(quietMax, r);
+      const replaced = (c.log.match(/analysis worker replaced/g) ?? []).length;
+      console.log(`  quiet point at ${docsOpened} documents: RSS ${r.toFixed(0)} MB (${(r - rssStart) >= 0 ? '+' : ''}${(r - rssStart).toFixed(0)} MB), workers replaced so far: ${replaced}`);
+    }
     rssMax = Math.max(rssMax, rss() || 0);
     if (Date.now() > nextReport) { console.log(`  ${progress()}`); nextReport += 30_000; }
     if (process.env.FUZZ_DEBUG) console.error(`doc ${docsOpened} t=${Date.now() - t0}`);
@@ -160,6 +172,7 @@ void (async () => {
   console.log(`  crashes: ${count('crash')}, unanswered after 2 s: ${count('unanswered')}, error responses: ${count('error')}`);
   console.log(`  request latency: p50 ${latencies[Math.floor(latencies.length / 2)] ?? NaN} ms, p99 ${latencies[Math.floor(latencies.length * 0.99)] ?? NaN} ms, max ${latencies[latencies.length - 1] ?? NaN} ms`);
   console.log(`  server RSS, all documents closed and idle: ${rssStart.toFixed(0)} MB after ${WARM_DOCS} documents → ${rssEnd.toFixed(0)} MB at the end (${(rssEnd - rssStart).toFixed(0)} MB); max ${rssMax.toFixed(0)} MB while running`);
+  if (rssEvery) console.log(`  RSS at the quiet points every ${rssEvery} documents: at most ${Math.max(quietMax, rssEnd).toFixed(0)} MB (${(Math.max(quietMax, rssEnd) - rssStart).toFixed(0)} MB over the first)`);
   for (const p of problems.slice(0, 10)) console.log(`  ${p.kind}: ${p.what.slice(0, 300)}`);
   // Shrink each crash/hang document (at most 2 minutes in all) by deleting lines while the analyzer still fails on it.
   // The analyzer runs in a child process (the CLI) with a time limit, so an analyzer that never returns cannot stall the driver.

@@ -9,6 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { serverEnv } from '../../client/src/serverEnv';
 import { StreamMessageReader, StreamMessageWriter, createMessageConnection, type MessageConnection } from 'vscode-jsonrpc/node';
 import type { CodeAction, CodeLens, Diagnostic, Hover, Position, PublishDiagnosticsParams, TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
 
@@ -35,7 +36,8 @@ export class LspClient {
 
   constructor(env?: Record<string, string>) {
     if (!existsSync(SERVER)) throw new Error(`${SERVER} is missing: run npm run build first`);
-    this.proc = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'], env: env ? { ...process.env, ...env } : process.env });
+    // The environment the extension starts it with (client/src/serverEnv.ts).
+    this.proc = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'], env: serverEnv(env ? { ...process.env, ...env } : process.env) });
     this.proc.stderr!.on('data', (d: Buffer) => { this.stderr += d.toString(); });
     this.conn = createMessageConnection(new StreamMessageReader(this.proc.stdout!), new StreamMessageWriter(this.proc.stdin!));
     this.conn.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => {
@@ -68,6 +70,12 @@ export class LspClient {
     this.docs.set(d.uri, d);
     void this.conn.sendNotification('textDocument/didOpen', { textDocument: { uri: d.uri, languageId: 'python', version: 1, text } });
     return d;
+  }
+
+  /** Closes the document (didClose). */
+  closeDocument(d: Opened): void {
+    this.docs.delete(d.uri);
+    void this.conn.sendNotification('textDocument/didClose', { textDocument: { uri: d.uri } });
   }
 
   /** Replaces the whole text (full-document change). */

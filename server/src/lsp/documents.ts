@@ -50,6 +50,10 @@ export class DocumentStore {
     return this.docs.get(uri);
   }
 
+  get size(): number {
+    return this.docs.size;
+  }
+
   all(): DocState[] {
     return [...this.docs.values()];
   }

@@ -61,6 +61,7 @@ export class OomlensServer {
 
   constructor(readonly connection: Connection) {
     this.analyses.textOf = (uri) => this.store.get(uri)?.doc.getText();
+    this.analyses.openCount = () => this.store.size;
     this.notebooks = new Notebooks(this);
     registerInitialize(this);
     registerDocumentSync(this);
