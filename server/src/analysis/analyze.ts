@@ -97,196 +97,203 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
   }
   const versions = opts.versions ?? (opts.path ? readPinnedVersions(opts.path).versions : {});
   const it = new Interpreter(text, tree, buildCatalogues(), opts.stepBudget ?? DEFAULT_STEPS);
-  let run: string | undefined;
-  it.deadline = Date.now() + (opts.timeBudgetMs ?? DEFAULT_TIME_MS);
-  it.heapCapBytes = (opts.heapBudgetMb ?? DEFAULT_HEAP_MB) * 2 ** 20;
-  if (opts.cancelled) it.cancelled = opts.cancelled;
-  it.state.set('versions', versions);
-  it.state.set('deviceCount', spec.count);
-  it.state.set('deviceCapacity', spec.device.capacityBytes);
-  // Local checkpoint folders named in the code resolve against the analysed file's folder.
-  if (opts.path) it.state.set('fileDir', dirname(opts.path));
-  installFrameworks(it);
-  installProgram(it);
-  if (opts.path) {
-    const ws = workspaceFor(opts.workspaceRoot ?? findRoot(opts.path));
-    it.path = resolve(opts.path);
-    it.loader = moduleLoader(ws, it.path);
-    // The command line the workspace runs this file with, and the launcher's process count (program/launch.ts).
-    let launch: LaunchCommand | undefined;
-    try { launch = opts.launch === undefined ? launchCommandsFor(ws, it.path)[0] : opts.launch ?? undefined; } catch (e) { opts.onInternalError?.('launch commands', e); }
-    if (launch) {
-      it.state.set('argv', launch.argv);
-      if (launch.env) it.state.set('launchEnv', launch.env);
-      // One device per launched process: `torchrun --nproc_per_node 4` with a device of one card is 4 of them.
-      // deepspeed / accelerate / torchrun --nproc_per_node=gpu without a count start one process per visible GPU.
-      if (launch.world === undefined && launch.launcher !== 'python' && launch.launcher !== 'launch.json' && spec.count === 1) it.state.set('worldUnknown', `${launch.launcher} (${launch.source})`);
-      if (launch.world && launch.world > 1 && spec.count === 1) {
-        spec = { ...spec, count: launch.world };
-        it.state.set('deviceCount', launch.world);
-      }
-      dependencies.push(launch.file);
-      run = `args from ${launch.source}${launch.world && launch.world > 1 ? `, ${launch.launcher} ×${launch.world}` : ''}`;
-    }
-  }
+  // Trees the run parsed for itself (declared constructions) are deleted however it ends: a run cancelled
+  // by a newer keystroke, or failing, would otherwise leave them in tree-sitter's wasm memory for good.
   try {
-    it.run();
-  } catch (e) {
-    if (e instanceof Cancelled) throw e;
-    // An interpreter bug must not take the editor down: report it as an unknown and keep what was found.
-    unknowns.push({ what: 'analysis', reason: `internal error: ${(e as Error).message}` });
-    opts.onInternalError?.('interpreter', e);
-  }
-  for (const m of it.modules.values()) if (m.path) dependencies.push(m.path);
-  // A framework that says how many processes it starts (Lightning's Trainer(devices=4)) on a one-card target.
-  const dc = Number(it.state.get('deviceCount') ?? 1);
-  if (spec.count === 1 && Number.isInteger(dc) && dc > 1) spec = { ...spec, count: dc };
-  // Declared constructions for this file ([[tool.oomlens.models]] in pyproject.toml).
-  const origins = new Map<ModelRecord, string>();
-  const declared = new Set<ModelRecord>();
-  if (opts.path) {
-    const cfg = readProjectConfig(opts.path);
-    if (cfg.declarations?.length) {
-      try {
-        const d = runDeclarations(it, cfg.declarations);
-        for (const b of d.built) { origins.set(b.record, `declared in pyproject.toml:${b.decl.line}`); declared.add(b.record); }
-        for (const p of d.problems) unknowns.push({ what: 'declaration', reason: p });
-      } catch (e) {
-        unknowns.push({ what: 'declaration', reason: `internal error while running declarations: ${(e as Error).message}` });
+    let run: string | undefined;
+    it.deadline = Date.now() + (opts.timeBudgetMs ?? DEFAULT_TIME_MS);
+    it.heapCapBytes = (opts.heapBudgetMb ?? DEFAULT_HEAP_MB) * 2 ** 20;
+    if (opts.cancelled) it.cancelled = opts.cancelled;
+    it.state.set('versions', versions);
+    it.state.set('deviceCount', spec.count);
+    it.state.set('deviceCapacity', spec.device.capacityBytes);
+    // Local checkpoint folders named in the code resolve against the analysed file's folder.
+    if (opts.path) it.state.set('fileDir', dirname(opts.path));
+    installFrameworks(it);
+    installProgram(it);
+    if (opts.path) {
+      const ws = workspaceFor(opts.workspaceRoot ?? findRoot(opts.path));
+      it.path = resolve(opts.path);
+      it.loader = moduleLoader(ws, it.path);
+      // The command line the workspace runs this file with, and the launcher's process count (program/launch.ts).
+      let launch: LaunchCommand | undefined;
+      try { launch = opts.launch === undefined ? launchCommandsFor(ws, it.path)[0] : opts.launch ?? undefined; } catch (e) { opts.onInternalError?.('launch commands', e); }
+      if (launch) {
+        it.state.set('argv', launch.argv);
+        if (launch.env) it.state.set('launchEnv', launch.env);
+        // One device per launched process: `torchrun --nproc_per_node 4` with a device of one card is 4 of them.
+        // deepspeed / accelerate / torchrun --nproc_per_node=gpu without a count start one process per visible GPU.
+        if (launch.world === undefined && launch.launcher !== 'python' && launch.launcher !== 'launch.json' && spec.count === 1) it.state.set('worldUnknown', `${launch.launcher} (${launch.source})`);
+        if (launch.world && launch.world > 1 && spec.count === 1) {
+          spec = { ...spec, count: launch.world };
+          it.state.set('deviceCount', launch.world);
+        }
+        dependencies.push(launch.file);
+        run = `args from ${launch.source}${launch.world && launch.world > 1 ? `, ${launch.launcher} ×${launch.world}` : ''}`;
       }
     }
-  }
-  // Model classes the run did not build: from their defaults, else explained (program/defaults.ts).
-  try {
-    const d = buildFromDefaults(it);
-    for (const b of d.built) origins.set(b.record, b.how);
-    for (const u of d.unbuilt) unbuilt.push({ name: u.name, span: it.span(u.node), reason: u.reason });
-  } catch (e) {
-    unknowns.push({ what: 'analysis', reason: `internal error while building models from defaults: ${(e as Error).message}` });
-  }
-  // Command-line values the program needs and no command gives (a required option, a config-file flag without
-  // a default): named once each at file level, so a file with no model still says what is missing.
-  const wanted = new Set<string>();
-  for (const u of it.unknowns) {
-    if (!/command-line argument `|names the config file and has no default|^--\S+ is required and has no default/.test(u.reason) || wanted.has(u.reason)) continue;
-    wanted.add(u.reason);
-    unknowns.push({ what: 'command line', reason: u.reason, span: u.span });
-  }
-  // A checkpoint load whose name is not known (from_pretrained(None): a parser field the command line
-  // fills): a model is made there and has no size, so the file says so even when it reports no model.
-  for (const u of it.unknowns) {
-    if (!/\.from_pretrained: the checkpoint name is /.test(u.reason) || wanted.has(u.reason)) continue;
-    wanted.add(u.reason);
-    unknowns.push({ what: 'model', reason: u.reason, span: u.span });
-  }
-  // The analyzer's own limits (budgets, size caps, depth limits) are reported once each, where first hit.
-  const seen = new Set<string>();
-  for (const u of it.unknowns) {
-    if (!/budget|internal|depth limit|size cap/.test(u.reason)) continue;
-    const key = u.reason.replace(/\d+ (items|characters|keys)/, '');
-    if (seen.has(key)) continue;
-    seen.add(key);
-    unknowns.push({ what: 'analysis', reason: u.reason, span: u.span });
-  }
-
-  // Models built by another file's module-level code are that file's to report; a bare layer or
-  // the lines of a class a syntax error broke are no model (evidence.ts).
-  const candidates = it.memory.reported().filter((r) => (!r.atImport || declared.has(r)) && (r.span.file ? !isBareLayer(r) : hasModelEvidence(r, tree)));
-  // A module built first and then handed to another model (hydra's nested `net: {_target_: …}`, a backbone
-  // passed to a wrapper) is part of that model, not a model of its own.
-  const held = new Set<unknown>();
-  for (const r of candidates) if (r.result?.t === 'inst') for (const v of r.result.attrs.values()) if (v.t === 'inst') held.add(v);
-  // A part whose class another file asks about (opts.partsOf) is reported as well.
-  const asked = (r: ModelRecord): boolean => !!opts.partsOf && r.definitionSpan?.file === opts.partsOf.file && opts.partsOf.starts.includes(r.definitionSpan.start);
-  const kept = candidates.filter((r) => asked(r) || !(r.framework === 'torch' && r.result?.t === 'inst' && held.has(r.result) && candidates.some((o) => o !== r && o.result?.t === 'inst' && o.result.attrs.size && [...o.result.attrs.values()].includes(r.result!))));
-  // A model that lives only on the host (a transformers copy never moved, run or handed on: frameworks/transformers/
-  // semantics.ts hostOnlyReason) is no device model: listed with its host size, not estimated. Only when the run
-  // was complete (a budget or an internal error may have cut off the code that moves or uses it) and no other
-  // object holds it (a module attribute moves with its parent).
-  const complete = !it.unknowns.some((u) => /budget|internal error|depth limit/.test(u.reason));
-  const onHost = new Set<ModelRecord>();
-  if (complete) {
-    for (const r of kept) {
-      const why = hostOnlyReason(it, r.result);
-      if (!why || heldByAnother(r.result!, [...it.memory.reported().map((o) => o.result), ...it.globals.vars.values()])) continue;
-      onHost.add(r);
-      let n: number | null = 0, bytes: number | null = 0;
-      for (const t of r.params ?? []) {
-        const e = t.shape.every((d) => typeof d === 'number') ? (t.shape as number[]).reduce((a, b) => a * b, 1) : NaN;
-        if (!Number.isFinite(e)) { n = bytes = null; break; }
-        n! += e; bytes! += e * dtypeBytes(t.dtype);
-      }
-      if (r.unknowns.length) n = bytes = null;
-      const load = hfLoadOf(r.result);
-      if (n !== null && load?.params != null) n = load.params;
-      host.push({ name: r.name, framework: r.framework, span: r.span, paramCount: n, bytes, reason: why });
-    }
-  }
-  const records = kept.filter((r) => !onHost.has(r));
-  const models: { report: ModelReport; record: ModelRecord }[] = [];
-  for (const rec of records) {
-    let facts: ModelFacts;
     try {
-      facts = toFacts(rec, versions, it, spec);
+      it.run();
     } catch (e) {
-      // The phases trace forwards and steps with the same interpreter: its budgets end them the same way.
       if (e instanceof Cancelled) throw e;
-      const why = e instanceof BudgetExceeded ? e.message : e instanceof RangeError ? `nesting too deep (depth limit): ${e.message}` : `internal error: ${(e as Error).message}`;
-      unknowns.push({ what: 'analysis', reason: `${rec.name}: ${why}`, span: rec.span });
-      continue;
+      // An interpreter bug must not take the editor down: report it as an unknown and keep what was found.
+      unknowns.push({ what: 'analysis', reason: `internal error: ${(e as Error).message}` });
+      opts.onInternalError?.('interpreter', e);
     }
-    const origin = origins.get(rec);
-    models.push({ report: { facts, estimate: estimate(facts, spec), ...(origin ? { origin } : {}), ...(run && !declared.has(rec) ? { run } : {}) }, record: rec });
-  }
-
-  // A program that stops at a `raise` before building anything: "no model found" says where it stopped.
-  if (!models.length) {
-    for (const u of it.unknowns) {
-      if (!u.reason.startsWith('the program raises here') || wanted.has(u.reason)) continue;
-      wanted.add(u.reason);
-      unknowns.push({ what: 'program', reason: u.reason, span: u.span });
+    for (const m of it.modules.values()) if (m.path) dependencies.push(m.path);
+    // A framework that says how many processes it starts (Lightning's Trainer(devices=4)) on a one-card target.
+    const dc = Number(it.state.get('deviceCount') ?? 1);
+    if (spec.count === 1 && Number.isInteger(dc) && dc > 1) spec = { ...spec, count: dc };
+    // Declared constructions for this file ([[tool.oomlens.models]] in pyproject.toml).
+    const origins = new Map<ModelRecord, string>();
+    const declared = new Set<ModelRecord>();
+    if (opts.path) {
+      const cfg = readProjectConfig(opts.path);
+      if (cfg.declarations?.length) {
+        try {
+          const d = runDeclarations(it, cfg.declarations);
+          for (const b of d.built) { origins.set(b.record, `declared in pyproject.toml:${b.decl.line}`); declared.add(b.record); }
+          for (const p of d.problems) unknowns.push({ what: 'declaration', reason: p });
+        } catch (e) {
+          if (e instanceof Cancelled) throw e;
+          unknowns.push({ what: 'declaration', reason: `internal error while running declarations: ${(e as Error).message}` });
+        }
+      }
     }
-  }
-
-  const lineStarts = computeLineStarts(text);
-  const lineOf = (off: number) => lineIndex(lineStarts, off) + 1;
-  const ctx: RuleContext = {
-    text, path: opts.path, target: spec, models,
-    runtime: {
-      envSets: envSets(it), configSets: configSets(it), backendStart: backendStart(it),
-      firstJaxImport: firstJaxImport(tree, text), jaxModuleSite: jaxModuleSite(tree), otherGpuImport: otherGpuImport(tree), versions, threefryPartitionable: threefryPartitionable(it),
-    },
-    // A model kept on the host only is no device memory: no device rule speaks of its load.
-    hfLoads: hfLoads(it).filter((l) => ![...onHost].some((r) => hfLoadOf(r.result) === l)),
-    lineOf,
-  };
-  const findings: Finding[] = [];
-  const disabled = new Set(opts.disabledRules ?? []);
-  for (const rule of RULES) {
-    if (disabled.has(rule.code) || disabled.has(rule.name)) continue;
-    if (rule.status === 'preview' && !opts.preview) continue;
-    const override = opts.severityOverrides?.[rule.code] ?? opts.severityOverrides?.[rule.name];
-    if (override === 'off') continue;
-    let found: ReturnType<typeof rule.check> = [];
+    // Model classes the run did not build: from their defaults, else explained (program/defaults.ts).
     try {
-      // Fault injection for the tests of internal-error reporting (test/lsp/internal_errors.test.ts).
-      if (process.env.OOMLENS_TEST_FAULT === 'rule' && rule === RULES[0]) throw new Error('injected rule fault (OOMLENS_TEST_FAULT=rule)');
-      found = rule.check(ctx);
+      const d = buildFromDefaults(it);
+      for (const b of d.built) origins.set(b.record, b.how);
+      for (const u of d.unbuilt) unbuilt.push({ name: u.name, span: it.span(u.node), reason: u.reason });
     } catch (e) {
-      unknowns.push({ what: rule.code, reason: `rule failed: ${(e as Error).message}` });
-      opts.onInternalError?.(`rule ${rule.code}`, e);
+      if (e instanceof Cancelled) throw e;
+      unknowns.push({ what: 'analysis', reason: `internal error while building models from defaults: ${(e as Error).message}` });
     }
-    for (const f of found) {
-      if (f.span.file) continue; // a finding in an imported file is shown when that file is analysed
-      if (suppressed(text, lineStarts, f.span.start, rule.code)) continue;
-      // Related places in other files carry offsets into those files: they are not locations of this text.
-      const related = f.related.filter((r) => !r.span.file);
-      findings.push({ code: rule.code, name: rule.name, severity: (override as Severity | undefined) ?? rule.severity, ...f, related });
+    // Command-line values the program needs and no command gives (a required option, a config-file flag without
+    // a default): named once each at file level, so a file with no model still says what is missing.
+    const wanted = new Set<string>();
+    for (const u of it.unknowns) {
+      if (!/command-line argument `|names the config file and has no default|^--\S+ is required and has no default/.test(u.reason) || wanted.has(u.reason)) continue;
+      wanted.add(u.reason);
+      unknowns.push({ what: 'command line', reason: u.reason, span: u.span });
     }
+    // A checkpoint load whose name is not known (from_pretrained(None): a parser field the command line
+    // fills): a model is made there and has no size, so the file says so even when it reports no model.
+    for (const u of it.unknowns) {
+      if (!/\.from_pretrained: the checkpoint name is /.test(u.reason) || wanted.has(u.reason)) continue;
+      wanted.add(u.reason);
+      unknowns.push({ what: 'model', reason: u.reason, span: u.span });
+    }
+    // The analyzer's own limits (budgets, size caps, depth limits) are reported once each, where first hit.
+    const seen = new Set<string>();
+    for (const u of it.unknowns) {
+      if (!/budget|internal|depth limit|size cap/.test(u.reason)) continue;
+      const key = u.reason.replace(/\d+ (items|characters|keys)/, '');
+      if (seen.has(key)) continue;
+      seen.add(key);
+      unknowns.push({ what: 'analysis', reason: u.reason, span: u.span });
+    }
+
+    // Models built by another file's module-level code are that file's to report; a bare layer or
+    // the lines of a class a syntax error broke are no model (evidence.ts).
+    const candidates = it.memory.reported().filter((r) => (!r.atImport || declared.has(r)) && (r.span.file ? !isBareLayer(r) : hasModelEvidence(r, tree)));
+    // A module built first and then handed to another model (hydra's nested `net: {_target_: …}`, a backbone
+    // passed to a wrapper) is part of that model, not a model of its own.
+    const held = new Set<unknown>();
+    for (const r of candidates) if (r.result?.t === 'inst') for (const v of r.result.attrs.values()) if (v.t === 'inst') held.add(v);
+    // A part whose class another file asks about (opts.partsOf) is reported as well.
+    const asked = (r: ModelRecord): boolean => !!opts.partsOf && r.definitionSpan?.file === opts.partsOf.file && opts.partsOf.starts.includes(r.definitionSpan.start);
+    const kept = candidates.filter((r) => asked(r) || !(r.framework === 'torch' && r.result?.t === 'inst' && held.has(r.result) && candidates.some((o) => o !== r && o.result?.t === 'inst' && o.result.attrs.size && [...o.result.attrs.values()].includes(r.result!))));
+    // A model that lives only on the host (a transformers copy never moved, run or handed on: frameworks/transformers/
+    // semantics.ts hostOnlyReason) is no device model: listed with its host size, not estimated. Only when the run
+    // was complete (a budget or an internal error may have cut off the code that moves or uses it) and no other
+    // object holds it (a module attribute moves with its parent).
+    const complete = !it.unknowns.some((u) => /budget|internal error|depth limit/.test(u.reason));
+    const onHost = new Set<ModelRecord>();
+    if (complete) {
+      for (const r of kept) {
+        const why = hostOnlyReason(it, r.result);
+        if (!why || heldByAnother(r.result!, [...it.memory.reported().map((o) => o.result), ...it.globals.vars.values()])) continue;
+        onHost.add(r);
+        let n: number | null = 0, bytes: number | null = 0;
+        for (const t of r.params ?? []) {
+          const e = t.shape.every((d) => typeof d === 'number') ? (t.shape as number[]).reduce((a, b) => a * b, 1) : NaN;
+          if (!Number.isFinite(e)) { n = bytes = null; break; }
+          n! += e; bytes! += e * dtypeBytes(t.dtype);
+        }
+        if (r.unknowns.length) n = bytes = null;
+        const load = hfLoadOf(r.result);
+        if (n !== null && load?.params != null) n = load.params;
+        host.push({ name: r.name, framework: r.framework, span: r.span, paramCount: n, bytes, reason: why });
+      }
+    }
+    const records = kept.filter((r) => !onHost.has(r));
+    const models: { report: ModelReport; record: ModelRecord }[] = [];
+    for (const rec of records) {
+      let facts: ModelFacts;
+      try {
+        facts = toFacts(rec, versions, it, spec);
+      } catch (e) {
+        // The phases trace forwards and steps with the same interpreter: its budgets end them the same way.
+        if (e instanceof Cancelled) throw e;
+        const why = e instanceof BudgetExceeded ? e.message : e instanceof RangeError ? `nesting too deep (depth limit): ${e.message}` : `internal error: ${(e as Error).message}`;
+        unknowns.push({ what: 'analysis', reason: `${rec.name}: ${why}`, span: rec.span });
+        continue;
+      }
+      const origin = origins.get(rec);
+      models.push({ report: { facts, estimate: estimate(facts, spec), ...(origin ? { origin } : {}), ...(run && !declared.has(rec) ? { run } : {}) }, record: rec });
+    }
+
+    // A program that stops at a `raise` before building anything: "no model found" says where it stopped.
+    if (!models.length) {
+      for (const u of it.unknowns) {
+        if (!u.reason.startsWith('the program raises here') || wanted.has(u.reason)) continue;
+        wanted.add(u.reason);
+        unknowns.push({ what: 'program', reason: u.reason, span: u.span });
+      }
+    }
+
+    const lineStarts = computeLineStarts(text);
+    const lineOf = (off: number) => lineIndex(lineStarts, off) + 1;
+    const ctx: RuleContext = {
+      text, path: opts.path, target: spec, models,
+      runtime: {
+        envSets: envSets(it), configSets: configSets(it), backendStart: backendStart(it),
+        firstJaxImport: firstJaxImport(tree, text), jaxModuleSite: jaxModuleSite(tree), otherGpuImport: otherGpuImport(tree), versions, threefryPartitionable: threefryPartitionable(it),
+      },
+      // A model kept on the host only is no device memory: no device rule speaks of its load.
+      hfLoads: hfLoads(it).filter((l) => ![...onHost].some((r) => hfLoadOf(r.result) === l)),
+      lineOf,
+    };
+    const findings: Finding[] = [];
+    const disabled = new Set(opts.disabledRules ?? []);
+    for (const rule of RULES) {
+      if (disabled.has(rule.code) || disabled.has(rule.name)) continue;
+      if (rule.status === 'preview' && !opts.preview) continue;
+      const override = opts.severityOverrides?.[rule.code] ?? opts.severityOverrides?.[rule.name];
+      if (override === 'off') continue;
+      let found: ReturnType<typeof rule.check> = [];
+      try {
+        // Fault injection for the tests of internal-error reporting (test/lsp/internal_errors.test.ts).
+        if (process.env.OOMLENS_TEST_FAULT === 'rule' && rule === RULES[0]) throw new Error('injected rule fault (OOMLENS_TEST_FAULT=rule)');
+        found = rule.check(ctx);
+      } catch (e) {
+        unknowns.push({ what: rule.code, reason: `rule failed: ${(e as Error).message}` });
+        opts.onInternalError?.(`rule ${rule.code}`, e);
+      }
+      for (const f of found) {
+        if (f.span.file) continue; // a finding in an imported file is shown when that file is analysed
+        if (suppressed(text, lineStarts, f.span.start, rule.code)) continue;
+        // Related places in other files carry offsets into those files: they are not locations of this text.
+        const related = f.related.filter((r) => !r.span.file);
+        findings.push({ code: rule.code, name: rule.name, severity: (override as Severity | undefined) ?? rule.severity, ...f, related });
+      }
+    }
+    findings.sort((a, b) => a.span.start - b.span.start);
+    return done(models.map((m) => m.report), findings);
+  } finally {
+    for (const t of it.ownedTrees.splice(0)) t.delete();
   }
-  findings.sort((a, b) => a.span.start - b.span.start);
-  for (const t of it.ownedTrees) t.delete();
-  return done(models.map((m) => m.report), findings);
 }
 
 function toFacts(rec: ModelRecord, versions: Record<string, string>, it: Interpreter, spec: DeviceSpec): ModelFacts {

@@ -21,7 +21,7 @@
  */
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { Interpreter } from '../interp/interp';
+import { Cancelled, type Interpreter } from '../interp/interp';
 import type { ModelRecord } from '../interp/memory';
 import { parsePythonSync } from '../interp/parser';
 
@@ -100,6 +100,8 @@ export function runDeclarations(it: Interpreter, declarations: Declaration[]): {
     try {
       it.execBlock(tree.rootNode.namedChildren);
     } catch (e) {
+      // A newer edit cancelled the run: not a problem of the construct.
+      if (e instanceof Cancelled) throw e;
       if (!(e instanceof Error) || e.constructor.name !== 'ReturnSignal') problems.push(`${at}: [[tool.oomlens.models]] "${decl.name}": ${(e as Error).message ?? String(e)}`);
     } finally {
       it.frames.pop();
