@@ -156,7 +156,7 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
           for (const p of d.problems) unknowns.push({ what: 'declaration', reason: p });
         } catch (e) {
           if (e instanceof Cancelled) throw e;
-          unknowns.push({ what: 'declaration', reason: `internal error while running declarations: ${(e as Error).message}` });
+          unknowns.push({ what: 'declaration', reason: e instanceof BudgetExceeded ? `while running declarations: ${e.message}` : `internal error while running declarations: ${(e as Error).message}` });
         }
       }
     }
@@ -167,7 +167,8 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
       for (const u of d.unbuilt) unbuilt.push({ name: u.name, span: it.span(u.node), reason: u.reason });
     } catch (e) {
       if (e instanceof Cancelled) throw e;
-      unknowns.push({ what: 'analysis', reason: `internal error while building models from defaults: ${(e as Error).message}` });
+      // The run's budgets end this part as they end the program: an unknown that names the budget, not an internal error.
+      unknowns.push({ what: 'analysis', reason: e instanceof BudgetExceeded ? `while building models from defaults: ${e.message}` : `internal error while building models from defaults: ${(e as Error).message}` });
     }
     // Command-line values the program needs and no command gives (a required option, a config-file flag without
     // a default): named once each at file level, so a file with no model still says what is missing.

@@ -396,6 +396,23 @@ export class Memory {
   /** Moves in and out of `finished` while a `watch` is open. */
   private log?: { r: ModelRecord; entered: boolean }[];
 
+  /**
+   * The record latest in `finished` whose result is `v` now (what a backwards scan of `finished` finds),
+   * from the index by result instead of the whole list: a file with thousands of models asks once per model.
+   */
+  lastFinishedWithResult(v: object): ModelRecord | undefined {
+    let best: ModelRecord | undefined;
+    let bestAt = -1;
+    const consider = (r: ModelRecord) => {
+      if (r.result !== v || !this.inFinished.get(r)) return;
+      const at = this.enteredAt.get(r) ?? -1;
+      if (at > bestAt) { best = r; bestAt = at; }
+    };
+    for (const r of this.byResult.get(v) ?? []) consider(r);
+    for (const r of this.endedWithoutResult) consider(r);
+    return best;
+  }
+
   /** Records by the result they had when they ended (a result is set before its record ends). */
   private readonly byResult = new WeakMap<object, ModelRecord[]>();
   /** Records that ended without a result: looked at one by one (a result set later is seen). */

@@ -139,8 +139,7 @@ function addUse(rec: ModelRecord, u: InferenceUse): void {
 
 function recordOf(it: Interpreter, v: Value | undefined): ModelRecord | undefined {
   if (!v || v.t !== 'inst') return undefined;
-  for (let i = it.memory.finished.length - 1; i >= 0; i--) if (it.memory.finished[i].result === v) return it.memory.finished[i];
-  return undefined;
+  return it.memory.lastFinishedWithResult(v);
 }
 
 /** A config value under any of its names (GPT-2 and T5 config.json use their own keys). */
@@ -706,16 +705,37 @@ function syntacticForwards(it: Interpreter, rec: ModelRecord): ForwardUse[] {
   const names = new Set(globalNamesByValue(it).get(rec.result as Value) ?? []);
   if (!names.size) return [];
   const out: ForwardUse[] = [];
-  for (const n of nodesOfType(it, 'call')) {
-    let f = n.childForFieldName('function');
-    if (f?.type === 'attribute' && f.childForFieldName('attribute')?.text === 'forward') f = f.childForFieldName('object');
-    if (!f || !names.has(f.text) || inTrainingStep(n)) continue;
+  const byReceiver = callsByReceiver(it);
+  const calls = [...names].flatMap((nm) => byReceiver.get(nm) ?? []).sort((a, b) => a.startIndex - b.startIndex);
+  for (const n of calls) {
+    if (inTrainingStep(n)) continue;
     // The input's shape when the first argument names a module-level tensor (`tokens = torch.zeros((4, 64))`).
     const a0 = n.childForFieldName('arguments')?.namedChildren[0];
     const x = a0?.type === 'identifier' ? it.globals.vars.get(a0.text) : undefined;
     const dim = (i: number) => (x?.t === 'tensor' && typeof x.shape[i] === 'number' ? x.shape[i] as number : null);
     out.push({ kind: 'forward', span: { start: n.startIndex, end: n.endIndex }, batch: dim(0), tokens: dim(1), gradEnabled: !syntacticNoGrad(n), outputHiddenStates: false, useCache: false, unknowns: [] });
   }
+  return out;
+}
+
+/**
+ * The file's calls by the text of what they call, `.forward` taken off (`model(x)` and `model.forward(x)`
+ * both under "model"), once per tree: a file with thousands of models looks each one's calls up instead
+ * of walking every call once per model.
+ */
+function callsByReceiver(it: Interpreter): Map<string, SyntaxNode[]> {
+  const hit = it.state.get('callsByReceiver') as Map<string, SyntaxNode[]> | undefined;
+  if (hit) return hit;
+  const out = new Map<string, SyntaxNode[]>();
+  for (const n of nodesOfType(it, 'call')) {
+    let f = n.childForFieldName('function');
+    if (f?.type === 'attribute' && f.childForFieldName('attribute')?.text === 'forward') f = f.childForFieldName('object');
+    if (!f) continue;
+    const k = f.text;
+    const l = out.get(k);
+    if (l) l.push(n); else out.set(k, [n]);
+  }
+  it.state.set('callsByReceiver', out);
   return out;
 }
 

@@ -18,7 +18,7 @@
  * Flax and Haiku modules create parameters only when initialised with an
  * input, which the class alone does not give: they are explained, not built.
  */
-import type { CallArgs, Interpreter } from '../interp/interp';
+import { BudgetExceeded, Cancelled, type CallArgs, type Interpreter } from '../interp/interp';
 import type { ModelRecord } from '../interp/memory';
 import type { SyntaxNode } from '../interp/parser';
 import { nodesWithin, syntaxIndex } from '../interp/syntaxIndex';
@@ -89,7 +89,7 @@ export function buildFromDefaults(it: Interpreter): { built: DefaultBuild[]; unb
     const builders = builderOf.get(cls.name) ?? [];
     if (builders.length) {
       for (const b of builders) {
-        const rec = attempt(it, () => it.call(b, { args: [], kw: new Map() }, nameNode));
+        const { rec } = attempt(it, () => it.call(b, { args: [], kw: new Map() }, nameNode));
         if (rec) { rec.name = b.name; built.push({ record: rec, how: `built by \`${b.name}()\` with its defaults` }); }
       }
       continue;
@@ -99,22 +99,25 @@ export function buildFromDefaults(it: Interpreter): { built: DefaultBuild[]; unb
       unbuilt.push({ name: cls.name, node: nameNode, reason: `\`${cls.name}\` needs its constructor arguments (${plan.missing.join(', ')}) and no program in the workspace builds it: declare one in [[tool.oomlens.models]]` });
       continue;
     }
-    const rec = attempt(it, () => it.call(cls, plan.call, nameNode));
+    const { rec, budget } = attempt(it, () => it.call(cls, plan.call, nameNode));
     if (rec) built.push({ record: rec, how: plan.how });
-    else unbuilt.push({ name: cls.name, node: nameNode, reason: `\`${cls.name}\` could not be built from its defaults` });
+    else unbuilt.push({ name: cls.name, node: nameNode, reason: `\`${cls.name}\` could not be built from its defaults${budget ? `: ${budget}` : ''}` });
   }
   return { built, unbuilt };
 }
 
-function attempt(it: Interpreter, run: () => Value): ModelRecord | undefined {
+function attempt(it: Interpreter, run: () => Value): { rec: ModelRecord | undefined; budget?: string } {
   // The first model record the build added (a snapshot, not a set of every record: one build per class).
   const before = it.memory.watch();
+  let budget: string | undefined;
   try {
     run();
   } catch (e) {
-    if (!(e instanceof Error) || !/budget/.test(e.message)) { /* a failed default build leaves the class unbuilt */ }
+    // A newer edit cancels the whole run; a budget cut is named; any other failure leaves the class unbuilt.
+    if (e instanceof Cancelled) throw e;
+    if (e instanceof BudgetExceeded) budget = e.message;
   }
-  return it.memory.firstReportedSince(before);
+  return { rec: it.memory.firstReportedSince(before), budget };
 }
 
 /** Whether every parameter (after `self` for a method) has a default; `*args`/`**kwargs` need none. */
