@@ -12,6 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { analyze } from '../../server/src/analysis/analyze';
 import { pythonWithTorch } from '../corpus/compare';
+import { venvPython } from '../python/venv';
 
 interface Snippet { name: string; src: string; model: string }
 
@@ -344,12 +345,34 @@ class Backbone(nn.Module):
 model = Backbone()
 `,
   },
+  {
+    name: 'weight_norm / spectral_norm (hook and parametrization versions) and remove_weight_norm change parameters and buffers',
+    model: 'Vocoder',
+    src: `
+from torch.nn.utils import weight_norm, remove_weight_norm, spectral_norm
+from torch.nn.utils.parametrizations import weight_norm as pweight_norm, spectral_norm as pspectral_norm
+
+class Vocoder(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.pre = weight_norm(nn.Conv1d(80, 64, 7, padding=3))
+        self.ups = nn.ModuleList([weight_norm(nn.ConvTranspose1d(64, 32, 16, 8)), weight_norm(nn.Linear(32, 32), dim=None)])
+        self.disc = nn.ModuleList([spectral_norm(nn.Conv2d(1, 16, (5, 1))), spectral_norm(nn.ConvTranspose1d(16, 8, 4)), spectral_norm(nn.Linear(8, 3), dim=1)])
+        self.post = pweight_norm(nn.Conv1d(32, 1, 7), dim=1)
+        self.head = pspectral_norm(nn.Linear(12, 6))
+        self.plain = weight_norm(nn.Conv1d(4, 4, 3))
+        remove_weight_norm(self.plain)
+        self.acts = [F.leaky_relu]
+
+model = Vocoder()
+`,
+  },
 ];
 
 /** Runs every snippet under PyTorch on the meta device; returns {params, buffers} per snippet. */
 function torchCounts(): { ok: true; counts: { params: number; buffers: number; error?: string }[] } | { ok: false; error: string } {
-  const py = pythonWithTorch(); // the python with torch the corpus uses
-  if (!py.exe) return { ok: false, error: `no python3 with PyTorch; tried ${py.tried.join('; ')}` };
+  // The test environment's PyTorch (.venv, scripts/venv.sh), whose version oomlens models; $OOMLENS_PYTHON overrides it.
+  const exe = process.env.OOMLENS_PYTHON ?? venvPython();
   const prog = `
 import json, sys
 sys.dont_write_bytecode = True
@@ -367,7 +390,7 @@ for s in json.load(sys.stdin):
         out.append({"params": -1, "buffers": -1, "error": "%s: %s" % (type(e).__name__, e)})
 print(json.dumps(out))
 `;
-  const r = spawnSync(py.exe, ['-c', prog], { input: JSON.stringify(SNIPPETS.map((s) => ({ src: HEADER + s.src }))), encoding: 'utf8' });
+  const r = spawnSync(exe, ['-c', prog], { input: JSON.stringify(SNIPPETS.map((s) => ({ src: HEADER + s.src }))), encoding: 'utf8' });
   if (r.status !== 0) return { ok: false, error: r.stderr };
   return { ok: true, counts: JSON.parse(r.stdout) };
 }
