@@ -367,6 +367,29 @@ class Vocoder(nn.Module):
 model = Vocoder()
 `,
   },
+  {
+    name: 'a dict subclass whose __dict__ is itself (AttrDict) read as attributes, items, get() and len()',
+    model: 'Gen',
+    src: `
+import json
+
+class AttrDict(dict):
+    def __init__(self, *args, **kwargs):
+        super(AttrDict, self).__init__(*args, **kwargs)
+        self.__dict__ = self
+
+class Gen(nn.Module):
+    def __init__(self, h):
+        super().__init__()
+        self.num_ups = len(h.upsample_rates)
+        self.ups = nn.ModuleList([nn.Conv1d(h.ch, h.ch, k) for k in h.upsample_rates])
+        self.post = nn.Linear(h["ch"], h.get("out", 1) + len(h))
+
+h = AttrDict(json.loads('{"ch": 8, "upsample_rates": [4, 2]}'))
+h.ch = 16
+model = Gen(h)
+`,
+  },
 ];
 
 /** Runs every snippet under PyTorch on the meta device; returns {params, buffers} per snippet. */

@@ -500,6 +500,13 @@ export class Interpreter {
   }
 
   setAttr(obj: Value, name: string, value: Value, at: SyntaxNode): void {
+    const m = obj.t === 'inst' ? dictSubclassMapping(obj) : undefined;
+    if (m && name === '__dict__' && value === obj) {
+      // `self.__dict__ = self` in a dict subclass (the AttrDict idiom): attribute reads and writes are its items.
+      m.attrs = true;
+      return;
+    }
+    if (m?.attrs && name !== '__dict__') { this.setItem(m, str(name), value, at); return; }
     if (obj.t === 'inst') {
       const h = this.externs.get('__setattr__');
       if (h) h(this, obj, { args: [str(name), value], kw: new Map() }, at, { t: 'extern', name: '__setattr__' });
@@ -1488,6 +1495,17 @@ export class Interpreter {
         if (name === '__dict__') this.completeAttrs.delete(obj);
         const c = this.classAttr(obj.cls, name);
         if (c !== undefined) return this.bindMember(c, obj, node);
+        // A dict subclass: the dict's methods act on its mapping; after `self.__dict__ = self` its items are
+        // its attributes too (Python looks attributes up in the instance's __dict__, which is then the mapping).
+        const m = dictSubclassMapping(obj);
+        if (m) {
+          if (m.attrs) {
+            const i = m.keys.findIndex((k) => k.t === 'str' && k.v === name);
+            if (i >= 0) return m.vals[i];
+          }
+          if (this.externs.has(`builtins.dict.${name}`) || DICT_METHODS.has(name)) return this.externAttr(m, name, node);
+          if (m.attrs) return unknown(`\`${name}\` is not set in ${obj.cls.name}(...)`, this.span(node));
+        }
         return this.externAttr(obj, name, node);
       }
       case 'class': {
@@ -2170,6 +2188,17 @@ export function classKindOf(name: string): ClassV['kind'] | undefined {
   // A LightningModule is a torch.nn.Module (lightning/pytorch/core/module.py).
   if (/^(lightning\.pytorch|lightning|pytorch_lightning)(\.core(\.module)?)?\.LightningModule$/.test(name)) return 'torch';
   return undefined;
+}
+
+/** A class deriving from dict (builtins.dict, collections.OrderedDict / defaultdict). */
+export function isDictClass(cls: ClassV): boolean {
+  return linearize(cls).some((k) => k.bases.some((b) => b.t === 'extern' && /^(builtins\.dict|collections\.(OrderedDict|defaultdict))$/.test(b.name)));
+}
+
+/** The mapping of an instance of a dict subclass, made by its `dict.__init__`. */
+export function dictSubclassMapping(obj: InstV): (Value & { t: 'dict' }) | undefined {
+  const d = obj.attrs.get('__dict__');
+  return d?.t === 'dict' && isDictClass(obj.cls) ? d : undefined;
 }
 
 export function linearize(cls: ClassV): ClassV[] {
