@@ -390,6 +390,28 @@ h.ch = 16
 model = Gen(h)
 `,
   },
+  {
+    name: 'itertools.product(..., repeat=2) loops and torch.autograd.Variable (the tensor itself) size a layer and a buffer',
+    model: 'Priors',
+    src: `
+from itertools import product
+from torch.autograd import Variable
+
+class Priors(nn.Module):
+    def __init__(self):
+        super().__init__()
+        mean = []
+        for f in [3, 2]:
+            for i, j in product(range(f), repeat=2):
+                mean += [i, j, f, 1.0]
+        pairs = list(product('ab', [1, 2, 3]))
+        self.priors = Variable(torch.Tensor(mean).view(-1, 4), volatile=True)
+        self.head = nn.Linear(self.priors.size(0), len(pairs))
+        self.register_buffer('anchors', Variable(torch.zeros(self.priors.shape[0], 2)))
+
+model = Priors()
+`,
+  },
 ];
 
 /** Runs every snippet under PyTorch on the meta device; returns {params, buffers} per snippet. */

@@ -188,6 +188,26 @@ export function installPython(it: Interpreter): void {
     const outer = c.args[0] ? it.iterate(c.args[0], node) : undefined;
     return outer ? chained(outer, node) : unknown('itertools.chain.from_iterable of an unknown sequence', it.span(node));
   });
+  // itertools.product(*iterables, repeat=1): the cartesian product of the iterables, repeated `repeat` times,
+  // as tuples in lexicographic order (itertools docs: product(A, repeat=4) is product(A, A, A, A)).
+  reg('itertools.product', (_s, c, node) => {
+    const rep = c.kw.get('repeat') ?? int(1);
+    if (rep.t !== 'int' || rep.v < 0) return unknown(`itertools.product with repeat=${describe(rep)}`, it.span(node));
+    const pools: Value[][] = [];
+    for (const a of c.args) {
+      const items = it.iterate(a, node);
+      if (!items) return unknown('itertools.product of an unknown sequence', it.span(node));
+      pools.push(items);
+    }
+    let out: Value[][] = [[]];
+    for (let r = 0; r < rep.v; r++) {
+      for (const pool of pools) {
+        if (it.overCap(0, out.length * pool.length, node)) return unknown('itertools.product over the analysis size cap', it.span(node));
+        out = out.flatMap((prefix) => pool.map((x) => [...prefix, x]));
+      }
+    }
+    return { t: 'list', items: out.map((items) => ({ t: 'tuple' as const, items })) };
+  });
   reg('builtins.enumerate', (_s, c, node) => {
     const items = c.args[0] ? it.iterate(c.args[0], node) : undefined;
     if (!items) return unknown('enumerate() of an unknown sequence', it.span(node));

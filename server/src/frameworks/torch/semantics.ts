@@ -316,6 +316,12 @@ export function installTorch(it: Interpreter): void {
     return m && m.t !== 'none' ? m : unknown('torch.compile() without a model (a decorator factory) is not followed', it.span(node));
   });
 
+  // torch.autograd.Variable(tensor, requires_grad=False, volatile=False): since PyTorch 0.4 "Variable(tensor)
+  // returns Tensors instead of Variables" (torch/autograd/variable.py; 0.4.0 migration guide): the tensor itself.
+  reg(['torch.autograd.Variable', 'torch.autograd.variable.Variable'], (_s, c, node) => {
+    const t = c.args[0] ?? c.kw.get('data');
+    return t?.t === 'tensor' ? t : unknown(`Variable of ${t ? describe(t) : 'nothing'}: not a known tensor`, it.span(node));
+  });
   reg(['torch.nn.Parameter', 'torch.nn.parameter.Parameter'], (_s, c, node) => {
     const t = c.args[0] ?? c.kw.get('data');
     if (t?.t !== 'tensor') return unknown('nn.Parameter of a value that is not a known tensor', it.span(node));
