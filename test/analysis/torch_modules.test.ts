@@ -412,6 +412,39 @@ class Priors(nn.Module):
 model = Priors()
 `,
   },
+  {
+    name: 'a mapping class of the program (HParams: __setitem__ -> setattr, __getitem__, keys() from self.__dict__) expanded with **',
+    model: 'Synth',
+    src: `
+import json
+
+class HParams():
+    def __init__(self, **kwargs):
+        for k, v in kwargs.items():
+            if type(v) == dict:
+                v = HParams(**v)
+            self[k] = v
+
+    def keys(self):
+        return self.__dict__.keys()
+
+    def __getitem__(self, key):
+        return getattr(self, key)
+
+    def __setitem__(self, key, value):
+        return setattr(self, key, value)
+
+class Synth(nn.Module):
+    def __init__(self, n_vocab, hidden, layers, use_norm=False):
+        super().__init__()
+        self.emb = nn.Embedding(n_vocab, hidden)
+        self.blocks = nn.ModuleList([nn.Linear(hidden, hidden) for _ in range(layers)])
+        self.norm = nn.LayerNorm(hidden) if use_norm else nn.Identity()
+
+hps = HParams(**json.loads('{"data": {"n_vocab": 50}, "model": {"hidden": 16, "layers": 2, "use_norm": true}}'))
+model = Synth(hps.data["n_vocab"], **hps.model)
+`,
+  },
 ];
 
 /** Runs every snippet under PyTorch on the meta device; returns {params, buffers} per snippet. */
