@@ -816,7 +816,8 @@ export class Interpreter {
     }
     const cls: ClassV = {
       t: 'class', name, node, bases, ns: new Map(), kind: 'plain',
-      dataclass: decorators.some((d) => /dataclass(\(\))?$/.test(d) || d.startsWith('flax.struct.dataclass') || d.startsWith('chex.dataclass')),
+      // `@dataclass`, `@dataclasses.dataclass()`, `@dataclass(frozen=True)` / `(slots=True)` (an unevaluated call keeps its text).
+      dataclass: decorators.some((d) => /(^|\.)dataclass(\([^]*\))?$/.test(d) || d.startsWith('flax.struct.dataclass') || d.startsWith('chex.dataclass')),
       fields: [],
     };
     for (const b of bases) {
