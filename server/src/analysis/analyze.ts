@@ -256,6 +256,13 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
         wanted.add(u.reason);
         unknowns.push({ what: 'program', reason: u.reason, span: u.span });
       }
+      // Nothing built while the command line gave values oomlens cannot read (`--arch=$model` in a shell loop, which
+      // may choose what is built): the file names them rather than report nothing.
+      for (const u of it.unknowns) {
+        if (!/is given a value oomlens cannot read from the command/.test(u.reason) || wanted.has(u.reason)) continue;
+        wanted.add(u.reason);
+        unknowns.push({ what: 'command line', reason: u.reason, span: u.span });
+      }
     }
 
     const lineStarts = computeLineStarts(text);

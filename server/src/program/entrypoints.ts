@@ -214,7 +214,7 @@ export function installEntryPoints(it: Interpreter): void {
       if (!kind) continue;
       if (value === undefined && (kind === 'bool' || kind === 'boolean') && !name.includes('.')) { setFlag(name, { t: 'bool', v: true }); continue; }
       if (value === undefined) value = words[++i] ?? null;
-      if (value === null) { setFlag(root, unknown(`--${name} is given a value oomlens cannot read from the command`, it.span(node))); continue; }
+      if (value === null) { setFlag(root, it.note(`--${name} is given a value oomlens cannot read from the command`, node)); continue; }
       if (name.includes('.')) {
         // ml_collections override `--config.model.depth=24`: the field keeps its type (config_flags.py).
         let target = flagValues.get(root);
@@ -646,7 +646,9 @@ function wordsOf(v: Value): ArgWord[] | 'unknown' {
 
 /** An argparse value word converted by `type` (a builtin, or a user function called on the word). */
 function convertWord(it: Interpreter, w: ArgWord, a: ArgSpec, node: SyntaxNode): Value {
-  if (w === null) return unknown(`\`${a.flag}\` is given a value oomlens cannot read from the command`, it.span(node));
+  // Noted, not only returned: a value that is not known may decide what is built (`--arch=$model` choosing the
+  // builder), and a program that then builds nothing must still say why.
+  if (w === null) return it.note(`\`${a.flag}\` is given a value oomlens cannot read from the command`, node);
   const t = a.typeV;
   if (!t) return str(w);
   if (t.t === 'extern') {
