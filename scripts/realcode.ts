@@ -13,6 +13,8 @@
  *            confident count is reported where the truth is needs-declaration
  *   unknown  an explicit unknown (a model with params null, or file-level unknowns)
  *   none     nothing reported for the model (or nothing at all)
+ * Every file's report is also checked for the unknown invariant (docs/json-format.md): a model with an
+ * unknown has no phase that fits or weighs 0 B, a lower-bound phase never fits, and no 0-parameter model has unknowns.
  * Fragments (framework layers such as Linear / Dropout / Embedding reported as
  * models of their own) are counted apart; so are other extra models.
  *
@@ -70,7 +72,8 @@ interface Manifest {
 // ---------------------------------------------------------------- report (docs/json-format.md)
 
 interface Unknown { what: string; reason: string; line: number | null }
-interface ReportedModel { name: string; framework: string; line: number; params: number | null; unknowns: Unknown[] }
+interface ReportedPhase { name: string; peakBytes: number | null; peakIsLowerBound: boolean; fits: boolean | null }
+interface ReportedModel { name: string; framework: string; line: number; params: number | null; unknowns: Unknown[]; phases?: ReportedPhase[] }
 interface ReportFile { path: string; skipped?: string; unknowns: Unknown[]; models: ReportedModel[]; unbuilt?: { name: string; reason: string }[] }
 interface Report { files: ReportFile[] }
 
@@ -262,7 +265,27 @@ interface FileResult {
   /** For outcome none with a truth model: where that model is defined. */
   where?: string;
   error?: string;
+  /** Breaches of the unknown invariant (docs/json-format.md: an unknown is never "fits", never 0 B, never 0 parameters). */
+  invariant: string[];
   ms: number;
+}
+
+/**
+ * The unknown invariant over one file's report: a model with an unknown (its own unknowns, or no parameter
+ * count) has no phase with fits=true and no phase at 0 B; a phase that is a lower bound never fits; a model
+ * with unknowns never has 0 parameters.
+ */
+function invariantBreaches(report: ReportFile | null): string[] {
+  const out: string[] = [];
+  for (const m of report?.models ?? []) {
+    const unknownModel = m.params === null || m.unknowns.length > 0;
+    if (unknownModel && m.params === 0) out.push(`${m.name}: 0 parameters with unknowns`);
+    for (const p of m.phases ?? []) {
+      if (p.fits === true && (unknownModel || p.peakIsLowerBound)) out.push(`${m.name} ${p.name}: fits with ${p.peakIsLowerBound ? 'a lower-bound peak' : 'unknowns'}`);
+      if (p.peakBytes === 0 && (unknownModel || p.peakIsLowerBound)) out.push(`${m.name} ${p.name}: 0 B with unknowns`);
+    }
+  }
+  return out;
 }
 
 function classify(entry: ManifestFile, report: ReportFile | null): Pick<FileResult, 'outcome' | 'fragments' | 'extras' | 'reasons'> {
@@ -319,7 +342,7 @@ function runFile(entry: ManifestFile, device: string): FileResult {
     repo: entry.repo, commit: entry.commit, path: entry.path, framework: entry.framework, role: entry.role,
     truth, truthParams: entry.truth.kind === 'model' ? entry.truth.models.map((t) => t.params ?? null) : [],
     reported: (report?.models ?? []).map((x) => ({ name: x.name, params: x.params, line: x.line, fragment: isFragment(x.name) })),
-    ...c, ...(error ? { error, outcome: 'none' as const } : {}), ms,
+    ...c, ...(error ? { error, outcome: 'none' as const } : {}), invariant: invariantBreaches(report), ms,
   };
   if (result.outcome === 'none' && entry.truth.kind === 'model') {
     result.where = noneWhere(entry, readFileSync(join(cwd, entry.path), 'utf8'));
@@ -365,6 +388,7 @@ function main(): void {
     filesWithFragments: count((r) => r.fragments > 0),
     fragments: results.reduce((s, r) => s + r.fragments, 0),
     extraModels: results.reduce((s, r) => s + r.extras, 0),
+    invariantBreaches: results.reduce((s, r) => s + r.invariant.length, 0),
   };
   const byFramework: Record<string, Record<Outcome, number>> = {};
   for (const r of results) {
@@ -379,6 +403,8 @@ function main(): void {
 
   console.log(`\n${summary.files} files from ${summary.repos} repositories (${summary.withTruthModel} with a truth model, ${summary.needsDeclaration} needs-declaration)`);
   console.log(`exact ${summary.exact}, unknown ${summary.unknown}, wrong ${summary.wrong}, none ${summary.none}; fragments ${summary.fragments} in ${summary.filesWithFragments} files; other extra models ${summary.extraModels}`);
+  console.log(`unknown invariant (no "fits", 0 B or 0 parameters with an unknown): ${summary.invariantBreaches} breaches`);
+  for (const r of results) for (const b of r.invariant) console.log(`  ${r.repo} ${r.path}: ${b}`);
   for (const [fw, c] of Object.entries(byFramework)) console.log(`  ${fw.padEnd(13)} exact ${c.exact}, unknown ${c.unknown}, wrong ${c.wrong}, none ${c.none}`);
   if (Object.keys(whereCounts).length) {
     console.log('Files with a truth model reported as none, by where the model is defined:');

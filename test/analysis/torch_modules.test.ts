@@ -12,6 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { analyze } from '../../server/src/analysis/analyze';
 import { pythonWithTorch } from '../corpus/compare';
+import { venvPython } from '../python/venv';
 
 interface Snippet { name: string; src: string; model: string }
 
@@ -344,12 +345,112 @@ class Backbone(nn.Module):
 model = Backbone()
 `,
   },
+  {
+    name: 'weight_norm / spectral_norm (hook and parametrization versions) and remove_weight_norm change parameters and buffers',
+    model: 'Vocoder',
+    src: `
+from torch.nn.utils import weight_norm, remove_weight_norm, spectral_norm
+from torch.nn.utils.parametrizations import weight_norm as pweight_norm, spectral_norm as pspectral_norm
+
+class Vocoder(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.pre = weight_norm(nn.Conv1d(80, 64, 7, padding=3))
+        self.ups = nn.ModuleList([weight_norm(nn.ConvTranspose1d(64, 32, 16, 8)), weight_norm(nn.Linear(32, 32), dim=None)])
+        self.disc = nn.ModuleList([spectral_norm(nn.Conv2d(1, 16, (5, 1))), spectral_norm(nn.ConvTranspose1d(16, 8, 4)), spectral_norm(nn.Linear(8, 3), dim=1)])
+        self.post = pweight_norm(nn.Conv1d(32, 1, 7), dim=1)
+        self.head = pspectral_norm(nn.Linear(12, 6))
+        self.plain = weight_norm(nn.Conv1d(4, 4, 3))
+        remove_weight_norm(self.plain)
+        self.acts = [F.leaky_relu]
+
+model = Vocoder()
+`,
+  },
+  {
+    name: 'a dict subclass whose __dict__ is itself (AttrDict) read as attributes, items, get() and len()',
+    model: 'Gen',
+    src: `
+import json
+
+class AttrDict(dict):
+    def __init__(self, *args, **kwargs):
+        super(AttrDict, self).__init__(*args, **kwargs)
+        self.__dict__ = self
+
+class Gen(nn.Module):
+    def __init__(self, h):
+        super().__init__()
+        self.num_ups = len(h.upsample_rates)
+        self.ups = nn.ModuleList([nn.Conv1d(h.ch, h.ch, k) for k in h.upsample_rates])
+        self.post = nn.Linear(h["ch"], h.get("out", 1) + len(h))
+
+h = AttrDict(json.loads('{"ch": 8, "upsample_rates": [4, 2]}'))
+h.ch = 16
+model = Gen(h)
+`,
+  },
+  {
+    name: 'itertools.product(..., repeat=2) loops and torch.autograd.Variable (the tensor itself) size a layer and a buffer',
+    model: 'Priors',
+    src: `
+from itertools import product
+from torch.autograd import Variable
+
+class Priors(nn.Module):
+    def __init__(self):
+        super().__init__()
+        mean = []
+        for f in [3, 2]:
+            for i, j in product(range(f), repeat=2):
+                mean += [i, j, f, 1.0]
+        pairs = list(product('ab', [1, 2, 3]))
+        self.priors = Variable(torch.Tensor(mean).view(-1, 4), volatile=True)
+        self.head = nn.Linear(self.priors.size(0), len(pairs))
+        self.register_buffer('anchors', Variable(torch.zeros(self.priors.shape[0], 2)))
+
+model = Priors()
+`,
+  },
+  {
+    name: 'a mapping class of the program (HParams: __setitem__ -> setattr, __getitem__, keys() from self.__dict__) expanded with **',
+    model: 'Synth',
+    src: `
+import json
+
+class HParams():
+    def __init__(self, **kwargs):
+        for k, v in kwargs.items():
+            if type(v) == dict:
+                v = HParams(**v)
+            self[k] = v
+
+    def keys(self):
+        return self.__dict__.keys()
+
+    def __getitem__(self, key):
+        return getattr(self, key)
+
+    def __setitem__(self, key, value):
+        return setattr(self, key, value)
+
+class Synth(nn.Module):
+    def __init__(self, n_vocab, hidden, layers, use_norm=False):
+        super().__init__()
+        self.emb = nn.Embedding(n_vocab, hidden)
+        self.blocks = nn.ModuleList([nn.Linear(hidden, hidden) for _ in range(layers)])
+        self.norm = nn.LayerNorm(hidden) if use_norm else nn.Identity()
+
+hps = HParams(**json.loads('{"data": {"n_vocab": 50}, "model": {"hidden": 16, "layers": 2, "use_norm": true}}'))
+model = Synth(hps.data["n_vocab"], **hps.model)
+`,
+  },
 ];
 
 /** Runs every snippet under PyTorch on the meta device; returns {params, buffers} per snippet. */
 function torchCounts(): { ok: true; counts: { params: number; buffers: number; error?: string }[] } | { ok: false; error: string } {
-  const py = pythonWithTorch(); // the python with torch the corpus uses
-  if (!py.exe) return { ok: false, error: `no python3 with PyTorch; tried ${py.tried.join('; ')}` };
+  // The test environment's PyTorch (.venv, scripts/venv.sh), whose version oomlens models; $OOMLENS_PYTHON overrides it.
+  const exe = process.env.OOMLENS_PYTHON ?? venvPython();
   const prog = `
 import json, sys
 sys.dont_write_bytecode = True
@@ -367,7 +468,7 @@ for s in json.load(sys.stdin):
         out.append({"params": -1, "buffers": -1, "error": "%s: %s" % (type(e).__name__, e)})
 print(json.dumps(out))
 `;
-  const r = spawnSync(py.exe, ['-c', prog], { input: JSON.stringify(SNIPPETS.map((s) => ({ src: HEADER + s.src }))), encoding: 'utf8' });
+  const r = spawnSync(exe, ['-c', prog], { input: JSON.stringify(SNIPPETS.map((s) => ({ src: HEADER + s.src }))), encoding: 'utf8' });
   if (r.status !== 0) return { ok: false, error: r.stderr };
   return { ok: true, counts: JSON.parse(r.stdout) };
 }

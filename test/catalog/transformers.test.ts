@@ -66,6 +66,10 @@ test('derived totals for the other families', () => {
   assert.equal(total('openai-community/gpt2-xl'), 1_557_611_200);
   // bert-large-uncased with pooler: 335,141,888 ("336M"); t5-large 737,668,096 ("770M" in the paper counts differently).
   assert.equal(total('bert-large-uncased', 'BertModel'), 335_141_888);
+  // The cased BERTs (28,996-token vocabulary): BertModel built from the same config with transformers 5.23 on the
+  // meta device counts 108,310,272 and 333,579,264.
+  assert.equal(total('bert-base-cased', 'BertModel'), 108_310_272);
+  assert.equal(total('google-bert/bert-large-cased', 'BertModel'), 333_579_264);
   assert.equal(total('t5-large', 'T5ForConditionalGeneration'), 737_668_096);
 });
 

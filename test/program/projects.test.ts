@@ -89,6 +89,20 @@ const CASES: Case[] = [
     code: 'from model import Classifier\nmodel = Classifier(784, 2048, 6, 10, bias=False)',
   },
   {
+    // tyro.cli(TrainConfig, default=tyro.from_yaml(...)) with the README's --model.num_layers=3 (its --out_dir=...$RUN_NAME
+    // value is not known, the option still is); Flax Embed.attend, jnp.finfo(...).min and @dataclass(frozen=True).
+    dir: 'tyro_yaml', modules: ['model'], run: /^args from README\.md:\d+$/,
+    files: [{ file: 'train.py' }, { file: 'model.py', origin: /^as built in train\.py:\d+$/ }],
+    code: 'import jax, jax.numpy as jnp\nfrom model import LM, ModelConfig\nparams = jax.eval_shape(lambda: LM(ModelConfig(vocab=100, width=32, num_layers=3)).init(jax.random.PRNGKey(0), jnp.zeros((2, 16), jnp.int32)))',
+  },
+  {
+    // The same project's YAML config, named by no command: train.py reads it by default (os.path.join('config',
+    // 'default.yaml')), so the file shows what train.py run with no arguments builds (2 layers, from the YAML).
+    dir: 'tyro_yaml', modules: ['model'], run: /^args from train\.py \(reads config\/default\.yaml by default\)$/,
+    files: [{ file: 'config/default.yaml', origin: /^as built in \.\.\/train\.py:\d+$/ }],
+    code: 'import jax, jax.numpy as jnp\nfrom model import LM, ModelConfig\nparams = jax.eval_shape(lambda: LM(ModelConfig(vocab=100, width=32, num_layers=2)).init(jax.random.PRNGKey(0), jnp.zeros((2, 16), jnp.int32)))',
+  },
+  {
     dir: 'launch_hf_json', modules: ['run'], run: /^args from \.vscode\/launch\.json:\d+$/,
     files: [{ file: 'run.py' }],
     code: 'from run import Tagger, ModelArguments\nmodel = Tagger(ModelArguments(hidden_size=1024, num_layers=4, vocab_size=32000))',

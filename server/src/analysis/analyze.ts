@@ -70,6 +70,7 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
   const unknowns: Unknown[] = [];
   const unbuilt: UnbuiltModel[] = [];
   const dependencies: string[] = [];
+  const filesRead = new Set<string>();
   const host: HostModel[] = [];
   const done = (models: ModelReport[] = [], findings: Finding[] = []): AnalysisResult => ({ text, models, findings, unknowns, unbuilt, dependencies, ...(host.length ? { host } : {}), elapsedMs: Date.now() - t0 });
 
@@ -114,7 +115,9 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
     if (opts.path) {
       const ws = workspaceFor(opts.workspaceRoot ?? findRoot(opts.path));
       it.path = resolve(opts.path);
-      it.loader = moduleLoader(ws, it.path);
+      const loader = moduleLoader(ws, it.path);
+      // The workspace files the program reads (a YAML config, a params.json) are dependencies of the result too.
+      it.loader = { ...loader, readText: (path) => { const t = loader.readText(path); if (t !== undefined) filesRead.add(path); return t; } };
       // The command line the workspace runs this file with, and the launcher's process count (program/launch.ts).
       let launch: LaunchCommand | undefined;
       try { launch = opts.launch === undefined ? launchCommandsFor(ws, it.path)[0] : opts.launch ?? undefined; } catch (e) { opts.onInternalError?.('launch commands', e); }
@@ -141,6 +144,7 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
       opts.onInternalError?.('interpreter', e);
     }
     for (const m of it.modules.values()) if (m.path) dependencies.push(m.path);
+    for (const p of filesRead) if (!dependencies.includes(p)) dependencies.push(p);
     // A framework that says how many processes it starts (Lightning's Trainer(devices=4)) on a one-card target.
     const dc = Number(it.state.get('deviceCount') ?? 1);
     if (spec.count === 1 && Number.isInteger(dc) && dc > 1) spec = { ...spec, count: dc };
@@ -251,6 +255,13 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
         if (!u.reason.startsWith('the program raises here') || wanted.has(u.reason)) continue;
         wanted.add(u.reason);
         unknowns.push({ what: 'program', reason: u.reason, span: u.span });
+      }
+      // Nothing built while the command line gave values oomlens cannot read (`--arch=$model` in a shell loop, which
+      // may choose what is built): the file names them rather than report nothing.
+      for (const u of it.unknowns) {
+        if (!/is given a value oomlens cannot read from the command/.test(u.reason) || wanted.has(u.reason)) continue;
+        wanted.add(u.reason);
+        unknowns.push({ what: 'command line', reason: u.reason, span: u.span });
       }
     }
 

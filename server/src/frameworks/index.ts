@@ -7,6 +7,7 @@ import { installPython } from '../interp/python';
 import { installRuntime } from './jax/runtime';
 import { installTorch } from './torch/semantics';
 import { installDataLoader } from './torch/data';
+import { installTorchReparam } from './torch/reparam';
 import { installEquinox } from './equinox/semantics';
 import { installHaiku } from './haiku/semantics';
 import { installSharding } from '../phases/sharding';
@@ -32,6 +33,7 @@ export function installFrameworks(it: Interpreter): void {
   installModules(it);
   installTorch(it);
   installDataLoader(it);
+  installTorchReparam(it);
   installEquinox(it);
   installHaiku(it);
   installTransformers(it);

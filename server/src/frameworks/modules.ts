@@ -373,6 +373,19 @@ export function installModules(it: Interpreter): void {
     if ((a.t === 'none') === (b.t === 'none')) return unknown(`merge_param(${label}): ${a.t === 'none' ? 'neither' : 'both'} given (ValueError)`, it.span(node));
     return a.t === 'none' ? b : a;
   });
+  // Embed.attend(query) (flax/linen/linear.py Embed.attend: `jnp.dot(query, embedding.T)` after promote_dtype):
+  // query's shape with its last axis replaced by num_embeddings, in the layer's dtype (else the query's).
+  it.externs.set('flax.linen.Module.attend', (_i, self, c, node) => {
+    const q = c.args[0] ?? c.kw.get('query');
+    const a = self?.t === 'inst' ? self.catArgs : undefined;
+    const n = a?.num_embeddings;
+    if (self?.t !== 'inst' || !/^(flax\.linen\.(linear\.)?)?Embed$/.test(self.cls.name) || typeof n !== 'number' || q?.t !== 'tensor') {
+      return unknown(`attend of ${self ? describe(self) : 'nothing'} on ${q ? describe(q) : 'nothing'} is not known`, it.span(node));
+    }
+    const dt = a?.dtype;
+    const dtype: DType = typeof dt === 'object' && dt !== null && !Array.isArray(dt) && (dt as { kind?: string }).kind === 'dtype' ? (dt as { dtype: DType }).dtype : q.dtype;
+    return it.memory.alloc({ shape: [...q.shape.slice(0, -1), n], dtype, role: 'activation', name: 'attend', span: it.span(node), from: [q], lib: 'jax' });
+  });
   it.externs.set('flax.linen.Module.init', (_i, self, c, node) => flaxInit(self, c, node, false));
   it.externs.set('flax.linen.Module.init_with_output', (_i, self, c, node) => flaxInit(self, c, node, true));
   it.externs.set('flax.linen.Module.apply', (_i, _self, _c, node) => unknown('Module.apply (a forward pass) is not part of the init estimate', it.span(node)));

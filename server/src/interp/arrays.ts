@@ -10,7 +10,7 @@ import type { CatValue, Dim } from './catalog-types';
 import type { CallArgs, Interpreter } from './interp';
 import type { SyntaxNode } from './parser';
 import { indexShape, type Index } from './shapes';
-import { type InstV, type TensorV, type Value, NONE, describe, int, num, unknown } from './values';
+import { type InstV, type TensorV, type Value, NONE, describe, int, num, str, unknown } from './values';
 import { markBackendStart } from '../frameworks/jax/runtime';
 import { strFormat } from './strings';
 import { keyEq } from './interp';
@@ -30,6 +30,25 @@ function dimValue(d: Dim): Value {
 export function installArrays(it: Interpreter): void {
   it.externs.set('__op__', (_i, _self, c, node, fnv) => applyOp(it, fnv.name, c, node));
 
+  // numpy.finfo / jax.numpy.finfo / torch.finfo(dtype): the float type's limits (IEEE 754 binary16/32/64; bfloat16
+  // as ml_dtypes.finfo(bfloat16): 8 exponent bits, 7 mantissa bits), as an object with .min .max .eps .tiny .bits.
+  const FINFO: Partial<Record<string, { max: number; eps: number; tiny: number; bits: number; resolution: number }>> = {
+    float16: { max: 65504, eps: 0.0009765625, tiny: 6.103515625e-05, bits: 16, resolution: 0.001 },
+    bfloat16: { max: 3.3895313892515355e38, eps: 0.0078125, tiny: 1.1754943508222875e-38, bits: 16, resolution: 0.01 },
+    float32: { max: 3.4028234663852886e38, eps: 1.1920928955078125e-07, tiny: 1.1754943508222875e-38, bits: 32, resolution: 1e-06 },
+    float64: { max: 1.7976931348623157e308, eps: 2.220446049250313e-16, tiny: 2.2250738585072014e-308, bits: 64, resolution: 1e-15 },
+  };
+  for (const n of ['numpy.finfo', 'jax.numpy.finfo', 'torch.finfo']) {
+    it.externs.set(n, (_i, _self, c, node) => {
+      const a = c.args[0] ?? c.kw.get('dtype') ?? c.kw.get('type');
+      const name = a?.t === 'dtype' ? a.dtype : a?.t === 'tensor' ? a.dtype : a?.t === 'str' ? a.v : a === undefined && n === 'torch.finfo' ? 'float32' : undefined;
+      const f = name ? FINFO[name] : undefined;
+      if (!f) return unknown(`${n} of ${a ? describe(a) : 'nothing'} is not known`, it.span(node));
+      const fl = (v: number): Value => ({ t: 'float', v });
+      const entries: [string, Value][] = [['min', fl(-f.max)], ['max', fl(f.max)], ['eps', fl(f.eps)], ['tiny', fl(f.tiny)], ['smallest_normal', fl(f.tiny)], ['resolution', fl(f.resolution)], ['bits', int(f.bits)]];
+      return { t: 'dict', keys: entries.map(([k]) => str(k)), vals: entries.map(([, v]) => v), attrs: true };
+    });
+  }
   it.externs.set('__getitem__', (_i, self, c, node) => {
     const obj = self!;
     const key = c.args[0];

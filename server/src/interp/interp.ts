@@ -500,6 +500,13 @@ export class Interpreter {
   }
 
   setAttr(obj: Value, name: string, value: Value, at: SyntaxNode): void {
+    const m = obj.t === 'inst' ? dictSubclassMapping(obj) : undefined;
+    if (m && name === '__dict__' && value === obj) {
+      // `self.__dict__ = self` in a dict subclass (the AttrDict idiom): attribute reads and writes are its items.
+      m.attrs = true;
+      return;
+    }
+    if (m?.attrs && name !== '__dict__') { this.setItem(m, str(name), value, at); return; }
     if (obj.t === 'inst') {
       const h = this.externs.get('__setattr__');
       if (h) h(this, obj, { args: [str(name), value], kw: new Map() }, at, { t: 'extern', name: '__setattr__' });
@@ -517,7 +524,16 @@ export class Interpreter {
     }
   }
 
+  /** A method the program's own class defines (`__getitem__` of `class HParams`), to dispatch `x[k]` / `x[k] = v` to. */
+  private userMethod(obj: Value, name: string): (Value & { t: 'func' }) | undefined {
+    if (obj.t !== 'inst' || !obj.cls.node) return undefined;
+    const f = this.classAttr(obj.cls, name);
+    return f?.t === 'func' ? f : undefined;
+  }
+
   setItem(obj: Value, key: Value, value: Value, at: SyntaxNode): void {
+    const own = this.userMethod(obj, '__setitem__');
+    if (own) { this.callFunction({ ...own, self: obj }, { args: [key, value], kw: new Map() }, at); return; }
     if (obj.t === 'dict') {
       const i = dictIndexOf(obj.keys, key);
       if (obj.scope && key.t === 'str') obj.scope.vars.set(key.v, value);
@@ -800,7 +816,8 @@ export class Interpreter {
     }
     const cls: ClassV = {
       t: 'class', name, node, bases, ns: new Map(), kind: 'plain',
-      dataclass: decorators.some((d) => /dataclass(\(\))?$/.test(d) || d.startsWith('flax.struct.dataclass') || d.startsWith('chex.dataclass')),
+      // `@dataclass`, `@dataclasses.dataclass()`, `@dataclass(frozen=True)` / `(slots=True)` (an unevaluated call keeps its text).
+      dataclass: decorators.some((d) => /(^|\.)dataclass(\([^]*\))?$/.test(d) || d.startsWith('flax.struct.dataclass') || d.startsWith('chex.dataclass')),
       fields: [],
     };
     for (const b of bases) {
@@ -1485,9 +1502,26 @@ export class Interpreter {
       case 'inst': {
         const a = obj.attrs.get(name);
         if (a !== undefined) return a;
-        if (name === '__dict__') this.completeAttrs.delete(obj);
+        if (name === '__dict__') {
+          // The instance dict, when its attributes are known complete: a copy (changes made through it are not
+          // followed, so the attributes are no longer known complete from here on).
+          const complete = this.completeAttrs.has(obj) && !dictSubclassMapping(obj);
+          this.completeAttrs.delete(obj);
+          if (complete) return { t: 'dict', keys: [...obj.attrs.keys()].map(str), vals: [...obj.attrs.values()] };
+        }
         const c = this.classAttr(obj.cls, name);
         if (c !== undefined) return this.bindMember(c, obj, node);
+        // A dict subclass: the dict's methods act on its mapping; after `self.__dict__ = self` its items are
+        // its attributes too (Python looks attributes up in the instance's __dict__, which is then the mapping).
+        const m = dictSubclassMapping(obj);
+        if (m) {
+          if (m.attrs) {
+            const i = m.keys.findIndex((k) => k.t === 'str' && k.v === name);
+            if (i >= 0) return m.vals[i];
+          }
+          if (this.externs.has(`builtins.dict.${name}`) || DICT_METHODS.has(name)) return this.externAttr(m, name, node);
+          if (m.attrs) return unknown(`\`${name}\` is not set in ${obj.cls.name}(...)`, this.span(node));
+        }
         return this.externAttr(obj, name, node);
       }
       case 'class': {
@@ -1578,6 +1612,8 @@ export class Interpreter {
   }
 
   getItem(obj: Value, key: Value, node: SyntaxNode): Value {
+    const own = this.userMethod(obj, '__getitem__');
+    if (own) return this.callFunction({ ...own, self: obj }, { args: [key], kw: new Map() }, node);
     switch (obj.t) {
       case 'tuple': case 'list': {
         if (key.t === 'slice') {
@@ -1643,13 +1679,39 @@ export class Interpreter {
         const own = this.withTemps(pinned, () => this.instanceDictSplat(c.namedChildren[0]!));
         if (own) { for (const [k, v] of own) kw.set(k, v); continue; }
         const v = this.withTemps(pinned, () => this.eval(c.namedChildren[0]!));
+        const mapping = v.t === 'inst' ? this.userMapping(v, c) : undefined;
         if (v.t === 'dict') v.keys.forEach((k, i) => { if (k.t === 'str') kw.set(k.v, v.vals[i]); });
+        else if (mapping) for (const [k, x] of mapping) kw.set(k, x);
         else kw.set('**', unknown(`**${clip(c.namedChildren[0]!.text)} could not be expanded${v.t === 'unknown' ? ` (${v.reason})` : ''}`, this.span(c)));
       } else {
         args.push(this.withTemps(pinned, () => this.eval(c)));
       }
     }
     return { args, kw };
+  }
+
+  /**
+   * `**obj` of a program's mapping class: Python's `**` takes `obj.keys()` and `obj[key]` for each
+   * (language reference, Calls: "If the syntax **expression appears in the function call, expression
+   * must evaluate to a mapping"; CPython's PyDict_Merge on a non-dict calls keys() then __getitem__).
+   * A dict subclass gives its mapping. Undefined when a key is not a known string.
+   */
+  private userMapping(obj: InstV, at: SyntaxNode): Map<string, Value> | undefined {
+    const m = dictSubclassMapping(obj);
+    const pairs = new Map<string, Value>();
+    if (m && !this.userMethod(obj, 'keys') && !this.userMethod(obj, '__getitem__')) {
+      for (const [i, k] of m.keys.entries()) { if (k.t !== 'str') return undefined; pairs.set(k.v, m.vals[i]); }
+      return pairs;
+    }
+    const keys = this.userMethod(obj, 'keys');
+    if (!keys || !(this.userMethod(obj, '__getitem__') || m)) return undefined;
+    const ks = this.iterate(this.callFunction({ ...keys, self: obj }, { args: [], kw: new Map() }, at), at);
+    if (!ks) return undefined;
+    for (const k of ks) {
+      if (k.t !== 'str') return undefined;
+      pairs.set(k.v, this.getItem(obj, k, at));
+    }
+    return pairs;
   }
 
   /**
@@ -1708,6 +1770,8 @@ export class Interpreter {
           const v = f.vars.get(e.text);
           if (v === undefined) continue;
           if (v.t === 'dict' || v.t === 'list') f.vars.set(e.text, why);
+          // An object handed to it may have got attributes: its instance dict is no longer known complete.
+          if (v.t === 'inst') this.completeAttrs.delete(v);
           break;
         }
       } else if (e.childForFieldName('object')?.type === 'identifier') {
@@ -1869,6 +1933,10 @@ export class Interpreter {
   /** Python object creation: dataclass fields or __init__. */
   instantiatePlain(cls: ClassV, call: CallArgs, node: SyntaxNode): InstV {
     const inst = this.newInst(cls);
+    // A plain object of a class the program defines, every class of whose MRO it defines too (no library base that
+    // may set attributes oomlens does not see): its instance dict is the attributes set on it, as long as each is set
+    // under a known name and it is not handed to code that is not followed (forgetMutableArgs, setattr).
+    if (cls.kind === 'plain' && linearize(cls).every((k) => k.node && k.bases.every((b) => b.t === 'class' || (b.t === 'extern' && b.name === 'builtins.object')))) this.completeAttrs.add(inst);
     const init = this.classAttr(cls, '__init__');
     if (init?.t === 'func') {
       this.withTemps([inst], () => this.callFunction({ ...init, self: inst }, call, node));
@@ -2170,6 +2238,17 @@ export function classKindOf(name: string): ClassV['kind'] | undefined {
   // A LightningModule is a torch.nn.Module (lightning/pytorch/core/module.py).
   if (/^(lightning\.pytorch|lightning|pytorch_lightning)(\.core(\.module)?)?\.LightningModule$/.test(name)) return 'torch';
   return undefined;
+}
+
+/** A class deriving from dict (builtins.dict, collections.OrderedDict / defaultdict). */
+export function isDictClass(cls: ClassV): boolean {
+  return linearize(cls).some((k) => k.bases.some((b) => b.t === 'extern' && /^(builtins\.dict|collections\.(OrderedDict|defaultdict))$/.test(b.name)));
+}
+
+/** The mapping of an instance of a dict subclass, made by its `dict.__init__`. */
+export function dictSubclassMapping(obj: InstV): (Value & { t: 'dict' }) | undefined {
+  const d = obj.attrs.get('__dict__');
+  return d?.t === 'dict' && isDictClass(obj.cls) ? d : undefined;
 }
 
 export function linearize(cls: ClassV): ClassV[] {

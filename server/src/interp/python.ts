@@ -4,7 +4,7 @@
  * dataclasses.field, functools.partial, containers' methods.
  */
 import type { CallArgs, Interpreter } from './interp';
-import { canonical, keyEq, linearize } from './interp';
+import { canonical, isDictClass, keyEq, linearize } from './interp';
 import type { SyntaxNode } from './parser';
 import { literal } from '../program/argv';
 import { type FuncV, type Value, NONE, describe, int, num, str, truthy, unknown } from './values';
@@ -135,17 +135,34 @@ export function installPython(it: Interpreter): void {
     for (const x of items) if (!out.some((y) => keyEq(x, y))) out.push(x);
     return { t: 'list', items: out };
   });
-  reg('builtins.dict', (_s, c, node) => {
+  const newDict = (c: CallArgs, node: SyntaxNode): Value => {
     const d: Value & { t: 'dict' } = { t: 'dict', keys: [], vals: [] };
     if (c.args[0]?.t === 'dict') { d.keys.push(...c.args[0].keys); d.vals.push(...c.args[0].vals); }
-    else if (c.args[0]) {
-      for (const p of it.iterate(c.args[0], node) ?? []) {
+    else if (c.args[0]?.t === 'inst' && c.args[0].attrs.get('__dict__')?.t === 'dict' && isDictClass(c.args[0].cls)) {
+      const m = c.args[0].attrs.get('__dict__') as Value & { t: 'dict' };
+      d.keys.push(...m.keys); d.vals.push(...m.vals);
+    } else if (c.args[0] && c.args[0].t !== 'none') {
+      const pairs = it.iterate(c.args[0], node);
+      // dict() of a value oomlens cannot read is not known: an empty dict would drop every key.
+      if (!pairs) return unknown(`dict() of ${describe(c.args[0])}`, it.span(node));
+      for (const p of pairs) {
         const kv = it.iterate(p, node);
         if (kv && kv.length === 2) it.setItem(d, kv[0], kv[1], node);
+        else return unknown(`dict() of an item that is not a known key/value pair (${describe(p)})`, it.span(node));
       }
     }
+    if (c.kw.has('**')) return unknown('dict() with **kwargs that could not be expanded', it.span(node));
     for (const [k, v] of c.kw) it.setItem(d, str(k), v, node);
     return d;
+  };
+  reg('builtins.dict', (_s, c, node) => newDict(c, node));
+  // A dict subclass's `super().__init__(*args, **kwargs)` (class AttrDict(dict)): the instance's mapping, kept as
+  // its `__dict__` entry (item access, iteration, len and dict methods read it; see Interpreter.getAttr).
+  reg('builtins.dict.__init__', (self, c, node) => {
+    if (self?.t !== 'inst') return unknown('dict.__init__ of a value that is not an instance', it.span(node));
+    const d = newDict(c, node);
+    self.attrs.set('__dict__', d);
+    return NONE;
   });
   reg('builtins.zip', (_s, c, node) => {
     const seqs = c.args.map((a) => it.iterate(a, node));
@@ -170,6 +187,26 @@ export function installPython(it: Interpreter): void {
   reg('itertools.chain.from_iterable', (_s, c, node) => {
     const outer = c.args[0] ? it.iterate(c.args[0], node) : undefined;
     return outer ? chained(outer, node) : unknown('itertools.chain.from_iterable of an unknown sequence', it.span(node));
+  });
+  // itertools.product(*iterables, repeat=1): the cartesian product of the iterables, repeated `repeat` times,
+  // as tuples in lexicographic order (itertools docs: product(A, repeat=4) is product(A, A, A, A)).
+  reg('itertools.product', (_s, c, node) => {
+    const rep = c.kw.get('repeat') ?? int(1);
+    if (rep.t !== 'int' || rep.v < 0) return unknown(`itertools.product with repeat=${describe(rep)}`, it.span(node));
+    const pools: Value[][] = [];
+    for (const a of c.args) {
+      const items = it.iterate(a, node);
+      if (!items) return unknown('itertools.product of an unknown sequence', it.span(node));
+      pools.push(items);
+    }
+    let out: Value[][] = [[]];
+    for (let r = 0; r < rep.v; r++) {
+      for (const pool of pools) {
+        if (it.overCap(0, out.length * pool.length, node)) return unknown('itertools.product over the analysis size cap', it.span(node));
+        out = out.flatMap((prefix) => pool.map((x) => [...prefix, x]));
+      }
+    }
+    return { t: 'list', items: out.map((items) => ({ t: 'tuple' as const, items })) };
   });
   reg('builtins.enumerate', (_s, c, node) => {
     const items = c.args[0] ? it.iterate(c.args[0], node) : undefined;

@@ -20,7 +20,7 @@ import { existsSync, statSync } from 'node:fs';
 const WEIGHTS_FILE = /\.(pt|pth|bin|ckpt|safetensors|h5|msgpack)$/i;
 import { basename, dirname, join, resolve } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
-import { parse as parseYaml } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, parse as parseYaml, parseDocument } from 'yaml';
 import type { CallArgs, Interpreter } from '../interp/interp';
 import type { SyntaxNode } from '../interp/parser';
 import { type Value, NONE, describe, str, unknown } from '../interp/values';
@@ -146,6 +146,52 @@ export function installConfigFiles(it: Interpreter): void {
       return read(a, 'yaml', false, node);
     });
   }
+  // tyro.from_yaml(cls, stream) (tyro/extras/_serialization.py): YAML whose mappings tagged `!dataclass:Name`
+  // build that dataclass from their keys (fields left out keep their defaults); the root is `cls`. The tag's
+  // class is looked up by name where from_yaml is called (tyro registers the dataclasses reachable from `cls`
+  // by __name__). Other tags (`!enum:`, `!tuple`) are not followed: unknown.
+  reg('tyro.from_yaml', (_s, c, node) => {
+    const cls = c.args[0] ?? c.kw.get('cls');
+    const stream = c.args[1] ?? c.kw.get('stream');
+    let text: string | undefined;
+    let label = 'string';
+    if (stream?.t === 'str') text = stream.v;
+    else {
+      const p = pathOf(stream, node);
+      if (typeof p !== 'string') return p;
+      text = it.loader?.readText(p);
+      label = it.loader?.rel(p) ?? p;
+      if (text === undefined) return unknown(`could not read ${label}`, where(node));
+    }
+    const doc = parseDocument(text);
+    if (doc.errors.length) return unknown(`${label} is not valid YAML: ${doc.errors[0].message.split('\n')[0]}`, where(node));
+    const budget = { n: MAX_ITEMS };
+    const build = (n: unknown, depth: number): Value => {
+      if (--budget.n < 0 || depth > MAX_DEPTH) return unknown('config file too large or deep to follow', where(node));
+      if (isAlias(n)) return unknown(`${label}: YAML aliases in a tyro config are not followed`, where(node));
+      const tag = (n as { tag?: string } | null)?.tag;
+      if (isMap(n)) {
+        const keys: Value[] = [];
+        const vals: Value[] = [];
+        for (const item of n.items) {
+          const k = isScalar(item.key) ? item.key.value : undefined;
+          if (typeof k !== 'string') return unknown(`${label}: a key that is not a string`, where(node));
+          keys.push(str(k)); vals.push(build(item.value, depth + 1));
+        }
+        if (!tag) return { t: 'dict', keys, vals };
+        const m = /^!dataclass:(\w+)$/.exec(tag);
+        if (!m) return unknown(`${label}: YAML tag ${tag} is not followed`, where(node));
+        const k = m[1] === (cls?.t === 'class' ? cls.name : '') ? cls! : it.lookup(m[1], node);
+        if (k.t !== 'class') return unknown(`${label}: the dataclass ${m[1]} of tag ${tag} is not known where tyro.from_yaml is called`, where(node));
+        return it.call(k, { args: [], kw: new Map(keys.map((x, i) => [(x as { v: string }).v, vals[i]])) }, node);
+      }
+      if (tag && !tag.startsWith('tag:yaml.org,2002:')) return unknown(`${label}: YAML tag ${tag} is not followed`, where(node));
+      if (isSeq(n)) return { t: 'list', items: n.items.map((x) => build(x, depth + 1)) };
+      if (isScalar(n)) return fromData(n.value, false);
+      return n === null || n === undefined ? NONE : unknown(`${label}: a YAML node oomlens does not read`, where(node));
+    };
+    return build(doc.contents, 0);
+  });
   for (const n of ['toml.load', 'tomllib.load', 'tomli.load']) reg(n, (_s, c, node) => read(handleArg(c), 'toml', false, node));
   reg('omegaconf.OmegaConf.load', (_s, c, node) => read(c.args[0] ?? c.kw.get('file_'), 'yaml', true, node));
   reg('omegaconf.OmegaConf.create', (_s, c) => asAttrs(c.args[0] ?? { t: 'dict', keys: [], vals: [] }));

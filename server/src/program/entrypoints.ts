@@ -214,7 +214,7 @@ export function installEntryPoints(it: Interpreter): void {
       if (!kind) continue;
       if (value === undefined && (kind === 'bool' || kind === 'boolean') && !name.includes('.')) { setFlag(name, { t: 'bool', v: true }); continue; }
       if (value === undefined) value = words[++i] ?? null;
-      if (value === null) { setFlag(root, unknown(`--${name} is given a value oomlens cannot read from the command`, it.span(node))); continue; }
+      if (value === null) { setFlag(root, it.note(`--${name} is given a value oomlens cannot read from the command`, node)); continue; }
       if (name.includes('.')) {
         // ml_collections override `--config.model.depth=24`: the field keeps its type (config_flags.py).
         let target = flagValues.get(root);
@@ -259,6 +259,43 @@ export function installEntryPoints(it: Interpreter): void {
   for (const n of ['fire.Fire', 'typer.run', 'jsonargparse.CLI', 'jsonargparse.auto_cli', 'jsonargparse.cli.CLI', 'jsonargparse._cli.CLI', 'jsonargparse._cli.auto_cli']) {
     reg(n, (_s, c, node) => (c.args[0] ? callWithDefaults(it, c.args[0], node, [], commandLine(it), n === 'fire.Fire') : unknown(`${n}() without a target is not followed`, it.span(node))));
   }
+  // tyro.cli(f, *, args=None, default=None, ...) (tyro/_cli.py): `default` when given (an instance of the
+  // dataclass f), else f built from its defaults (a dataclass's field defaults, a function's parameter defaults).
+  // On a dataclass, the command line's `--field value` / `--field=value` / `--nested.field=value` set fields
+  // (tyro names nested dataclass fields with dots), each converted by the field's annotation; a positional
+  // word, a name that is not a field, or a function target with arguments is not followed: unknown.
+  reg('tyro.cli', (_s, c, node) => {
+    const target = c.args[0] ?? c.kw.get('f');
+    const given = c.kw.get('args');
+    const words = given && given.t !== 'none' ? wordsOf(given) : commandLine(it);
+    if (words === 'unknown') return unknown('tyro.cli with command-line arguments that are not known', it.span(node));
+    const dflt = c.kw.get('default');
+    let out: Value = dflt && dflt.t !== 'none' ? dflt : target ? callWithDefaults(it, target, node) : unknown('tyro.cli() without a target is not followed', it.span(node));
+    if (!words?.length || out.t === 'unknown') return out;
+    const { options, positional } = splitOptions(words, () => false);
+    if (positional.length || out.t !== 'inst' || !out.cls.dataclass) return unknown(`tyro.cli with command-line arguments is not followed`, it.span(node));
+    // A copy of each dataclass on the path is changed (the default instance may be shared).
+    const copy = (v: InstV): InstV => { const n = it.newInst(v.cls); for (const [k, x] of v.attrs) n.attrs.set(k, x); return n; };
+    out = copy(out);
+    for (const o of options) {
+      const path = o.name.replace(/-/g, '_').split('.');
+      let obj = out as InstV;
+      for (const [i, f] of path.entries()) {
+        if (!obj.cls.fields.includes(f)) return unknown(`tyro.cli: --${o.name} is not a field of ${obj.cls.name}`, it.span(node));
+        if (i === path.length - 1) {
+          const cur = obj.attrs.get(f);
+          obj.attrs.set(f, o.value === undefined ? { t: 'bool', v: true } : o.value === null ? unknown(`--${o.name} is given a value oomlens cannot read from the command`, it.span(node)) : byAnnotation(o.value, obj.cls.fieldTypes?.get(f), cur));
+        } else {
+          const inner = obj.attrs.get(f);
+          if (inner?.t !== 'inst' || !inner.cls.dataclass) return unknown(`tyro.cli: --${o.name}: ${f} is not a known dataclass`, it.span(node));
+          const n = copy(inner);
+          obj.attrs.set(f, n);
+          obj = n;
+        }
+      }
+    }
+    return out;
+  });
   // `@click.option("--bs", default=8)` binds the default as a keyword; `@click.command()` keeps the function.
   const apply = (it.state.get('applyDecorators') as Set<string> | undefined) ?? new Set<string>();
   it.state.set('applyDecorators', apply);
@@ -609,7 +646,9 @@ function wordsOf(v: Value): ArgWord[] | 'unknown' {
 
 /** An argparse value word converted by `type` (a builtin, or a user function called on the word). */
 function convertWord(it: Interpreter, w: ArgWord, a: ArgSpec, node: SyntaxNode): Value {
-  if (w === null) return unknown(`\`${a.flag}\` is given a value oomlens cannot read from the command`, it.span(node));
+  // Noted, not only returned: a value that is not known may decide what is built (`--arch=$model` choosing the
+  // builder), and a program that then builds nothing must still say why.
+  if (w === null) return it.note(`\`${a.flag}\` is given a value oomlens cannot read from the command`, node);
   const t = a.typeV;
   if (!t) return str(w);
   if (t.t === 'extern') {

@@ -86,7 +86,11 @@ function splitCommands(line: string, vars: Map<string, string>): Word[][] {
   for (const t of toks) {
     if (typeof t === 'string') {
       if (redirect) { redirect = false; continue; }
-      cur.push({ text: t.includes(UNSET) ? null : t });
+      // `--name=$VALUE` whose value is not known: the option is still named (`--name` and a value word that is not
+      // known, which argparse and the other parsers read as `--name=<value>`).
+      const opt = t.includes(UNSET) ? /^(--[A-Za-z][\w.-]*)=/.exec(t) : null;
+      if (opt && !opt[1].includes(UNSET)) cur.push({ text: opt[1] }, { text: null });
+      else cur.push({ text: t.includes(UNSET) ? null : t });
     } else if ('comment' in t) break;
     else if ('op' in t) {
       if (t.op === 'glob') { cur.push({ text: (t as { pattern: string }).pattern }); continue; }

@@ -54,6 +54,11 @@ async function asRunWith(path: string, own: AnalysisResult, opts: AnalyzeOptions
   // A Python config (`def get_config`) no command names: the programs that take an ml_collections config file flag
   // (`config_flags.DEFINE_config_file("config")`), nearest folder first, run with `--config=<this file>`.
   if (!commands.length && /\.py$/.test(path) && /^def get_config\(/m.test(own.text)) commands.push(...configFlagPrograms(ws, path));
+  // A config file no command names that a program reads by default (`os.environ.get('CFG', 'config/gpt2.yaml')`):
+  // the programs whose text names the file, run with no arguments; their models are shown only when the run
+  // read this file (below).
+  const byDefault = !commands.length && CONFIG_FILE.test(path) ? defaultReaders(ws, path) : [];
+  commands.push(...byDefault);
   let first: { deps: string[]; unknowns: AnalysisResult['unknowns'] } | undefined;
   for (const cmd of commands) {
     // The workspace's parse of the program (kept while its text is unchanged), as in analyzeProgram; a config
@@ -64,6 +69,7 @@ async function asRunWith(path: string, own: AnalysisResult, opts: AnalyzeOptions
     const progText = sf.text;
     const r = await analyzeTree(progText, { ...opts, path: cmd.script, workspaceRoot: ws.root, launch: cmd }, sf.tree);
     const deps = [...new Set([...(own.dependencies ?? []), cmd.script, cmd.file, ...(r.dependencies ?? [])])];
+    if (byDefault.includes(cmd) && !(r.dependencies ?? []).includes(path)) continue;
     if (r.models.length) {
       const head = { start: 0, end: Math.max(0, own.text.indexOf('\n') < 0 ? own.text.length : own.text.indexOf('\n')) };
       const models = r.models.map((m) => {
@@ -77,6 +83,22 @@ async function asRunWith(path: string, own: AnalysisResult, opts: AnalyzeOptions
     if (!first?.unknowns.length) first = { deps, unknowns: r.unknowns.map((u) => ({ what: u.what, reason: `as run by ${cmd.source}: ${u.reason}` })) };
   }
   return first?.unknowns.length ? { ...own, unknowns: [...own.unknowns, ...first.unknowns], dependencies: first.deps } : undefined;
+}
+
+/** Programs (`if __name__ == "__main__":`) whose text names `file` in a string, nearest first, as commands with no arguments. */
+function defaultReaders(ws: Workspace, file: string): LaunchCommand[] {
+  const name = basename(file);
+  const quoted = new RegExp(`['"][^'"\\n]*\\b${escape(name)}['"]`);
+  const out: { cmd: LaunchCommand; near: number }[] = [];
+  for (const p of ws.pythonFiles()) {
+    const text = ws.readText(p) ?? '';
+    if (!text.includes(name) || !quoted.test(text) || !/__name__\s*==\s*['"]__main__['"]/.test(text)) continue;
+    const rel = relative(dirname(p), file);
+    const near = rel.startsWith('..') ? 100 + rel.split(sep).length : rel.split(sep).length;
+    const shown = relative(ws.root, file).split(sep).join('/');
+    out.push({ near, cmd: { source: `${relative(ws.root, p).split(sep).join('/')} (reads ${shown} by default)`, file: p, script: p, argv: [], launcher: 'python' } });
+  }
+  return out.sort((a, b) => a.near - b.near).slice(0, 3).map((x) => x.cmd);
 }
 
 /** Programs of the workspace defining an ml_collections config-file flag, as commands passing `file` to it. */

@@ -316,6 +316,12 @@ export function installTorch(it: Interpreter): void {
     return m && m.t !== 'none' ? m : unknown('torch.compile() without a model (a decorator factory) is not followed', it.span(node));
   });
 
+  // torch.autograd.Variable(tensor, requires_grad=False, volatile=False): since PyTorch 0.4 "Variable(tensor)
+  // returns Tensors instead of Variables" (torch/autograd/variable.py; 0.4.0 migration guide): the tensor itself.
+  reg(['torch.autograd.Variable', 'torch.autograd.variable.Variable'], (_s, c, node) => {
+    const t = c.args[0] ?? c.kw.get('data');
+    return t?.t === 'tensor' ? t : unknown(`Variable of ${t ? describe(t) : 'nothing'}: not a known tensor`, it.span(node));
+  });
   reg(['torch.nn.Parameter', 'torch.nn.parameter.Parameter'], (_s, c, node) => {
     const t = c.args[0] ?? c.kw.get('data');
     if (t?.t !== 'tensor') return unknown('nn.Parameter of a value that is not a known tensor', it.span(node));
@@ -664,6 +670,16 @@ export function installTorch(it: Interpreter): void {
   });
   // torch.distributed: initialised once the program calls init_process_group (torch/distributed/distributed_c10d.py);
   // the rank and world size come from the launcher's environment.
+  // torch.multiprocessing.spawn(fn, args=(), nprocs=1, ...) runs fn(i, *args) in process i (torch/multiprocessing/spawn.py
+  // `_wrap`: `fn(i, *args)`); each process holds its own replica, so the program is followed as process 0 (rank 0).
+  reg(['torch.multiprocessing.spawn', 'torch.multiprocessing.spawn.spawn', 'torch.multiprocessing.start_processes'], (_s, c, node) => {
+    const fn = c.args[0] ?? c.kw.get('fn');
+    const a = c.args[1] ?? c.kw.get('args') ?? { t: 'tuple', items: [] };
+    const items = a.t === 'tuple' || a.t === 'list' ? a.items : undefined;
+    if (!fn || !items) return it.note(`torch.multiprocessing.spawn with ${!fn ? 'no function' : `args ${describe(a)}`} is not followed`, node);
+    it.call(fn, { args: [int(0), ...items], kw: new Map() }, node);
+    return NONE;
+  });
   reg(['torch.distributed.init_process_group'], () => { it.state.set('distInitialized', true); return NONE; });
   reg(['torch.distributed.is_initialized'], () => ({ t: 'bool', v: it.state.get('distInitialized') === true }));
   reg(['torch.distributed.is_available'], () => ({ t: 'bool', v: true }));

@@ -95,6 +95,10 @@ add(TABLE, ['gpt2-xl', 'openai-community/gpt2-xl'], 'gpt2', { ...GPT2, hidden_si
 const BERT = { vocab_size: 30522, max_position_embeddings: 512, type_vocab_size: 2, tie_word_embeddings: true, torch_dtype: 'float32' };
 add(TABLE, ['bert-base-uncased', 'google-bert/bert-base-uncased'], 'bert', { ...BERT, hidden_size: 768, num_hidden_layers: 12, num_attention_heads: 12, intermediate_size: 3072 });
 add(TABLE, ['bert-large-uncased', 'google-bert/bert-large-uncased'], 'bert', { ...BERT, hidden_size: 1024, num_hidden_layers: 24, num_attention_heads: 16, intermediate_size: 4096 });
+// The cased checkpoints: the same shapes with a 28,996-token vocabulary (google-bert/bert-base-cased and
+// google-bert/bert-large-cased config.json).
+add(TABLE, ['bert-base-cased', 'google-bert/bert-base-cased'], 'bert', { ...BERT, vocab_size: 28996, hidden_size: 768, num_hidden_layers: 12, num_attention_heads: 12, intermediate_size: 3072 });
+add(TABLE, ['bert-large-cased', 'google-bert/bert-large-cased'], 'bert', { ...BERT, vocab_size: 28996, hidden_size: 1024, num_hidden_layers: 24, num_attention_heads: 16, intermediate_size: 4096 });
 // T5 v1.0 (d_model, d_ff, d_kv 64, relu FFN, 32 relative-position buckets, tied head).
 const T5 = { vocab_size: 32128, d_kv: 64, relative_attention_num_buckets: 32, feed_forward_proj: 'relu', tie_word_embeddings: true, torch_dtype: 'float32' };
 add(TABLE, ['t5-small', 'google-t5/t5-small'], 't5', { ...T5, hidden_size: 512, intermediate_size: 2048, num_hidden_layers: 6, num_attention_heads: 8 });
