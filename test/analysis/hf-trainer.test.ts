@@ -246,3 +246,43 @@ Trainer(model=model, args=args).train()
     assert.equal(part(legacy, /^optimizer state/), 0);
   } finally { rmSync(root, { recursive: true, force: true }); }
 });
+
+// A model built from a config and a torch Dataset whose examples are tensors (the truth harness's hf_trainer.py
+// shape of program): the sequence comes from the examples; transformers ≥ 5 turns the training cache off; the
+// Trainer keeps only the loss, so the logits are gone by the backward.
+const fromDataset = (args: string) => `import torch
+from torch.utils.data import Dataset
+from transformers import GPT2Config, GPT2LMHeadModel, Trainer, TrainingArguments
+
+class Tokens(Dataset):
+    def __init__(self, n, seq_len, vocab):
+        self.ids = torch.randint(0, vocab, (n, seq_len))
+    def __len__(self):
+        return self.ids.shape[0]
+    def __getitem__(self, i):
+        return {"input_ids": self.ids[i], "labels": self.ids[i]}
+
+config = GPT2Config(vocab_size=8192, n_positions=128, n_embd=256, n_layer=4, n_head=4)
+model = GPT2LMHeadModel(config)
+args = TrainingArguments(output_dir="out", max_steps=2, per_device_train_batch_size=4${args})
+Trainer(model=model, args=args, train_dataset=Tokens(8, 128, config.vocab_size)).train()
+`;
+
+test('Trainer over a Dataset of tensor examples: the sequence from the examples, no training cache (transformers ≥ 5), logits released before the backward', async () => {
+  const run = async (args: string, transformers: string) => {
+    const r = await analyze(fromDataset(args), { device: 'a100-80gb', versions: { transformers } });
+    return r.models[0].estimate.phases.find((x) => x.phase === 'training')!;
+  };
+  const p = await run('', '5.23.0');
+  assert.equal(p.peakIsLowerBound, false, JSON.stringify(p.unknowns));
+  const part = (q: typeof p, re: RegExp) => q.breakdown.filter((c) => re.test(c.label)).reduce((a, c) => a + c.bytes, 0);
+  // the loss's two vocabulary-sized gradients, b·s·V·2·4 B, at the start of the backward
+  assert.equal(part(p, /cross-entropy backward/), 4 * 128 * 8192 * 2 * 4);
+  assert.equal(part(p, /^logits/), 0, 'the Trainer does not keep the logits through the backward');
+  assert.equal(part(p, /key and value cache copies/), 0);
+  // TrainingArguments(use_cache=True), or a transformers 4.x Trainer (config.use_cache stays on): GPT-2's cache copies
+  const on = await run(', use_cache=True', '5.23.0');
+  assert.equal(part(on, /key and value cache copies/), 2 * 4 * 128 * 256 * 4 * 4);
+  const old = await run('', '4.57.0');
+  assert.equal(part(old, /key and value cache copies/), 2 * 4 * 128 * 256 * 4 * 4);
+});

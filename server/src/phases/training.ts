@@ -153,7 +153,7 @@ export interface TrainingProgram {
    */
   zero?: { span: Span; stage: ZeroStage; how: string; mixed?: DType; offloadOptimizer?: string; offloadParams?: string };
   /** transformers Trainer / trl SFTTrainer `train()`: the per-device batch and sequence from its arguments (frameworks/transformers/trainer.ts). */
-  trainer?: { batch: number | null; seq: number | null; why: string; span: Span; kind: string; accumulation?: number; seqFrom: string };
+  trainer?: { batch: number | null; seq: number | null; why: string; span: Span; kind: string; accumulation?: number; seqFrom: string; useCache?: boolean };
   /** What the Trainer's arguments leave unknown (an optimizer oomlens does not model, a non-literal config). */
   trainerUnknowns: Unknown[];
   /** JAX: the loss computes in 16-bit from float32 parameters (a cast inside the differentiated function). */
@@ -1160,7 +1160,12 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
     }
     // A training forward that builds a KV cache (transformers ≥ 4.56, use_cache on, no checkpointing): the key and
     // value copies attention saves, where the fused projection they were split from stays saved too.
-    const cc = cfg && recompute === 'none' && dpReplicas <= 1 && !below(4, 56) && !/use_cache\s*=\s*False/.test(programText(it))
+    // transformers ≥ 5.0's Trainer sets `model.config.use_cache = args.use_cache` (TrainingArguments.use_cache,
+    // default False: trainer.py __init__ "Finalize", huggingface/transformers#41585), so its training forward
+    // builds no cache unless the arguments turn it on.
+    const trainerNoCache = !!prog.trainer && !below(5, 0) && prog.trainer.useCache !== true;
+    if (trainerNoCache && cfg && (cfg as { model_type?: unknown }).model_type === 'gpt2' && recompute === 'none') notes.push(`${prog.trainer!.kind} sets model.config.use_cache = TrainingArguments.use_cache (False by default from transformers 5.0): no KV cache is built in the training forward`);
+    const cc = cfg && recompute === 'none' && dpReplicas <= 1 && !below(4, 56) && !trainerNoCache && !/use_cache\s*=\s*False/.test(programText(it))
       ? trainingCacheCopies(cfg as { model_type?: unknown; use_cache?: unknown }) : undefined;
     if (cc) {
       const bytes = cc.hiddenCopies * shape.batch * shape.seq * arch.hidden * e * arch.layers;
@@ -1186,7 +1191,7 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
       const jaxLike = rec.framework !== 'torch' && rec.framework !== 'transformers';
       // torch returns the logits to the caller (alive) and autograd keeps log_softmax's result; under jit XLA keeps
       // only what the backward reads (the log-probs), the logits being an intermediate.
-      if (!jaxLike) mk('logits', `logits [${shape.batch}, ${shape.seq}, ${arch.vocab}] (${ld})`, head.logits, 'activation', { kind: 'device', index: 0 }, shape.span, head.formula, head.citation, [shape.batch, shape.seq, arch.vocab], ld);
+      const logitsId = jaxLike ? undefined : mk('logits', `logits [${shape.batch}, ${shape.seq}, ${arch.vocab}] (${ld})`, head.logits, 'activation', { kind: 'device', index: 0 }, shape.span, head.formula, head.citation, [shape.batch, shape.seq, arch.vocab], ld);
       mk('log-probs', `cross-entropy log-probs saved for backward (${autocastOn ? 'float32' : ld})`, head.logProbs, 'activation', { kind: 'device', index: 0 }, shape.span, head.formula, head.citation, [shape.batch, shape.seq, arch.vocab], autocastOn ? 'float32' : ld);
       logitBytes = (jaxLike ? 0 : head.logits) + head.logProbs;
       if (!jaxLike) {
@@ -1195,6 +1200,14 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
         // both alive while the logits and saved log-probs still are; under autocast the float32 gradient is
         // cast back to the logits' dtype (derivatives.yaml `_to_copy: _to_copy_backward(grad, self.options())`).
         const n = shape.batch * shape.seq * arch.vocab;
+        // A transformers Trainer keeps only the loss: compute_loss returns `loss` (not the model's outputs unless
+        // return_outputs) and training_step calls backward on it (trainer.py Trainer.training_step / compute_loss,
+        // transformers 5.23), so the logits, which no op saves (cross_entropy keeps log_softmax's result), are
+        // released before the backward: they and the loss's gradients are two candidate peaks, not one.
+        if (prog.trainer && logitsId !== undefined) {
+          events.push({ op: 'free', id: logitsId });
+          notes.push(`${prog.trainer.kind}.training_step keeps only the loss: the logits are released before the backward (the saved log-probs are not)`);
+        }
         const lp = autocastOn ? 4 : e;
         const ceGrad = n * (2 * lp + (lp !== e ? e : 0));
         events.push({ op: 'transient', label: 'activations: cross-entropy backward (loss gradients, vocabulary-sized)', bytesPerDevice: ceGrad, role: 'activation', span: shape.span,
