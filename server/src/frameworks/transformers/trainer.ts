@@ -102,8 +102,13 @@ function trainStep(it: Interpreter, tr: Value & { t: 'extern' }, node: SyntaxNod
   // Optimizer (TrainingArguments.optim; default "adamw_torch_fused" with torch ≥ 2.8, else "adamw_torch":
   // training_args.py `default_optim`, transformers 5.23; the same two float32 states either way). Trainer.create_optimizer
   // puts the parameters in two groups (weight decay / none: get_decay_parameter_names), every trainable one in one of them.
+  // The default became "adamw_torch_fused" in transformers 4.54 (huggingface/transformers#37358), with torch ≥ 2.8;
+  // a pinned older transformers or torch keeps "adamw_torch" (torch's AdamW, foreach by default on CUDA).
+  const versions = (it.state.get('versions') as Record<string, string> | undefined) ?? {};
+  const older = (v: string | undefined, M: number, m: number) => { const [a, b] = (v ?? '').split('.').map(Number); return v !== undefined && Number.isFinite(a) && Number.isFinite(b) && (a < M || (a === M && b < m)); };
+  const defaultOptim = older(versions.transformers, 4, 54) || older(versions.torch, 2, 8) ? 'adamw_torch' : 'adamw_torch_fused';
   const optimV = arg('optim');
-  const optim = optimV?.t === 'str' ? optimV.v : optimV ? undefined : 'adamw_torch_fused';
+  const optim = optimV?.t === 'str' ? optimV.v : optimV ? undefined : defaultOptim;
   const params: Value[] = [];
   const ts: NonNullable<OptimizerUse['params']> = [];
   const seen = new Set<number>();
@@ -113,7 +118,10 @@ function trainStep(it: Interpreter, tr: Value & { t: 'extern' }, node: SyntaxNod
   if (okind) {
     prog.optimizers.push({
       kind: okind, lib: okind.startsWith('bnb') ? 'bnb' : 'torch', span: ctorSpan, callee: `${kind}(optim="${optim}")`, calleeSpan: ctorSpan,
-      insertAt: ctorSpan.end - 1, hasArgs: true, opts: {}, params: ts, bound: ts.length > 0,
+      // adamw_torch: torch AdamW, foreach by default on CUDA (its step's temporaries: optimizerStepTemporaries);
+      // adamw_torch_fused: AdamW(fused=True) (trainer_optimizer.py _get_adamw_torch), in place; the others update in
+      // a kernel of their own (apex, bitsandbytes' paged, NPU) or one parameter at a time (adamw_hf): none counted.
+      insertAt: ctorSpan.end - 1, hasArgs: true, opts: optim === 'adamw_torch' ? {} : { fused: true }, params: ts, bound: ts.length > 0,
     });
   } else {
     prog.trainerUnknowns.push({ what: 'optimizer state', reason: optim === undefined ? `${kind}: TrainingArguments(optim=...) is not a literal` : `${kind}: optim="${optim}" is not modelled by oomlens (AdamW and the 8-bit AdamW are): its state is unknown`, span: ctorSpan });
