@@ -17,6 +17,10 @@ export interface OptimizerOptions {
   momentum?: number;
   /** torch Adam/AdamW amsgrad keeps a third buffer. */
   amsgrad?: boolean;
+  /** torch.optim `foreach=` as written (undefined: the default, the multi-tensor path on a CUDA device). */
+  foreach?: boolean;
+  /** torch.optim `fused=True`: one kernel updates every tensor in place. */
+  fused?: boolean;
 }
 
 export interface ParamShape { shape: number[]; dtype: DType }
@@ -89,6 +93,35 @@ export function optimizerStateBytes(kind: OptimizerKind, params: ParamShape[], o
     citation: kind.startsWith('optax') ? 'optax/_src/transform.py scale_by_adam, trace; optax/_src/factorized.py'
       : kind.startsWith('torch') ? 'torch/optim/adamw.py, torch/optim/sgd.py (torch 2.x)'
       : 'bitsandbytes/optim/optimizer.py Optimizer2State',
+  };
+}
+
+/**
+ * What a torch Adam / AdamW `step()` allocates beside parameters, gradients and state, on a CUDA device
+ * (torch/optim/adam.py, torch 2.13; AdamW is Adam with decoupled weight decay):
+ * - `foreach` left unset: `_default_to_fused_or_foreach` (torch/optim/optimizer.py) takes the multi-tensor path when
+ *   every parameter is on a foreach device (torch/utils/_foreach_utils.py: cuda, xpu), and `_multi_tensor_adam`
+ *   makes `exp_avg_sq_sqrt = torch._foreach_sqrt(device_exp_avg_sqs)` for the whole (device, dtype) group, divided
+ *   and offset in place: one tensor like every trainable parameter, alive together (the gradient copies that
+ *   `maximize` or Adam's coupled weight decay make are deleted before it: `del device_grads`);
+ * - `foreach=False`: `_single_tensor_adam`, one parameter at a time: `exp_avg_sq.sqrt()` and its quotient by the
+ *   bias correction, 2 × the largest parameter;
+ * - `fused=True`: `torch._fused_adam_` / `_fused_adamw_` update in place: nothing.
+ * Measured: test/truth (a Linear's step, exact, and a Llama-2-7B-shaped step under FakeTensorMode with the
+ * CUDA default swapped in).
+ */
+export function optimizerStepTemporaries(kind: OptimizerKind, params: ParamShape[], opts: OptimizerOptions = {}): SizeWithSource | undefined {
+  if (kind !== 'torch.adam' && kind !== 'torch.adamw') return undefined;
+  if (opts.fused) return { bytes: 0, formula: 'fused=True: updated in place', citation: 'torch/optim/adam.py _fused_adam (torch._fused_adam_)' };
+  if (opts.foreach === false) {
+    const largest = params.reduce((a, p) => Math.max(a, numel(p.shape) * dtypeBytes(p.dtype)), 0);
+    return { bytes: 2 * largest, formula: `foreach=False: exp_avg_sq.sqrt() and its quotient for the largest parameter, 2 × ${largest.toLocaleString('en-US')} B`, citation: 'torch/optim/adam.py _single_tensor_adam (denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps))' };
+  }
+  const all = gradientBytes(params);
+  return {
+    bytes: all,
+    formula: `${opts.foreach ? 'foreach=True' : 'foreach by default on a CUDA device'}: sqrt(exp_avg_sq) of every parameter at once, ${all.toLocaleString('en-US')} B`,
+    citation: 'torch/optim/optimizer.py _default_to_fused_or_foreach; torch/optim/adam.py _multi_tensor_adam (exp_avg_sq_sqrt = torch._foreach_sqrt(device_exp_avg_sqs))',
   };
 }
 

@@ -2,7 +2,9 @@
 // prepare + accelerator.backward is the same training step as the plain torch loop with
 // torch.autocast; init_empty_weights makes no memory; load_checkpoint_and_dispatch /
 // infer_auto_device_map place each module as accelerate does (the placement itself is
-// checked against the real accelerate in accelerate_placement.test.ts).
+// checked against the real accelerate in accelerate_placement.test.ts). The loop's AdamW is
+// fused (updated in place), so its peak is the backward these tests are about, not the
+// multi-tensor step's temporaries (shared/src/training.ts optimizerStepTemporaries).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyze } from '../../server/src/analysis/analyze';
@@ -27,7 +29,7 @@ class MLP(nn.Module):
 
 ${setup}
 model = MLP()
-optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
+optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4, fused=True)
 ${prepare}
 for step in range(10):
     x = torch.randn(64, 4096, device="cuda")

@@ -31,13 +31,23 @@ test('Trainer: AdamW state (2 × params × 2 B in bf16), gradients, activations 
   const part = (re: RegExp) => p.breakdown.filter((c) => re.test(c.label)).reduce((a, c) => a + c.bytes, 0);
   assert.equal(part(/^optimizer state/), 2 * P * 2);
   assert.equal(part(/^gradients/), P * 2);
-  assert.ok(part(/^activations/) > 0);
+  // transformers 4.45's default optim="adamw_torch" is torch's AdamW, foreach on CUDA: the step's square roots of
+  // exp_avg_sq for every parameter (P × 2 B) are the peak, after the backward released the activations
+  assert.equal(part(/^optimizer step temporaries/), P * 2);
+  assert.equal(part(/^activations/), 0);
   assert.equal(p.fits, true);
+  // optim="adamw_torch_fused" (the default from transformers 4.54 with torch ≥ 2.8) updates in place: the peak is in the backward
+  const fused = (await training(src('per_device_train_batch_size=4, bf16=True, optim="adamw_torch_fused"'))).p!;
+  assert.equal(fused.breakdown.filter((c) => /^optimizer step temporaries/.test(c.label)).length, 0);
+  assert.ok(fused.breakdown.filter((c) => /^activations/.test(c.label)).reduce((a, c) => a + c.bytes, 0) > 0);
+  assert.ok(fused.peakBytes! < p.peakBytes!);
 });
 
 test('Trainer: gradient checkpointing shrinks activations; 8-bit AdamW is 2 bytes per parameter', async () => {
-  const full = (await training(src('per_device_train_batch_size=4, bf16=True'))).p!;
-  const ck = (await training(src('per_device_train_batch_size=4, bf16=True, gradient_checkpointing=True'))).p!;
+  // batch 16, so that the start of the backward (every activation saved) is the peak without checkpointing, not its
+  // end (every gradient, the first layer's activations)
+  const full = (await training(src('per_device_train_batch_size=16, bf16=True, optim="adamw_torch_fused"'))).p!;
+  const ck = (await training(src('per_device_train_batch_size=16, bf16=True, optim="adamw_torch_fused", gradient_checkpointing=True'))).p!;
   const act = (p: typeof full) => p.breakdown.filter((c) => /^activations/.test(c.label)).reduce((a, c) => a + c.bytes, 0);
   assert.ok(act(ck) < act(full) / 10, `${act(ck)} vs ${act(full)}`);
   const o8 = (await training(src('per_device_train_batch_size=4, bf16=True, optim="adamw_bnb_8bit"'))).p!;
@@ -245,4 +255,44 @@ Trainer(model=model, args=args).train()
     const legacy = await phase({ stage: 2, cpu_offload: true });
     assert.equal(part(legacy, /^optimizer state/), 0);
   } finally { rmSync(root, { recursive: true, force: true }); }
+});
+
+// A model built from a config and a torch Dataset whose examples are tensors (the truth harness's hf_trainer.py
+// shape of program): the sequence comes from the examples; transformers ≥ 5 turns the training cache off; the
+// Trainer keeps only the loss, so the logits are gone by the backward.
+const fromDataset = (args: string) => `import torch
+from torch.utils.data import Dataset
+from transformers import GPT2Config, GPT2LMHeadModel, Trainer, TrainingArguments
+
+class Tokens(Dataset):
+    def __init__(self, n, seq_len, vocab):
+        self.ids = torch.randint(0, vocab, (n, seq_len))
+    def __len__(self):
+        return self.ids.shape[0]
+    def __getitem__(self, i):
+        return {"input_ids": self.ids[i], "labels": self.ids[i]}
+
+config = GPT2Config(vocab_size=8192, n_positions=128, n_embd=256, n_layer=4, n_head=4)
+model = GPT2LMHeadModel(config)
+args = TrainingArguments(output_dir="out", max_steps=2, per_device_train_batch_size=4${args})
+Trainer(model=model, args=args, train_dataset=Tokens(8, 128, config.vocab_size)).train()
+`;
+
+test('Trainer over a Dataset of tensor examples: the sequence from the examples, no training cache (transformers ≥ 5), logits released before the backward', async () => {
+  const run = async (args: string, transformers: string) => {
+    const r = await analyze(fromDataset(args), { device: 'a100-80gb', versions: { transformers } });
+    return r.models[0].estimate.phases.find((x) => x.phase === 'training')!;
+  };
+  const p = await run('', '5.23.0');
+  assert.equal(p.peakIsLowerBound, false, JSON.stringify(p.unknowns));
+  const part = (q: typeof p, re: RegExp) => q.breakdown.filter((c) => re.test(c.label)).reduce((a, c) => a + c.bytes, 0);
+  // the loss's two vocabulary-sized gradients, b·s·V·2·4 B, at the start of the backward
+  assert.equal(part(p, /cross-entropy backward/), 4 * 128 * 8192 * 2 * 4);
+  assert.equal(part(p, /^logits/), 0, 'the Trainer does not keep the logits through the backward');
+  assert.equal(part(p, /key and value cache copies/), 0);
+  // TrainingArguments(use_cache=True), or a transformers 4.x Trainer (config.use_cache stays on): GPT-2's cache copies
+  const on = await run(', use_cache=True', '5.23.0');
+  assert.equal(part(on, /key and value cache copies/), 2 * 4 * 128 * 256 * 4 * 4);
+  const old = await run('', '4.57.0');
+  assert.equal(part(old, /key and value cache copies/), 2 * 4 * 128 * 256 * 4 * 4);
 });

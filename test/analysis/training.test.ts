@@ -647,3 +647,69 @@ for step in range(100):
   assert.notEqual(tr.fits, true);
   assert.ok(tr.unknowns.some((u) => /requires_grad=False/.test(u.reason)), JSON.stringify(tr.unknowns));
 });
+
+test('torch AdamW step: foreach unset (CUDA default) adds sqrt(exp_avg_sq) of every parameter after the backward; foreach=False 2 × the largest; fused=True nothing', async () => {
+  const mlp = (kw: string) => `import torch
+import torch.nn as nn
+
+class MLP(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Linear(4096, 4096, bias=False)
+        self.b = nn.Linear(4096, 1024, bias=False)
+    def forward(self, x):
+        return self.b(torch.relu(self.a(x)))
+
+model = MLP().cuda()
+optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4${kw})
+for step in range(10):
+    x = torch.randn(8, 4096, device="cuda")
+    loss = model(x).sum()
+    loss.backward()
+    optimizer.step()
+    optimizer.zero_grad()
+`;
+  const P = (4096 * 4096 + 4096 * 1024) * 4;
+  // float32 parameters P, gradients P, exp_avg + exp_avg_sq 2P, and the step's temporaries; what autograd saved
+  // ([8, 4096] inputs) is released before the step, so this is the peak (the forward's [8, 1024] output is kept: the
+  // loop may still hold it)
+  const dflt = (await training(mlp(''))).phase;
+  assert.equal(part(dflt, /^optimizer step temporaries/), P);
+  assert.equal(part(dflt, /^activations: (saved|still saved)/), 0);
+  assert.equal(part(dflt, /^activations/), 8 * 1024 * 4);
+  const single = (await training(mlp(', foreach=False'))).phase;
+  assert.equal(part(single, /^optimizer step temporaries/), 2 * 4096 * 4096 * 4);
+  const fused = (await training(mlp(', fused=True'))).phase;
+  assert.equal(part(fused, /^optimizer step temporaries/), 0);
+  assert.equal(dflt.peakBytes! - fused.peakBytes! > 0.9 * P, true);
+});
+
+test('a Llama-family model from its config: gated MLP and RMSNorm float32 copies, float32 loss, and the backward\'s two ends', async () => {
+  const src = (batch: number, seq = 1024) => `import torch
+from transformers import AutoModelForCausalLM, LlamaConfig
+
+config = LlamaConfig(hidden_size=1024, intermediate_size=2816, num_hidden_layers=4, num_attention_heads=16, vocab_size=8000)
+model = AutoModelForCausalLM.from_config(config, dtype=torch.bfloat16)
+model.train()
+optimizer = torch.optim.AdamW(model.parameters(), lr=1e-5, fused=True)
+input_ids = torch.randint(0, config.vocab_size, (${batch}, ${seq}))
+for step in range(2):
+    loss = model(input_ids=input_ids, labels=input_ids).loss
+    loss.backward()
+    optimizer.step()
+    optimizer.zero_grad()
+`;
+  const big = (await training(src(8))).phase;
+  // per token and layer: (4·2816 − 8·1024)·2 B (gate, up, silu, product against the formula's 2 × 4h) + 2 × 4·1024 B
+  // (each RMSNorm's float32 copy), × b·s × 4 layers
+  assert.equal(part(big, /gated MLP and RMSNorm/), ((4 * 2816 - 8 * 1024) * 2 + 8 * 1024) * 8 * 1024 * 4);
+  // transformers' loss upcasts the logits: float32 log-probs, b·s·V·4 B
+  assert.equal(part(big, /log-probs/), 8 * 1024 * 8000 * 4);
+  // activations outweigh the gradients: the start of the backward is the peak, no .grad exists yet
+  assert.equal(part(big, /^gradients/), 0);
+  // one short sequence: the end of the backward (every gradient, the first layer's activations) is the peak
+  const small = (await training(src(1, 64))).phase;
+  assert.ok(part(small, /^gradients/) > 0);
+  assert.equal(part(small, /gated MLP and RMSNorm/), 0);
+  assert.ok(part(small, /^activations saved for backward \(/) > 0, 'the first layer\'s saved activations');
+});

@@ -2,7 +2,7 @@
 // ZeRO, activations, KV cache and the smallest fitting device count.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { accumulationBytes, gradientBytes, lmHeadBytes, optimizerBytesPerParam, optimizerStateBytes, zeroPerDevice, MIXED_PRECISION_ADAM_BYTES_PER_PARAM } from '../../shared/src/training';
+import { accumulationBytes, gradientBytes, lmHeadBytes, optimizerBytesPerParam, optimizerStateBytes, optimizerStepTemporaries, zeroPerDevice, MIXED_PRECISION_ADAM_BYTES_PER_PARAM } from '../../shared/src/training';
 import { activationBytes, trainingActivationBytes } from '../../shared/src/activations';
 import { kvCacheBytes } from '../../shared/src/kvcache';
 import { fitsWhere } from '../../shared/src/fitsWhere';
@@ -129,4 +129,15 @@ test('lmHeadBytes, accumulationBytes and 8-bit AdamW', () => {
   assert.equal(accumulationBytes([{ shape: [1024, 1024], dtype: 'float32' }]).bytes, 4 * MiB);
   // bitsandbytes AdamW8bit: two uint8 states = 2 B per parameter: 2 MiB for 2^20 parameters.
   assert.equal(optimizerStateBytes('bnb.adamw8bit', [{ shape: [1024, 1024], dtype: 'float32' }]).bytes, 2 * MiB);
+});
+
+test('torch Adam/AdamW step temporaries: foreach (the CUDA default) one tensor like every parameter, foreach=False 2 × the largest, fused none', () => {
+  const ps = [{ shape: [4096, 4096], dtype: 'bfloat16' as const }, { shape: [4096], dtype: 'bfloat16' as const }, { shape: [32000, 4096], dtype: 'bfloat16' as const }];
+  const all = (4096 * 4096 + 4096 + 32000 * 4096) * 2;
+  assert.equal(optimizerStepTemporaries('torch.adamw', ps)!.bytes, all);
+  assert.equal(optimizerStepTemporaries('torch.adam', ps, { foreach: true })!.bytes, all);
+  assert.equal(optimizerStepTemporaries('torch.adamw', ps, { foreach: false })!.bytes, 2 * 32000 * 4096 * 2);
+  assert.equal(optimizerStepTemporaries('torch.adamw', ps, { fused: true })!.bytes, 0);
+  // not modelled for other optimizers (SGD's foreach temporaries depend on nesterov / weight decay)
+  assert.equal(optimizerStepTemporaries('torch.sgd', ps), undefined);
 });

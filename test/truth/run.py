@@ -44,6 +44,23 @@ def framework_of(src):
     return "torch"
 
 
+def is_fake_program(src):
+    """A program whose first lines hold `# truth: fake-tensors` runs under FakeTensorMode: full-size configurations
+    (a 7B model's training step) are measured without allocating their memory (tracker_torch.fake_tensors)."""
+    return any(re.match(r"#\s*truth:\s*fake-tensors\b", line.strip()) for line in src.splitlines()[:5])
+
+
+def foreach_may_matter(phases, segments):
+    """Whether CUDA's multi-tensor optimizer step could raise the training peak: its temporaries are one tensor like
+    each parameter at most (Adam's square roots of exp_avg_sq, half its state; SGD's weight-decayed or Nesterov
+    gradients, as large as the gradients), so a step segment below the peak by more than the larger of its
+    optimizer state and its gradients cannot become it."""
+    peak = phases.get("training", {}).get("peak")
+    return peak is not None and any(
+        s["name"] == "step" and s["peak"] + max(s["byKind"].get("optimizer", 0), s["byKind"].get("gradient", 0)) >= peak
+        for s in segments)
+
+
 def summarise_torch(rep):
     segs = rep["segments"]
     first_run = next((i for i, s in enumerate(segs) if s["name"] in ("forward", "generate")), len(segs))
@@ -84,11 +101,14 @@ def main():
     if fw == "torch":
         import torch
         torch.manual_seed(0)
-        from tracker_torch import track_program, use_accelerator_kernels, KERNEL_SWAPS
+        from tracker_torch import track_program, use_accelerator_kernels, KERNEL_SWAPS, fake_tensors
         accelerator = os.environ.get("TRUTH_TORCH_KERNELS") == "accelerator"
         use_accelerator_kernels(swap=accelerator)
-        use_mt = os.environ.get("TRUTH_MEMTRACKER", "1") == "1"
-        with track_program(use_memtracker=use_mt) as tr:
+        fake = is_fake_program(src)
+        # MemTracker's own hooks take most of a full-size fake run's time (a Llama-2-7B step: about 20 s without it,
+        # 80 s or more with it, which agreed to the byte): on for such a program only with TRUTH_MEMTRACKER=1.
+        use_mt = os.environ.get("TRUTH_MEMTRACKER", "0" if fake else "1") == "1"
+        with fake_tensors(fake), track_program(use_memtracker=use_mt) as tr:
             runpy.run_path(path, run_name="__main__")
         rep = tr.report()
         if tr.keep_detail:
@@ -99,12 +119,16 @@ def main():
                     if n >= float(os.environ.get("TRUTH_DETAIL_MIN", "0.005")) * seg["peak"]:
                         print(f'  {n / 1e6:9.2f} MB  x{count:<3} {key}')
             return
-        out = {"framework": "torch", "phases": summarise_torch(rep), "segments": rep["segments"],
+        phases = summarise_torch(rep)
+        if not accelerator and not foreach_may_matter(phases, rep["segments"]):
+            # an optimizer step that cannot become the peak is no kernel swap that matters: no second run for it
+            KERNEL_SWAPS["optimizer_foreach"] = 0
+        out = {"framework": "torch", "fakeTensors": fake, "phases": phases, "segments": rep["segments"],
                "memTrackerFailed": rep["memTrackerFailed"], "kernelSwaps": dict(KERNEL_SWAPS)}
         if not accelerator and any(KERNEL_SWAPS.values()):
             # The same program again in a fresh process with the kernels a CUDA device runs for dropout and
             # SDPA with dropout (tracker_torch.use_accelerator_kernels): the `accelerator kernels` rows.
-            acc = rerun(path, {"TRUTH_TORCH_KERNELS": "accelerator"})
+            acc = rerun(path, {"TRUTH_TORCH_KERNELS": "accelerator", "TRUTH_MEMTRACKER": "0"})  # its MemTracker column is not used
             out["acceleratorKernels"] = {k: {"peak": v["peak"], "segment": v["segment"], "byKind": v["byKind"]}
                                          for k, v in acc["phases"].items()}
     else:

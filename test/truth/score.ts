@@ -7,7 +7,7 @@ export type Phases = Record<string, { peak: number; byKind: Record<string, numbe
 export interface Measured {
   framework: 'torch' | 'jax'; phases: Phases; acceleratorLowering?: Record<string, { peak: number; segment: string }>;
   acceleratorKernels?: Record<string, { peak: number; segment: string; byKind: Record<string, number> }>;
-  /** tracker_torch.KERNEL_SWAPS of the CPU run: how many dropout / SDPA-with-dropout calls have a CUDA kernel that keeps other tensors. */
+  /** tracker_torch.KERNEL_SWAPS of the CPU run: how many dropout / SDPA-with-dropout calls and optimizer steps (only where the step could be the peak) have a CUDA kernel that keeps other tensors. */
   kernelSwaps?: Record<string, number>;
 }
 export interface BreakdownItem { label: string; bytes: number }
@@ -42,6 +42,7 @@ export function harnessDevices(src: string): number {
 export function componentOf(label: string): string {
   if (/^gradients/.test(label)) return 'gradients';
   if (/^optimizer state/.test(label)) return 'optimizer';
+  if (/^optimizer step temporaries/.test(label)) return 'activations+other'; // measured: the step segment's own tensors
   if (/^parameters/.test(label)) return 'parameters';
   // generate()'s working sets: the prefill forward, the last decode step (phases/inference.ts transients).
   if (/activations|logits|log-probs|KV cache|kv-cache|forward input|: |^prefill forward|^decode step|^last step without cache/.test(label)) return 'activations+other';
@@ -99,7 +100,7 @@ export function compare(program: string, measured: Measured, models: OModel[]): 
     const scored = acc ? { peak: acc.peak, segment: acc.segment } : { peak: mp.peak, segment: mp.segment };
     const why = !acc || acc.peak === mp.peak ? ''
       : jax ? `without the XLA temporaries of the CPU's rolled Threefry loop: ${mb(mp.peak - acc.peak)} MB less`
-        : `${swaps.map((k) => (k === 'dropout' ? "native_dropout's bool mask for the CPU's float noise" : 'flash SDPA for the math path')).join(' and ')}: ${mb(Math.abs(mp.peak - acc.peak))} MB ${acc.peak < mp.peak ? 'less' : 'more'}`;
+        : `${swaps.map((k) => (k === 'dropout' ? "native_dropout's bool mask for the CPU's float noise" : k === 'optimizer_foreach' ? "the multi-tensor (foreach) optimizer step for the CPU's single-tensor one" : 'flash SDPA for the math path')).join(' and ')}: ${mb(Math.abs(mp.peak - acc.peak))} MB ${acc.peak < mp.peak ? 'less' : 'more'}`;
     rows.push(mk({ program, phase, component: 'peak', measured: scored.peak, cpu: mp.peak, oomlens: o, memTracker: mp.memTracker,
       segment: scored.segment, basis: acc ? basis : 'cpu', why }));
     if (jax && mp.peakLive !== undefined && op) {
@@ -131,7 +132,7 @@ export const pct = (e: number | null) => (e === null ? 'no answer' : `${e >= 0 ?
 const basisText: Record<Basis, string> = {
   cpu: 'CPU (no kernel differs)',
   'accelerator lowering': 'GPU/TPU Threefry lowering',
-  'accelerator kernels': 'CUDA dropout/SDPA kernels',
+  'accelerator kernels': 'CUDA dropout/SDPA/optimizer kernels',
 };
 
 export function table(rows: Row[], components = false): string {

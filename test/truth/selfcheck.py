@@ -88,6 +88,35 @@ def torch_checks():
     check("torch: tracker peak of a simple forward (x 4000 + 2x 4000)", seg["peak"], 8000)
     check("torch: MemTracker peak agrees on it", seg["memTracker"], 8000)
 
+    # 5b. FakeTensorMode (programs marked `# truth: fake-tensors`): the same Linear step with no memory
+    # allocated measures the same bytes, kind by kind and segment by segment, as the real run, and MemTracker
+    # under the fake mode agrees with the tracker.
+    from tracker_torch import fake_tensors
+
+    def linear_adam_step(fake, mt):
+        torch.manual_seed(0)
+        with fake_tensors(fake), track_program(use_memtracker=mt) as tr:
+            lin = nn.Sequential(nn.Linear(100, 50))
+            opt = torch.optim.Adam(lin.parameters(), lr=1e-3, foreach=False)
+            x = torch.randn(8, 100)
+            for _ in range(2):
+                lin(x).sum().backward()
+                opt.step()
+                opt.zero_grad()
+            tr.scan()
+            kinds = tr.classify(list(tr.sizes.items()))
+            fake_seen = isinstance(lin[0].weight, torch._subclasses.fake_tensor.FakeTensor)
+        segs = [(s["name"], s["peak"], s["byKind"]) for s in tr.report()["segments"]]
+        return kinds, segs, [s["memTracker"] for s in tr.report()["segments"]], fake_seen
+
+    real_kinds, real_segs, real_mt, _ = linear_adam_step(False, True)
+    fake_kinds, fake_segs, fake_mt, fake_seen = linear_adam_step(True, True)
+    check("torch: fake tensors: the program's tensors are FakeTensors", fake_seen, True)
+    check("torch: fake tensors: Linear parameters, gradients, Adam state as the real run", fake_kinds, real_kinds)
+    check("torch: fake tensors: Adam state (2 moments + 2 step scalars)", fake_kinds.get("optimizer"), 2 * P + 2 * 4)
+    check("torch: fake tensors: every segment's peak and live set by kind as the real run", fake_segs, real_segs)
+    check("torch: fake tensors: MemTracker's segment peaks as the tracker's", fake_mt, [s[1] for s in fake_segs])
+
     # 6. the kernels a CUDA device runs (last: it patches torch.nn.functional): dropout keeps a bool mask
     # (native_dropout) where the CPU's own path keeps float32 noise; SDPA with dropout keeps its output and
     # a float32 logsumexp per query row (flash) where the CPU's math path keeps s x s tensors.
@@ -116,12 +145,27 @@ def torch_checks():
             loss.backward()
         return live
 
+    def adam_step():
+        with track_program(use_memtracker=False) as tr:
+            lin = nn.Sequential(nn.Linear(100, 50))
+            opt = torch.optim.Adam(lin.parameters(), lr=1e-3)  # foreach and fused left to their defaults
+            lin(torch.randn(8, 100)).sum().backward()
+            opt.step()
+        return max(s["peak"] for s in tr.report()["segments"] if s["name"] == "step")
+
+    # the CPU's single-tensor Adam: parameters, gradients, 2 moments + 2 step scalars, and the weight's
+    # exp_avg_sq.sqrt() and its quotient by the bias correction (2 x 50 x 100 x 4 B) alive together
+    check("torch: CPU Adam step: single-tensor temporaries of one parameter", adam_step(), P + P + 2 * P + 8 + 2 * 20000)
     cpu_dropout = dropout_step()
     check("torch: CPU dropout keeps float32 noise", cpu_dropout, 131072 + 65536 + 32768 + 4)
     use_accelerator_kernels(swap=True)
     check("torch: accelerator kernels: dropout keeps a bool mask (native_dropout)", dropout_step(), 131072 + 65536 + 8192 + 4)
     check("torch: accelerator kernels: SDPA with dropout keeps output and logsumexp", sdpa_step(), 1024 + 2 * 16 * 4 + 4)
     check("torch: accelerator kernels: swaps counted", (KERNEL_SWAPS["dropout"] >= 1, KERNEL_SWAPS["sdpa_dropout"]), (True, 1))
+    # CUDA's default multi-tensor Adam: exp_avg_sq's square roots for every parameter at once (_foreach_sqrt), divided
+    # in place: one tensor like each parameter (P), instead of the CPU's two like the largest
+    check("torch: accelerator kernels: foreach Adam step keeps sqrt(exp_avg_sq) of every parameter", adam_step(), P + P + 2 * P + 8 + P)
+    check("torch: accelerator kernels: an optimizer step with foreach unset counted", KERNEL_SWAPS["optimizer_foreach"], 1)
 
 
 def jax_checks():

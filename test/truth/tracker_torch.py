@@ -39,6 +39,7 @@ import weakref
 
 import torch
 import torch.nn as nn
+from torch._subclasses.fake_tensor import FakeTensor, FakeTensorMode
 from torch.utils._python_dispatch import TorchDispatchMode
 from torch.utils._pytree import tree_flatten
 
@@ -104,7 +105,8 @@ class StorageTracker(TorchDispatchMode):
                 self.total += n - old
                 self.sizes[serial] = n
             return serial
-        if n == 0 or st.data_ptr() == 0:
+        # A FakeTensor's storage is a meta storage: its nbytes are the real size, its data_ptr is 0.
+        if n == 0 or (not isinstance(t, FakeTensor) and st.data_ptr() == 0):
             return None
         serial = self.next_serial
         self.next_serial += 1
@@ -236,6 +238,25 @@ def mt_reset_peak(mt, new_forward=False):
         mt.reset_mod_stats()  # MemTracker refuses a module called again otherwise
     for dev, d in mt._curr_mem_snap.items():
         mt._peak_mem[dev] = d.get("Total", 0)
+
+
+@contextlib.contextmanager
+def fake_tensors(on=True):
+    """Runs what it wraps under FakeTensorMode (no memory; a program marked `# truth: fake-tensors`).
+
+    Entered before track_program, so that the tracker's mode is above it on the dispatch mode stack: the tracker
+    sees every op with FakeTensor arguments and results, and its call of the op goes down to FakeTensorMode, which
+    computes shapes, dtypes and strides on the meta device. A FakeTensor has a storage of its own (one
+    UntypedStorage object per storage, shared by views, freed with the tensor) whose nbytes are the real tensor's:
+    the tracker counts them as it counts real storages (selfcheck.py checks a Linear's parameters, gradients and
+    Adam state byte for byte against the real run). allow_non_fake_inputs: tensors a library made at import time,
+    before the mode, may meet fake ones.
+    """
+    if not on:
+        yield None
+        return
+    with FakeTensorMode(allow_non_fake_inputs=True) as mode:
+        yield mode
 
 
 @contextlib.contextmanager
@@ -384,14 +405,24 @@ def track_program(use_memtracker=True):
 #    softmax, its dropout noise and the dropped-out scores (s x s per head); CUDA's flash and
 #    memory-efficient kernels support dropout and keep q, k, v, the output and a float32
 #    logsumexp per query row (derivatives.yaml `_scaled_dot_product_flash_attention`).
+#  - an optimizer step whose `foreach` / `fused` are left unset: torch/optim/optimizer.py
+#    `_default_to_fused_or_foreach` picks the multi-tensor (foreach) implementation only when every parameter is on
+#    a device of `_get_foreach_kernels_supported_devices()` (torch/utils/_foreach_utils.py: cuda, xpu and the
+#    privateuse1 backend, not the CPU), so the CPU runs the single-tensor loop, whose temporaries are those of one
+#    parameter at a time (Adam: `exp_avg_sq.sqrt()` and its quotient, 2 x the largest parameter), where CUDA's
+#    `_multi_tensor_adam` makes `exp_avg_sqs`' square roots for the whole (device, dtype) group at once
+#    (`exp_avg_sq_sqrt = torch._foreach_sqrt(device_exp_avg_sqs)`, one tensor like every parameter).
 # TRUTH_TORCH_KERNELS=accelerator runs the program with `native_dropout` (its CPU kernel, the
 # same saved mask as CUDA's) and SDPA with dropout through the CPU flash kernel
 # (`_scaled_dot_product_flash_attention_for_cpu`, which saves q, k, v, output and logsumexp as the
 # CUDA kernels do) with its dropout left out: the values drawn differ (no attention dropout, a
 # different use of the generator), the tensors kept are those a CUDA device keeps (less CUDA's
 # philox seed and offset: two 8 B scalars). Without the variable the wrappers only count calls,
-# so a program that never reaches them is not run twice.
-KERNEL_SWAPS = {"dropout": 0, "sdpa_dropout": 0}
+# so a program that never reaches them is not run twice. The accelerator run also lists the CPU among the foreach
+# devices, so an optimizer left to its default takes the multi-tensor path CUDA takes (its CPU `_foreach_*` kernels
+# loop over the list, making the same output tensors); an optimizer step counts only where the CPU's peak could
+# be in it (run.py `foreach_may_matter`).
+KERNEL_SWAPS = {"dropout": 0, "sdpa_dropout": 0, "optimizer_foreach": 0}
 
 
 def use_accelerator_kernels(swap):
@@ -420,3 +451,18 @@ def use_accelerator_kernels(swap):
 
     F.dropout = dropout
     F.scaled_dot_product_attention = sdpa
+
+    import torch.optim.optimizer as optimizer_mod
+    orig_foreach_devices = optimizer_mod._get_foreach_kernels_supported_devices
+
+    def foreach_devices():
+        # called by _default_to_fused_or_foreach only, i.e. for a step whose foreach and fused are both unset
+        KERNEL_SWAPS["optimizer_foreach"] += 1
+        devices = list(orig_foreach_devices())
+        return devices + ["cpu"] if swap and "cpu" not in devices else devices
+
+    optimizer_mod._get_foreach_kernels_supported_devices = foreach_devices
+    if swap and FakeTensor not in optimizer_mod._foreach_supported_types:
+        # a parameter made under FakeTensorMode is a FakeTensor (nn.Parameter of a tensor subclass keeps its type),
+        # which _default_to_fused_or_foreach's type check (Tensor, Parameter) would send to the single-tensor path
+        optimizer_mod._foreach_supported_types.append(FakeTensor)

@@ -29,7 +29,7 @@ import type { DType, MemoryEvent, PhaseTrace, Placement, Span, TensorFact, Unkno
 import { trainingActivationBytes, type Recompute } from '../../../shared/src/activations';
 import { dtypeBytes } from '../../../shared/src/dtypes';
 import { liveAtEnd } from '../../../shared/src/timeline';
-import { accumulationBytes, gradientBytes, lmHeadBytes, optimizerStateBytes, type OptimizerKind, type OptimizerOptions, type ParamShape, type ZeroStage } from '../../../shared/src/training';
+import { accumulationBytes, gradientBytes, lmHeadBytes, optimizerStateBytes, optimizerStepTemporaries, type OptimizerKind, type OptimizerOptions, type ParamShape, type ZeroStage } from '../../../shared/src/training';
 import type { CallArgs, Interpreter } from '../interp/interp';
 import { type ModelRecord, type OpEvent, visitTensors } from '../interp/memory';
 import { DERIV, opLevel, savedBy, bytesOf } from './saved';
@@ -40,7 +40,7 @@ import { type TensorV, type Value, NONE, num, unknown } from '../interp/values';
 import { hfConfig, inferenceUses, inTrainingCall, inTrainingStep } from './inference';
 import { hfConfigView, hfLoadOf, hfLoads, readConfig, UnknownConfigField } from '../frameworks/transformers/semantics';
 import { autoClassFor, numLabels, type HfConfig } from '../frameworks/transformers/catalog';
-import { pythonActivation, trainingCacheCopies } from '../frameworks/transformers/activations';
+import { llamaBlockExtra, pythonActivation, trainingCacheCopies } from '../frameworks/transformers/activations';
 import { kbitPrepOf, peftOf } from '../frameworks/peft/semantics';
 import { FROZEN } from '../frameworks/torch/semantics';
 
@@ -153,7 +153,7 @@ export interface TrainingProgram {
    */
   zero?: { span: Span; stage: ZeroStage; how: string; mixed?: DType; offloadOptimizer?: string; offloadParams?: string };
   /** transformers Trainer / trl SFTTrainer `train()`: the per-device batch and sequence from its arguments (frameworks/transformers/trainer.ts). */
-  trainer?: { batch: number | null; seq: number | null; why: string; span: Span; kind: string; accumulation?: number; seqFrom: string };
+  trainer?: { batch: number | null; seq: number | null; why: string; span: Span; kind: string; accumulation?: number; seqFrom: string; useCache?: boolean };
   /** What the Trainer's arguments leave unknown (an optimizer oomlens does not model, a non-literal config). */
   trainerUnknowns: Unknown[];
   /** JAX: the loss computes in 16-bit from float32 parameters (a cast inside the differentiated function). */
@@ -282,9 +282,16 @@ export function installTraining(it: Interpreter): void {
     const params = tensorsIn(c.args[0] ?? c.kw.get('params'));
     const momentum = num(c.kw.get('momentum') ?? (kind === 'torch.sgd' ? c.args[2] ?? NONE : NONE));
     const ams = c.kw.get('amsgrad');
+    const flag = (k: string) => { const v = c.kw.get(k); return v?.t === 'bool' ? v.v : v === undefined || v.t === 'none' ? undefined : null; };
+    const foreach = flag('foreach');
+    const fused = flag('fused');
     const use: OptimizerUse = {
       kind, lib, ...calleeInfo(node), params, bound: params.length > 0,
-      opts: { momentum: momentum ?? undefined, amsgrad: ams?.t === 'bool' ? ams.v : undefined },
+      opts: {
+        momentum: momentum ?? undefined, amsgrad: ams?.t === 'bool' ? ams.v : undefined,
+        // a flag that is not a literal: the multi-tensor path (the larger of the two) is assumed
+        ...(foreach !== undefined && foreach !== null ? { foreach } : {}), ...(fused ? { fused } : {}),
+      },
     };
     prog.optimizers.push(use);
     return optimizerValue(use);
@@ -988,6 +995,9 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
   let activation: TrainingInfo['activation'];
   let actBytes: number | null = null;
   let logitBytes = 0;
+  // The transformer formula's saved tensors (from this index of `events`): released by the backward before the last
+  // gradients are made (below, where `.grad` is allocated).
+  let archSavedFrom: number | undefined;
   const load = rec.framework === 'transformers' ? hfLoads(it).find((l) => l.span.start === rec.span.start && l.span.end === rec.span.end) : undefined;
   const cfg = load ? (hfConfigView(load) ?? hfConfig(load.checkpoint)) : undefined;
   const a = cfg ? archFromHf(cfg as Record<string, unknown>) : rec.result ? archOf(rec.result) : { why: 'the model object is not known' };
@@ -1132,6 +1142,7 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
     if (fused) notes.push('fused attention (scaled_dot_product_attention / FlashAttention): the s×s attention scores are not stored');
     if (recompute === 'full') notes.push(`gradient checkpointing (${prog.checkpointing[0].how}): only each layer's input is kept; the layer is recomputed in the backward`);
     const per = Array.from({ length: arch.layers }, () => act.perLayer);
+    archSavedFrom = events.length;
     for (let l = 0; l < (dpReplicas > 1 ? 0 : arch.layers); l++) {
       mk(`activations layer ${l}`, `activations saved for backward (${arch.layers} layers, ${computeDtype})`, per[l], 'activation', { kind: 'device', index: 0 }, shape.span, act.formula, act.citation);
     }
@@ -1158,9 +1169,23 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
         `${pyAct.savedExtra}·b·s·inner per layer = ${pyAct.savedExtra}·${shape.batch}·${shape.seq}·${pyAct.inner}·${e} B × ${arch.layers} layers`, pyAct.citation);
       actBytes += bytes;
     }
+    // Llama-family layers (gated MLP, RMSNorm's float32 copy) keep more per token than the GPT block of the formula.
+    const lb = cfg && recompute === 'none' && !autocastOn && dpReplicas <= 1 ? readConfig(() => llamaBlockExtra(cfg as Record<string, unknown>, arch.hidden, e)) : undefined;
+    const llama = lb instanceof UnknownConfigField ? undefined : lb;
+    if (llama && llama.bytesPerToken > 0) {
+      const bytes = llama.bytesPerToken * shape.batch * shape.seq * arch.layers;
+      mk('activations Llama block', `activations saved for backward: gated MLP and RMSNorm float32 copies (${arch.layers} layers, ${computeDtype})`, bytes, 'activation', { kind: 'device', index: 0 }, shape.span,
+        `${llama.formula} × b·s = ${shape.batch}·${shape.seq} × ${arch.layers} layers`, llama.citation);
+      actBytes += bytes;
+    }
     // A training forward that builds a KV cache (transformers ≥ 4.56, use_cache on, no checkpointing): the key and
     // value copies attention saves, where the fused projection they were split from stays saved too.
-    const cc = cfg && recompute === 'none' && dpReplicas <= 1 && !below(4, 56) && !/use_cache\s*=\s*False/.test(programText(it))
+    // transformers ≥ 5.0's Trainer sets `model.config.use_cache = args.use_cache` (TrainingArguments.use_cache,
+    // default False: trainer.py __init__ "Finalize", huggingface/transformers#41585), so its training forward
+    // builds no cache unless the arguments turn it on.
+    const trainerNoCache = !!prog.trainer && !below(5, 0) && prog.trainer.useCache !== true;
+    if (trainerNoCache && cfg && (cfg as { model_type?: unknown }).model_type === 'gpt2' && recompute === 'none') notes.push(`${prog.trainer!.kind} sets model.config.use_cache = TrainingArguments.use_cache (False by default from transformers 5.0): no KV cache is built in the training forward`);
+    const cc = cfg && recompute === 'none' && dpReplicas <= 1 && !below(4, 56) && !trainerNoCache && !/use_cache\s*=\s*False/.test(programText(it))
       ? trainingCacheCopies(cfg as { model_type?: unknown; use_cache?: unknown }) : undefined;
     if (cc) {
       const bytes = cc.hiddenCopies * shape.batch * shape.seq * arch.hidden * e * arch.layers;
@@ -1181,13 +1206,16 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
     }
     if (arch.vocab && ce && seqCls === undefined) {
       // Logits in the compute dtype; log-probs in float32 under autocast (log_softmax is on autocast's fp32 list).
-      const head = lmHeadBytes({ batch: shape.batch, seq: shape.seq, vocab: arch.vocab, logitsBytes: e, logProbBytes: autocastOn ? 4 : e });
+      // A transformers model's own loss upcasts the logits (loss/loss_utils.py ForCausalLMLoss: `logits = logits.float()`,
+      // v5.23), so its log-softmax and the loss's gradients are float32 whatever the model's dtype, as under autocast.
+      const f32Loss = autocastOn || rec.framework === 'transformers';
+      const head = lmHeadBytes({ batch: shape.batch, seq: shape.seq, vocab: arch.vocab, logitsBytes: e, logProbBytes: f32Loss ? 4 : e });
       const ld: DType = e === 2 ? computeDtype : 'float32';
       const jaxLike = rec.framework !== 'torch' && rec.framework !== 'transformers';
       // torch returns the logits to the caller (alive) and autograd keeps log_softmax's result; under jit XLA keeps
       // only what the backward reads (the log-probs), the logits being an intermediate.
-      if (!jaxLike) mk('logits', `logits [${shape.batch}, ${shape.seq}, ${arch.vocab}] (${ld})`, head.logits, 'activation', { kind: 'device', index: 0 }, shape.span, head.formula, head.citation, [shape.batch, shape.seq, arch.vocab], ld);
-      mk('log-probs', `cross-entropy log-probs saved for backward (${autocastOn ? 'float32' : ld})`, head.logProbs, 'activation', { kind: 'device', index: 0 }, shape.span, head.formula, head.citation, [shape.batch, shape.seq, arch.vocab], autocastOn ? 'float32' : ld);
+      const logitsId = jaxLike ? undefined : mk('logits', `logits [${shape.batch}, ${shape.seq}, ${arch.vocab}] (${ld})`, head.logits, 'activation', { kind: 'device', index: 0 }, shape.span, head.formula, head.citation, [shape.batch, shape.seq, arch.vocab], ld);
+      mk('log-probs', `cross-entropy log-probs saved for backward (${f32Loss ? 'float32' : ld})`, head.logProbs, 'activation', { kind: 'device', index: 0 }, shape.span, head.formula, head.citation, [shape.batch, shape.seq, arch.vocab], f32Loss ? 'float32' : ld);
       logitBytes = (jaxLike ? 0 : head.logits) + head.logProbs;
       if (!jaxLike) {
         // The backward starts with the loss: nll_loss's backward writes a gradient like the log-probs, and
@@ -1195,7 +1223,15 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
         // both alive while the logits and saved log-probs still are; under autocast the float32 gradient is
         // cast back to the logits' dtype (derivatives.yaml `_to_copy: _to_copy_backward(grad, self.options())`).
         const n = shape.batch * shape.seq * arch.vocab;
-        const lp = autocastOn ? 4 : e;
+        // A transformers Trainer keeps only the loss: compute_loss returns `loss` (not the model's outputs unless
+        // return_outputs) and training_step calls backward on it (trainer.py Trainer.training_step / compute_loss,
+        // transformers 5.23), so the logits, which no op saves (cross_entropy keeps log_softmax's result), are
+        // released before the backward: they and the loss's gradients are two candidate peaks, not one.
+        if (prog.trainer && logitsId !== undefined) {
+          events.push({ op: 'free', id: logitsId });
+          notes.push(`${prog.trainer.kind}.training_step keeps only the loss: the logits are released before the backward (the saved log-probs are not)`);
+        }
+        const lp = f32Loss ? 4 : e;
         const ceGrad = n * (2 * lp + (lp !== e ? e : 0));
         events.push({ op: 'transient', label: 'activations: cross-entropy backward (loss gradients, vocabulary-sized)', bytesPerDevice: ceGrad, role: 'activation', span: shape.span,
           formula: `b·s·V·(2·${lp} B${lp !== e ? ` + ${e} B cast back` : ''}) = ${n}·${2 * lp + (lp !== e ? e : 0)} B`,
@@ -1210,7 +1246,34 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
     if (acc && prog.backward.length + (/\.backward\s*\(/.test(it.text) ? 1 : 0) > 0) notes.push(`gradient accumulation (${(acc[1] ?? acc[2]).trim()} micro-steps): activations are sized for the micro-batch the forward sees; .grad accumulates in place, so no extra buffer`);
   }
 
+  // The backward runs the layers in reverse, releasing each layer's saved tensors after its node has run and
+  // making its parameters' gradients (torch/csrc/autograd/engine.cpp; AccumulateGrad): with no `.grad` before the
+  // backward, saved + gradients-so-far is largest at one of its two ends, the start (everything saved, the loss's
+  // gradients) or the end (every gradient), give or take one layer. So at the end every saved tensor of the
+  // transformer formula is released but the first layer's (its backward runs last), and the gradients are made.
+  let firstLayer: number | undefined;
+  if (!gradsKept && torchLike && archSavedFrom !== undefined && recompute === 'none') {
+    for (const ev of events.slice(archSavedFrom)) {
+      if (ev.op !== 'alloc' || ev.tensor.role !== 'activation' || !(/^activations/.test(ev.tensor.label) || ev.tensor.label === 'log-probs')) continue;
+      if (ev.tensor.label === 'activations layer 0') { firstLayer = ev.tensor.id; continue; }
+      events.push({ op: 'free', id: ev.tensor.id });
+    }
+    notes.splice(notes.indexOf(fullGradsNote), 1, 'the backward releases each layer\'s saved activations as it makes its gradients: the start of the backward and its end (every gradient, the first layer\'s activations) are the candidate peaks');
+  }
   if (!gradsKept) allocGrads();
+  if (firstLayer !== undefined) events.push({ op: 'free', id: firstLayer });
+  // 5. The optimizer step: torch Adam/AdamW's own temporaries beside parameters, gradients and state, once the
+  // backward has released what autograd saved (shared/src/training.ts optimizerStepTemporaries). The model's output
+  // may still be bound in the loop, so only saved activations and the loss's log-probs are released here.
+  const stepTmp = torchLike && opt?.lib === 'torch' && trainable && !dsMixed && !offO && !prog.zero && optBytes !== null
+    ? optimizerStepTemporaries(opt.kind, trainable, opt.opts) : undefined;
+  if (stepTmp && stepTmp.bytes > 0) {
+    for (const ev of [...events]) {
+      if (ev.op === 'alloc' && ev.tensor.role === 'activation' && (/^activations/.test(ev.tensor.label) || ev.tensor.label === 'log-probs')) events.push({ op: 'free', id: ev.tensor.id });
+    }
+    events.push({ op: 'transient', label: `optimizer step temporaries: ${opt!.callee} (${paramDtype})`, bytesPerDevice: bytesOn(stepTmp.bytes, 1), role: 'optimizer', span: opt!.span, formula: stepTmp.formula, citation: stepTmp.citation });
+    if (opt!.opts.foreach === undefined && !opt!.opts.fused) notes.push(`${opt!.callee} with foreach and fused unset runs the multi-tensor step on a CUDA device: the square roots of exp_avg_sq for every parameter at once (${(stepTmp.bytes / 1e9).toFixed(2)} GB), a candidate peak after the backward; fused=True updates in place`);
+  }
   if (gradsWalked) notes.splice(notes.indexOf(fullGradsNote), 1, 'the backward is replayed op by op: each parameter\'s gradient is counted from the op that first makes it, beside the activations not yet released');
 
   // JAX: a jitted step returns new parameters and optimizer state. XLA gives a computation's outputs buffers of

@@ -62,3 +62,33 @@ export function trainingCacheCopies(c: { model_type?: unknown; use_cache?: unkno
   if (c.model_type !== 'gpt2' || c.use_cache === false) return undefined;
   return { hiddenCopies: 2, citation: 'transformers cache_utils.py DynamicLayer.update (lazy_initialization + torch.cat, from 4.56: huggingface/transformers#39797); modeling_gpt2.py GPT2Attention.forward (c_attn(...).split); tools/autograd/derivatives.yaml _scaled_dot_product_*_attention (query, key, value)' };
 }
+
+/**
+ * Llama-family decoder layers (modeling_llama.py LlamaDecoderLayer, LlamaMLP, LlamaRMSNorm; MistralMLP /
+ * MistralRMSNorm and Qwen2MLP / Qwen2RMSNorm are the same code; transformers v5.23) keep more per token than the
+ * GPT block of the transformer formula (Korthikanti et al.: per layer two LayerNorm inputs, the attention's and the
+ * MLP's input, a 4h GeLU input and its output), by what autograd saves (tools/autograd/derivatives.yaml):
+ * - the gated MLP `down_proj(act_fn(gate_proj(x)) * up_proj(x))`: silu saves its input (gate's output), the
+ *   product both factors (silu's output, up's output), down_proj its input (the product): 4 × intermediate_size per
+ *   token in the compute dtype, where the formula counts 2 × 4h;
+ * - each RMSNorm (two per layer) `weight * (x.to(float32) * rsqrt(mean(x²) + eps)).to(dtype)`: pow and mul save
+ *   the float32 copy (4 B), the weight's mul the cast-back normalised tensor, and the next projection the result;
+ *   in float32, the input, the normalised tensor and the result: 4 B per element more than the formula's input and
+ *   output either way.
+ * Extra bytes per token and layer: (4·i − 8·h)·e + 2 · 4·h. Measured (test/truth llama7b_*_fake, FakeTensorMode):
+ * 22.75 × 2·h B per token per layer in bfloat16 with i = 11008, h = 4096, against the formula's 16 × 2·h.
+ * Not for autocast (the residual stream and the norms' dtypes differ) nor checkpointing (only layer inputs kept).
+ */
+const LLAMA_BLOCKS = new Set(['llama', 'mistral', 'qwen2']);
+
+export function llamaBlockExtra(c: Record<string, unknown>, hidden: number, e: number): { bytesPerToken: number; formula: string; citation: string } | undefined {
+  if (!LLAMA_BLOCKS.has(String(c.model_type))) return undefined;
+  const i = c.intermediate_size;
+  if (typeof i !== 'number' || c.hidden_act !== 'silu') return undefined;
+  const bytesPerToken = (4 * i - 8 * hidden) * e + 8 * hidden;
+  return {
+    bytesPerToken,
+    formula: `(4·${i} − 8·${hidden})·${e} B (gated MLP: gate, up, silu, product) + 2 × 4·${hidden} B (RMSNorm's float32 copy) per token per layer`,
+    citation: 'transformers models/llama/modeling_llama.py LlamaMLP.forward, LlamaRMSNorm.forward (v5.23); tools/autograd/derivatives.yaml silu (self), mul.Tensor (self, other), mm (self), pow.Tensor_Scalar (self)',
+  };
+}

@@ -99,9 +99,16 @@ function trainStep(it: Interpreter, tr: Value & { t: 'extern' }, node: SyntaxNod
   const arg = (k: string) => get(args, k);
   const bool = (k: string) => { const v = arg(k); return v?.t === 'bool' ? v.v : undefined; };
 
-  // Optimizer (TrainingArguments.optim; default "adamw_torch", training_args.py).
+  // Optimizer (TrainingArguments.optim; default "adamw_torch_fused" with torch ≥ 2.8, else "adamw_torch":
+  // training_args.py `default_optim`, transformers 5.23; the same two float32 states either way). Trainer.create_optimizer
+  // puts the parameters in two groups (weight decay / none: get_decay_parameter_names), every trainable one in one of them.
+  // The default became "adamw_torch_fused" in transformers 4.54 (huggingface/transformers#37358), with torch ≥ 2.8;
+  // a pinned older transformers or torch keeps "adamw_torch" (torch's AdamW, foreach by default on CUDA).
+  const versions = (it.state.get('versions') as Record<string, string> | undefined) ?? {};
+  const older = (v: string | undefined, M: number, m: number) => { const [a, b] = (v ?? '').split('.').map(Number); return v !== undefined && Number.isFinite(a) && Number.isFinite(b) && (a < M || (a === M && b < m)); };
+  const defaultOptim = older(versions.transformers, 4, 54) || older(versions.torch, 2, 8) ? 'adamw_torch' : 'adamw_torch_fused';
   const optimV = arg('optim');
-  const optim = optimV?.t === 'str' ? optimV.v : optimV ? undefined : 'adamw_torch';
+  const optim = optimV?.t === 'str' ? optimV.v : optimV ? undefined : defaultOptim;
   const params: Value[] = [];
   const ts: NonNullable<OptimizerUse['params']> = [];
   const seen = new Set<number>();
@@ -111,7 +118,10 @@ function trainStep(it: Interpreter, tr: Value & { t: 'extern' }, node: SyntaxNod
   if (okind) {
     prog.optimizers.push({
       kind: okind, lib: okind.startsWith('bnb') ? 'bnb' : 'torch', span: ctorSpan, callee: `${kind}(optim="${optim}")`, calleeSpan: ctorSpan,
-      insertAt: ctorSpan.end - 1, hasArgs: true, opts: {}, params: ts, bound: ts.length > 0,
+      // adamw_torch: torch AdamW, foreach by default on CUDA (its step's temporaries: optimizerStepTemporaries);
+      // adamw_torch_fused: AdamW(fused=True) (trainer_optimizer.py _get_adamw_torch), in place; the others update in
+      // a kernel of their own (apex, bitsandbytes' paged, NPU) or one parameter at a time (adamw_hf): none counted.
+      insertAt: ctorSpan.end - 1, hasArgs: true, opts: optim === 'adamw_torch' ? {} : { fused: true }, params: ts, bound: ts.length > 0,
     });
   } else {
     prog.trainerUnknowns.push({ what: 'optimizer state', reason: optim === undefined ? `${kind}: TrainingArguments(optim=...) is not a literal` : `${kind}: optim="${optim}" is not modelled by oomlens (AdamW and the 8-bit AdamW are): its state is unknown`, span: ctorSpan });
@@ -162,12 +172,14 @@ function trainStep(it: Interpreter, tr: Value & { t: 'extern' }, node: SyntaxNod
   // The Trainer's data loader asks the train dataset for examples (torch Dataset.__getitem__): run it once on an
   // unknown index so the tokenizer bounds it sets are recorded (frameworks/datasets).
   const dsV = kw.get('train_dataset');
+  let example: Value | undefined;
   if (dsV?.t === 'inst') {
     const gi = it.classAttr(dsV.cls, '__getitem__');
     if (gi?.t === 'func') {
-      try { it.call({ ...gi, self: dsV }, { args: [unknown('a dataset index', span)], kw: new Map() }, node); } catch (e) { if (e instanceof Cancelled || e instanceof BudgetExceeded) throw e; }
+      try { example = it.call({ ...gi, self: dsV }, { args: [unknown('a dataset index', span)], kw: new Map() }, node); } catch (e) { if (e instanceof Cancelled || e instanceof BudgetExceeded) throw e; }
     }
-  }
+  } else if (dsV?.t === 'list' && dsV.items.length) example = dsV.items[0];
+  const exampleSeq = exampleTokens(example);
 
   // Batch and sequence.
   const bsV = arg('per_device_train_batch_size');
@@ -181,7 +193,13 @@ function trainStep(it: Interpreter, tr: Value & { t: 'extern' }, node: SyntaxNod
   let seqFrom = seqV ? 'max_seq_length / max_length' : kind === 'SFTTrainer' ? 'trl SFTConfig default max_length 1024' : 'the tokenizer call\'s max_length';
   if (seqV && num(seqV) !== undefined) seq = num(seqV)!;
   else if (kind === 'SFTTrainer' && !seqV) seq = 1024; // trl SFTConfig.max_length default 1024 (sft_config.py)
-  else if (bound) {
+  else if (exampleSeq) {
+    // The dataset's examples are tensors of a known length: the Trainer's default collator stacks them
+    // (transformers data/data_collator.py default_data_collator: torch.stack of each key's tensors), so every
+    // batch is [per_device_train_batch_size, that length].
+    seq = exampleSeq.tokens;
+    seqFrom = `the dataset's examples: ${exampleSeq.key} of ${exampleSeq.tokens} tokens`;
+  } else if (bound) {
     seq = bound.tokens;
     seqFrom = `tokenizer(max_length=${bound.tokens}${bound.exact ? ', padding="max_length"' : ', truncation=True'}) in the program's dataset code${bound.exact ? '' : ': the longest a padded batch can be'}`;
   } else {
@@ -194,5 +212,21 @@ function trainStep(it: Interpreter, tr: Value & { t: 'extern' }, node: SyntaxNod
     why: batch === null ? `${kind}: per_device_train_batch_size is not a literal` : why,
     accumulation: num(arg('gradient_accumulation_steps') ?? NONE),
     seqFrom,
+    useCache: bool('use_cache'),
   };
+}
+
+/**
+ * The tokens of one dataset example when its `input_ids` (or, without that key, its only 1-D tensor) is a tensor
+ * of a known length: a dict from `__getitem__` or the first item of a list of examples.
+ */
+function exampleTokens(ex: Value | undefined): { tokens: number; key: string } | undefined {
+  if (ex?.t !== 'dict') return undefined;
+  const entries = ex.keys.map((k, i) => [k.t === 'str' ? k.v : undefined, ex.vals[i]] as const);
+  const ids = entries.find(([k]) => k === 'input_ids');
+  const oneD = entries.filter(([, v]) => v.t === 'tensor' && v.shape.length === 1);
+  const pick = ids ?? (oneD.length === 1 ? oneD[0] : undefined);
+  const v = pick?.[1];
+  if (v?.t !== 'tensor' || v.shape.length !== 1 || typeof v.shape[0] !== 'number') return undefined;
+  return { tokens: v.shape[0], key: pick![0] ?? 'the example' };
 }
