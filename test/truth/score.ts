@@ -11,7 +11,7 @@ export interface Measured {
   kernelSwaps?: Record<string, number>;
 }
 export interface BreakdownItem { label: string; bytes: number }
-export interface OPhase { name: string; peakBytes: number | null; breakdown: BreakdownItem[] }
+export interface OPhase { name: string; peakBytes: number | null; peakIsLowerBound?: boolean; breakdown: BreakdownItem[] }
 export interface OModel { name: string; params: number | null; phases: OPhase[] }
 export interface OReport { files: { path: string; models: OModel[] }[] }
 
@@ -22,6 +22,8 @@ export interface Row {
   program: string; phase: string; component: string;
   /** the scored measurement: the accelerator run where the harness made one (`basis`), else the CPU run */
   measured: number; oomlens: number | null; memTracker: number | null;
+  /** oomlens reports the phase as a lower bound ("≥"): an unknown part is not counted */
+  lowerBound?: boolean;
   error: number | null; within: boolean; segment: string;
   basis: Basis;
   /** the CPU run's figure for the same phase and component, its error and whether that is within tolerance */
@@ -101,7 +103,7 @@ export function compare(program: string, measured: Measured, models: OModel[]): 
     const why = !acc || acc.peak === mp.peak ? ''
       : jax ? `without the XLA temporaries of the CPU's rolled Threefry loop: ${mb(mp.peak - acc.peak)} MB less`
         : `${swaps.map((k) => (k === 'dropout' ? "native_dropout's bool mask for the CPU's float noise" : k === 'optimizer_foreach' ? "the multi-tensor (foreach) optimizer step for the CPU's single-tensor one" : 'flash SDPA for the math path')).join(' and ')}: ${mb(Math.abs(mp.peak - acc.peak))} MB ${acc.peak < mp.peak ? 'less' : 'more'}`;
-    rows.push(mk({ program, phase, component: 'peak', measured: scored.peak, cpu: mp.peak, oomlens: o, memTracker: mp.memTracker,
+    rows.push(mk({ program, phase, component: 'peak', measured: scored.peak, cpu: mp.peak, oomlens: o, lowerBound: op?.peakIsLowerBound || undefined, memTracker: mp.memTracker,
       segment: scored.segment, basis: acc ? basis : 'cpu', why }));
     if (jax && mp.peakLive !== undefined && op) {
       // The arrays alive between XLA executions (tracker_jax.py peakLive): an eager init's op-by-op copies
@@ -142,7 +144,7 @@ export function table(rows: Row[], components = false): string {
     if (!components && r.component !== 'peak') continue;
     const ph = r.component === 'peak' ? r.phase : `${r.phase} · ${r.component}`;
     const against = r.basis === 'cpu' ? basisText.cpu : `${basisText[r.basis]}${r.why ? `: ${r.why}` : ' (same as the CPU)'}`;
-    out.push(`| ${r.program} | ${ph} | ${mb(r.measured)} | ${mb(r.cpu)} | ${mb(r.oomlens)} | ${mb(r.memTracker)} | ${pct(r.error)}${r.within ? ' ✓' : ''} | ${pct(r.cpuError)}${r.cpuWithin ? ' ✓' : ''} | ${against} |`);
+    out.push(`| ${r.program} | ${ph} | ${mb(r.measured)} | ${mb(r.cpu)} | ${r.lowerBound ? '≥ ' : ''}${mb(r.oomlens)} | ${mb(r.memTracker)} | ${pct(r.error)}${r.within ? ' ✓' : ''} | ${pct(r.cpuError)}${r.cpuWithin ? ' ✓' : ''} | ${against} |`);
   }
   return out.join('\n');
 }
