@@ -166,7 +166,7 @@ export interface TrainingProgram {
    * checkpoints still referenced. They stay allocated through the step (Python frees an object only when nothing
    * references it), beside the model, its gradients and optimizer state.
    */
-  liveAtStep?: { tensors: TensorV[]; checkpoints: Set<object>; span: Span };
+  liveAtStep?: { tensors: TensorV[]; owner: Map<number, string>; checkpoints: Set<object>; span: Span };
 }
 
 export interface TrainingInfo {
@@ -649,35 +649,60 @@ function loopContext(node: SyntaxNode): { boundTo?: string; zeroGradAfter?: bool
   return { boundTo, zeroGradAfter };
 }
 
-/** The device tensors and torch.load checkpoints reachable from every live name at `node` (TrainingProgram.liveAtStep). */
+/**
+ * The device tensors and torch.load checkpoints reachable from every live name at `node` (TrainingProgram.liveAtStep).
+ * A module's parameters and buffers count only under a module the program moved to the accelerator (`.to(device)`,
+ * `.cuda()`, or a copy of one: copy.deepcopy copies each tensor on its own device), or built under a non-CPU
+ * default device: an EMA / SWA copy, a frozen teacher, a second network. `owner` names the module that holds them.
+ */
 function liveAtStep(it: Interpreter, node: SyntaxNode): NonNullable<TrainingProgram['liveAtStep']> {
   const tensors: TensorV[] = [];
+  const owner = new Map<number, string>();
   const checkpoints = new Set<object>();
   const seen = new Set<object>();
-  const stack: Value[] = [];
+  const stack: [Value, string | undefined][] = [];
   const envs = new Set<unknown>([...it.frames, it.globals, ...[...it.modules.values()].map((m) => m.env)]);
-  for (const e of envs) if (e && typeof e === 'object' && 'vars' in e) for (const v of (e as { vars: Map<string, Value> }).vars.values()) stack.push(v);
+  for (const e of envs) if (e && typeof e === 'object' && 'vars' in e) for (const v of (e as { vars: Map<string, Value> }).vars.values()) stack.push([v, undefined]);
+  const dflt = it.state.get('torchDevice');
+  const defaultOnDevice = typeof dflt === 'string' && dflt !== 'cpu' && dflt !== 'meta';
   let steps = 0;
   while (stack.length && steps++ < 200_000) {
-    const x = stack.pop()!;
+    const [x, module] = stack.pop()!;
     if (typeof x !== 'object' || seen.has(x)) continue;
     seen.add(x);
     switch (x.t) {
-      case 'tensor':
-        // Only where the interpreter knows the tensor is on the accelerator, and its size.
-        if ((x.placement.kind === 'device' || x.placement.kind === 'sharded') && x.role !== 'param' && x.role !== 'buffer' && !x.abstract && !x.virtual && x.shape.every((d) => typeof d === 'number')) tensors.push(x);
+      case 'tensor': {
+        // Only where the interpreter knows the tensor is on the accelerator, and its size. A module's weights keep
+        // the placement they were built with; the module's move (`moved:` state) says where they are.
+        const weight = x.role === 'param' || x.role === 'buffer';
+        const onDevice = x.placement.kind === 'device' || x.placement.kind === 'sharded' || (weight && module !== undefined && x.placement.kind === 'host');
+        if (onDevice && (!weight || module !== undefined) && !x.abstract && !x.virtual && x.shape.every((d) => typeof d === 'number')) {
+          tensors.push(x);
+          if (weight && module) owner.set(x.id, module);
+        }
         break;
-      case 'tuple': case 'list': for (const y of x.items) stack.push(y); break;
-      case 'dict': for (const y of x.vals) stack.push(y); break;
-      case 'inst': for (const y of x.attrs.values()) stack.push(y); break;
+      }
+      case 'tuple': case 'list': for (const y of x.items) stack.push([y, module]); break;
+      case 'dict': for (const y of x.vals) stack.push([y, module]); break;
+      case 'inst': {
+        let m = module;
+        if (x.cls.kind === 'torch' || x.cls.bases.length) {
+          const moved = it.state.get(`moved:${x.id}`);
+          if (moved !== undefined) m = moved !== 'cpu' && moved !== 'meta' ? (module ?? x.cls.name) : undefined;
+          else if (module === undefined && defaultOnDevice) m = x.cls.name;
+        }
+        for (const y of x.attrs.values()) stack.push([y, m]);
+        for (const y of x.items ?? []) stack.push([y, m]);
+        break;
+      }
       case 'extern':
         if (x.name === '__torch_checkpoint__') checkpoints.add(x);
-        if (x.self) stack.push(x.self);
+        if (x.self) stack.push([x.self, module]);
         break;
       default: break;
     }
   }
-  return { tensors, checkpoints, span: it.span(node) };
+  return { tensors, owner, checkpoints, span: it.span(node) };
 }
 
 // -------------------------------------------------------------- architecture
@@ -807,17 +832,21 @@ function heldThroughStep(rec: ModelRecord, it: Interpreter, prog: TrainingProgra
     if (n) notes.push(`a torch.load checkpoint (${n} tensors) is still referenced when the training step runs: it stays on the device beside the model`);
   }
   let held = 0;
+  const others = new Map<string, number>();
   for (const t of live.tensors) {
     if (counted.has(t.id)) continue;
     counted.add(t.id);
-    held++;
+    const module = live.owner.get(t.id);
+    if (module) others.set(module, (others.get(module) ?? 0) + 1);
+    else held++;
     out.push({ op: 'alloc', tensor: {
-      id: t.id, label: t.label, group: `tensors the program still references (${t.dtype})`, shape: t.shape as number[], dtype: t.dtype, role: 'buffer',
-      placement: t.placement, span: t.span, note: 'on the accelerator and reachable from a live name when the training step runs',
+      id: t.id, label: t.label, group: module ? `another module on the device: ${module} (${t.dtype})` : `tensors the program still references (${t.dtype})`, shape: t.shape as number[], dtype: t.dtype, role: 'buffer',
+      placement: module && t.placement.kind === 'host' ? { kind: 'device', index: 0 } : t.placement, span: t.span, note: module ? `a ${t.role === 'param' ? 'parameter' : 'buffer'} of a module on the accelerator (a moving-average copy, a teacher, a second network) reachable from a live name when the training step runs` : 'on the accelerator and reachable from a live name when the training step runs',
       citation: 'CPython reference counting: an object is freed when its last reference goes; torch/cuda caching allocator returns blocks only on free',
     } });
   }
   if (held) notes.push(`${held} tensors on the device made before the step are still referenced by live names when it runs: counted in the step`);
+  for (const [m, n] of others) notes.push(`${m}: ${n} parameter and buffer tensors of another module on the device (a copy such as copy.deepcopy / AveragedModel / an EMA, or a second network) are still referenced when the training step runs: counted in the step`);
   return out;
 }
 

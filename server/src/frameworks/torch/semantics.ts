@@ -118,6 +118,10 @@ function copyValue(it: Interpreter, v: Value, memo: Map<object, Value>, node: Sy
       for (const [k, a] of v.attrs) out.attrs.set(k, copyValue(it, a, memo, node));
       if (v.items) out.items = v.items.map((x) => copyValue(it, x, memo, node));
       if (v.catArgs) out.catArgs = { ...v.catArgs };
+      // The copy sits where the original does (copy.deepcopy copies each tensor on its device): a module moved
+      // with .to/.cuda before the copy has a copy on the same device.
+      const moved = it.state.get(`moved:${v.id}`);
+      if (moved !== undefined) it.state.set(`moved:${out.id}`, moved);
       if (v.lazyArgs) out.lazyArgs = new Map([...v.lazyArgs].map(([k, a]) => [k, copyValue(it, a, memo, node)]));
       out.built = v.built;
       return out;
@@ -576,8 +580,26 @@ export function installTorch(it: Interpreter): void {
   reg(['torch.load', 'torch.serialization.load'], (_s, c, node) => ({
     t: 'extern', name: '__torch_checkpoint__', kw: new Map(), args: [c.kw.get('map_location') ?? c.args[1] ?? NONE, str(`${it.span(node).start}`)],
   }));
+  // An entry of a loaded checkpoint (`torch.load(path)["model"]`, `ckpt["state_dict"]`, `.get("model")`): what it
+  // holds is in the file, not in the workspace, so it is unknown — but when a module loads it, it is that module's
+  // state dict from the same file and map_location (a training checkpoint nests it under a key: torch.save of a
+  // dict, pytorch docs "Saving & loading a general checkpoint"), so it is sized like the whole checkpoint above.
+  const items = new WeakMap<object, Value>();
+  const itemOf = (root: Value, key: Value | undefined, node: SyntaxNode): Value => {
+    const u = unknown(`${key?.t === 'str' ? `checkpoint["${key.v}"]` : 'an entry of a checkpoint'}: read from a torch.load file, whose contents are not in the workspace`, it.span(node));
+    items.set(u, root);
+    return u;
+  };
+  const isCkpt = (v: Value | undefined): v is Value & { t: 'extern' } => v?.t === 'extern' && v.name === '__torch_checkpoint__';
+  const prevItem = it.externs.get('__getitem__');
+  it.externs.set('__getitem__', (i, self, c, node, fnv) => {
+    if (isCkpt(self) && !self.self) return itemOf(self, c.args[0], node);
+    return prevItem ? prevItem(i, self, c, node, fnv) : unknown(`indexing ${self ? describe(self) : 'a value'} is not modelled`, it.span(node));
+  });
+  reg(['__torch_checkpoint__.get', '__torch_checkpoint__.pop'], (self, c, node) => (isCkpt(self) ? itemOf(self, c.args[0], node) : unknown('checkpoint entry', it.span(node))));
   reg(['torch.nn.Module.load_state_dict'], (self, c, node) => {
-    const sd = c.args[0] ?? c.kw.get('state_dict');
+    const arg = c.args[0] ?? c.kw.get('state_dict');
+    const sd = arg && arg.t === 'unknown' ? items.get(arg) ?? arg : arg;
     if (self?.t === 'inst' && sd?.t === 'extern' && sd.name === '__torch_checkpoint__') {
       const { params, buffers } = moduleTensors(self);
       const uses = (it.state.get('torchStateDicts') as TorchStateDict[] | undefined) ?? [];
@@ -623,7 +645,7 @@ export function installTorch(it: Interpreter): void {
     reg([`${base}.bfloat16`], (self) => cast(self, 'bfloat16', undefined));
     reg([`${base}.float`], (self) => cast(self, 'float32', undefined));
     reg([`${base}.double`], (self) => cast(self, 'float64', undefined));
-    reg([`${base}.cpu`], (self) => self ?? NONE);
+    reg([`${base}.cpu`], (self) => cast(self, undefined, 'cpu'));
     for (const same of ['eval', 'train', 'requires_grad_', 'to_empty', 'share_memory', 'apply', 'compile']) reg([`${base}.${same}`], (self) => self ?? NONE);
     reg([`${base}.parameters`], (self) => ({ t: 'list', items: self ? moduleTensors(self).params : [] }));
     reg([`${base}.buffers`], (self) => ({ t: 'list', items: self ? moduleTensors(self).buffers : [] }));
@@ -658,6 +680,35 @@ export function installTorch(it: Interpreter): void {
       reg([`${base}.modules`, `${base}.children`, `${base}.named_modules`, `${base}.named_children`], (_self, _c, node) => unknown('the submodules of a transformers model are not listed by oomlens (it is sized from its config)', it.span(node)));
     }
   }
+  // A moving-average copy of a model: torch.optim.swa_utils.AveragedModel (torch 2.13 swa_utils.py:280-284:
+  // `self.module = deepcopy(model)`, then `.to(device)` when a device is given) and timm's ModelEma / ModelEmaV2 /
+  // ModelEmaV3 (timm/utils/model_ema.py: `deepcopy(model)` kept as `.ema` (ModelEma) or `.module`, moved with
+  // `.to(device=device)` only when a device is given). The copy is a second set of the model's parameters and
+  // buffers, allocated for as long as the wrapper lives. AveragedModel's `n_averaged` (one int64) is left out.
+  const emaWrapper = (cls: string, attr: string, devicePos: number) => (_s: Value | undefined, c: CallArgs, node: SyntaxNode): Value => {
+    const model = c.args[0] ?? c.kw.get('model');
+    if (!model) return unknown(`${cls}() without a model`, it.span(node));
+    if (!hasTensors(model)) return unknown(`${cls}(${model.t === 'unknown' ? 'an unknown model' : 'a value with no known tensors'}): the averaged copy is not known`, it.span(node));
+    const copy = copyValue(it, model, new Map(), node);
+    const device = deviceOf(c.kw.get('device') ?? c.args[devicePos]);
+    if (device) cast(copy, undefined, device);
+    const inst = it.newInst(containerClass(it, cls));
+    inst.attrs.set(attr, copy);
+    return inst;
+  };
+  reg(['torch.optim.swa_utils.AveragedModel'], emaWrapper('AveragedModel', 'module', 1));
+  reg(['timm.utils.ModelEma', 'timm.utils.model_ema.ModelEma'], emaWrapper('ModelEma', 'ema', 2));
+  reg(['timm.utils.ModelEmaV2', 'timm.utils.model_ema.ModelEmaV2'], emaWrapper('ModelEmaV2', 'module', 2));
+  reg(['timm.utils.ModelEmaV3', 'timm.utils.model_ema.ModelEmaV3'], emaWrapper('ModelEmaV3', 'module', 7));
+
+  // torch.autograd.Variable(t) (deprecated since PyTorch 0.4) returns a Tensor that shares t's storage: no new
+  // memory (torch 2.13 torch/autograd/variable.py, `_LegacyVariableBase`; checked: same data_ptr). `volatile` has
+  // no effect any more; `requires_grad=True` only marks it.
+  reg(['torch.autograd.Variable', 'torch.autograd.variable.Variable'], (_s, c, node) => {
+    const x = c.args[0] ?? c.kw.get('data');
+    return x?.t === 'tensor' ? x : unknown(`torch.autograd.Variable of ${x ? describe(x) : 'nothing'}`, it.span(node));
+  });
+
   reg(['torch.device'], (_s, c) => ({ t: 'extern', name: '__device__', args: c.args.length ? [c.args[0].t === 'int' ? str(`cuda:${c.args[0].v}`) : c.args[0]] : [] }));
   reg(['torch.set_default_dtype'], (_s, c) => { if (c.args[0]?.t === 'dtype') it.state.set('torchDefaultDtype', c.args[0].dtype); return NONE; });
   reg(['torch.set_default_device'], (_s, c) => { if (c.args[0]?.t === 'str') it.state.set('torchDevice', c.args[0].v); return NONE; });

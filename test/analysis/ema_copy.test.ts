@@ -1,0 +1,97 @@
+// A second copy of the model on the device while it trains — copy.deepcopy(model) kept as an exponential moving
+// average, torch.optim.swa_utils.AveragedModel, timm's ModelEma / ModelEmaV2 / ModelEmaV3, a second instance moved
+// with .cuda() — holds another full set of parameters and buffers through every training step. It was left out of
+// the training peak (a "fits" short by the size of the model). A copy kept on the host (device='cpu', .cpu()) or a
+// module never moved is not on the device.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { analyze } from '../../server/src/analysis/analyze';
+
+const PROGRAM = `import copy
+import torch
+import torch.nn as nn
+import timm
+from torch.optim.swa_utils import AveragedModel
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(1024, 2048)
+        self.norm = nn.BatchNorm1d(2048)
+        self.fc2 = nn.Linear(2048, 10)
+
+    def forward(self, x):
+        return self.fc2(torch.relu(self.norm(self.fc1(x))))
+
+
+def main():
+    model = Net().cuda()
+    ema = COPY
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
+    for step in range(100):
+        x = torch.randn(64, 1024, device="cuda")
+        y = torch.randint(0, 10, (64,), device="cuda")
+        loss = nn.functional.cross_entropy(model(x), y)
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
+
+
+main()
+`;
+
+// nn.Linear: weight out×in + bias out; nn.BatchNorm1d(C): weight, bias (C each) and buffers running_mean,
+// running_var (C each, float32) and num_batches_tracked (one int64) — torch/nn/modules/batchnorm.py _NormBase.
+const PARAMS = (1024 * 2048 + 2048) + 2 * 2048 + (2048 * 10 + 10);
+const COPY_BYTES = PARAMS * 4 + 2 * 2048 * 4 + 8;
+
+async function run(copy: string) {
+  const r = await analyze(PROGRAM.replace('COPY', copy), { device: 'a100-80gb', versions: {} });
+  const trained = r.models.filter((x) => x.facts.name === 'Net' && x.estimate.phases.some((ph) => ph.phase === 'training'));
+  assert.equal(trained.length, 1, 'one Net is trained');
+  const p = trained[0].estimate.phases.find((x) => x.phase === 'training');
+  assert.ok(p && p.peakBytes !== null, 'a known training peak');
+  const other = p.breakdown.filter((b) => /^another module on the device/.test(b.label)).reduce((a, b) => a + b.bytes, 0);
+  return { peak: p.peakBytes!, other };
+}
+
+test('the training peak counts a moving-average copy of the model kept on the device', async () => {
+  const none = await run('None');
+  assert.equal(none.other, 0);
+  for (const copy of [
+    'copy.deepcopy(model)',
+    'copy.deepcopy(model).eval()',
+    'AveragedModel(model)',
+    'timm.utils.ModelEmaV2(model, decay=0.9998)',
+    'timm.utils.ModelEmaV3(model)',
+    'timm.utils.ModelEma(model, 0.9998)',
+    'Net().cuda()',
+  ]) {
+    const r = await run(copy);
+    assert.equal(r.other, COPY_BYTES, `${copy}: one more copy of every parameter and buffer`);
+    assert.equal(r.peak - none.peak, COPY_BYTES, `${copy}: the peak grows by exactly the copy`);
+  }
+});
+
+test('a copy kept on the host, or a module never moved, is not in the device peak', async () => {
+  const none = await run('None');
+  for (const copy of [
+    'copy.deepcopy(model).cpu()',
+    'AveragedModel(model, device="cpu")',
+    'timm.utils.ModelEmaV2(model, decay=0.9998, device="cpu")',
+    'timm.utils.ModelEma(model, 0.9998, "cpu")',
+    'Net()',
+  ]) {
+    const r = await run(copy);
+    assert.equal(r.other, 0, copy);
+    assert.equal(r.peak, none.peak, copy);
+  }
+});
+
+test('a copy released before the loop (del) is not counted', async () => {
+  const none = await run('None');
+  const r = await run('copy.deepcopy(model)\n    del ema');
+  assert.equal(r.other, 0);
+  assert.equal(r.peak, none.peak);
+});
