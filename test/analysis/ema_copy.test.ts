@@ -95,3 +95,22 @@ test('a copy released before the loop (del) is not counted', async () => {
   assert.equal(r.other, 0);
   assert.equal(r.peak, none.peak);
 });
+
+test('another module on the device whose size is not known is an unknown of the step, not nothing', async () => {
+  const src = PROGRAM.replace('ema = COPY', 'teacher = Teacher().cuda()').replace('def main():', `class Teacher(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Sequential(*make_layers())
+
+
+def main():`).replace('import timm', 'import timm\nfrom somewhere_unmodelled import make_layers');
+  const r = await analyze(src, { device: 'a100-80gb', versions: {} });
+  const net = r.models.find((x) => x.facts.name === 'Net' && x.estimate.phases.some((ph) => ph.phase === 'training'));
+  assert.ok(net);
+  const p = net.estimate.phases.find((x) => x.phase === 'training')!;
+  assert.ok(p.unknowns.some((u) => u.what === 'another module on the device' && /Teacher/.test(u.reason)), JSON.stringify(p.unknowns));
+  // With every module's size known the step stays known (the copy tests above have no such unknown).
+  const known = await analyze(PROGRAM.replace('COPY', 'copy.deepcopy(model)'), { device: 'a100-80gb', versions: {} });
+  const k = known.models.find((x) => x.facts.name === 'Net' && x.estimate.phases.some((ph) => ph.phase === 'training'))!;
+  assert.ok(!k.estimate.phases.find((x) => x.phase === 'training')!.unknowns.some((u) => u.what === 'another module on the device'));
+});

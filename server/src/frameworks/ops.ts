@@ -453,6 +453,16 @@ const RAW: OpEntry[] = [
     },
   },
   {
+    // torch.linspace(start, end, steps, *, dtype=None) / torch.logspace(start, end, steps, base=10.0, *, dtype=None):
+    // "a one-dimensional tensor of size steps"; dtype None is the default float dtype (torch 2.13 docs). Checked:
+    // torch.linspace(0, 1000, 1001, dtype=torch.float64).shape == (1001,).
+    names: ['torch.linspace', 'torch.logspace'], citation: 'torch.linspace / torch.logspace docs (torch 2.13): a 1-D tensor of size steps, dtype None = the default float dtype', signature: ['start', 'end', 'steps'],
+    result: (a) => {
+      const n = num(a.steps);
+      return array([n ?? { unknown: 'steps not known' }], dtypeArg(a.dtype, 'float32'));
+    },
+  },
+  {
     names: [...jnp('eye'), 'torch.eye'], citation: 'jax.numpy.eye / torch.eye docs: M defaults to N', signature: ['N', 'M', 'k', 'dtype'],
     result: (a) => {
       const n = num(a.N ?? a.n);
@@ -548,6 +558,17 @@ const RAW: OpEntry[] = [
   sameShape(['torch.nn.functional.softmax', 'torch.nn.functional.log_softmax', 'torch.softmax', 'torch.log_softmax'], TF, ['input', 'dim']),
   sameShape(['torch.nn.functional.layer_norm'], 'torch.nn.functional.layer_norm docs: output has the input shape', ['input', 'normalized_shape', 'weight', 'bias', 'eps']),
   sameShape(tm('softmax', 'log_softmax', 'relu', 'sigmoid', 'tanh', 'exp', 'sqrt', 'abs', 'neg', 'clone', 'detach'), TT, ['self', 'dim']),
+  // Tensor.log / cos / ... (elementwise, the input's shape) and Tensor.clamp / clip (torch.clamp docs (torch 2.13):
+  // min and max broadcast with the input).
+  sameShape(tm('log', 'log1p', 'log2', 'expm1', 'cos', 'sin', 'rsqrt', 'reciprocal', 'square', 'floor', 'ceil', 'round', 'sign', 'erf'), TT, ['self']),
+  {
+    names: tm('clamp', 'clip', 'clamp_min', 'clamp_max'), citation: 'torch.clamp docs (torch 2.13): min and max broadcast with input', signature: ['self', 'min', 'max'],
+    result: (a) => {
+      const x = a.self;
+      if (!isArr(x)) return unk('no array operand');
+      return out(broadcastShapes(x.shape, ...[a.min, a.max].filter(isArr).map((v) => v.shape)), x.dtype);
+    },
+  },
   {
     names: ['jax.nn.one_hot'], citation: 'jax.nn.one_hot docs (jax 0.4.30): a new axis of num_classes at `axis` (default -1), dtype float32', signature: ['x', 'num_classes', 'dtype', 'axis'],
     result: (a) => {

@@ -46,6 +46,26 @@ function exceptionMatches(name: string, raised: string): boolean | undefined {
 }
 class BreakSignal {}
 class ContinueSignal {}
+/** Stops a generator function's body at its first yield (Interpreter.runGenerator). */
+class GeneratorPaused { constructor(readonly value: Value) {} }
+
+/** Whether a def's body yields (a generator function); yields of nested defs, lambdas and classes do not count. */
+const generatorFns = new WeakMap<object, boolean>();
+function isGeneratorFn(def: SyntaxNode): boolean {
+  const key = def as unknown as object;
+  const hit = generatorFns.get(key);
+  if (hit !== undefined) return hit;
+  let found = false;
+  const walk = (n: SyntaxNode | null) => {
+    if (!n || found) return;
+    if (n.type === 'yield') { found = true; return; }
+    if (n.type === 'function_definition' || n.type === 'lambda' || n.type === 'class_definition') return;
+    for (const c of n.namedChildren) walk(c);
+  };
+  if (def.type === 'function_definition') walk(def.childForFieldName('body'));
+  generatorFns.set(key, found);
+  return found;
+}
 export class BudgetExceeded extends Error {}
 /** Thrown when a run is superseded (a newer edit arrived); the caller drops the result. */
 export class Cancelled extends Error {}
@@ -1057,6 +1077,8 @@ export class Interpreter {
     const iterV = this.eval(node.childForFieldName('right')!);
     const cap = this.loopCap(node);
     let items = this.iterate(iterV, node);
+    // A bounded loop over a generator takes an item like its first at every step (runGenerator).
+    if (!items && cap !== undefined && iterV.t === 'extern' && iterV.name === '__generator__' && iterV.args?.[0]) items = Array.from({ length: cap }, () => iterV.args![0]);
     if (!items && cap !== undefined) {
       // A bounded loop (a training loop) over items that are not known still runs its body, with an unknown item.
       const u = unknown(`the items of \`${clip(node.childForFieldName('right')!.text)}\` are not known (${describe(iterV)})`, this.span(node.childForFieldName('right')!));
@@ -1184,6 +1206,32 @@ export class Interpreter {
       inside(unknown(`the value ${fn.name}() yields`, this.span(node)));
     }
     if (pending !== undefined) throw pending;
+  }
+
+  /**
+   * Calling a generator function makes a generator; its body runs on `next()` up to each yield (Python reference,
+   * "Generator functions" / "yield expressions"). The body is run here up to its first yield and paused for good:
+   * the generator stands for a stream of items like its first (`next(gen)` gives it; a bounded training loop over it
+   * takes it at every step); how many it makes is not known. Running the whole body instead never ends for
+   * `while True: for x in loader: yield x` (an endless batch stream) and used up the analysis budget.
+   */
+  private runGenerator(fn: FuncV, call: CallArgs, node: SyntaxNode): Value {
+    const depth = this.frames.length + 1;
+    const prev = this.yieldHook;
+    this.yieldHook = (value) => {
+      if (this.frames.length !== depth) return prev?.(value, node) ?? false;
+      throw new GeneratorPaused(value);
+    };
+    try {
+      this.callFunction(fn, call, node);
+      // Returned without a yield: an empty generator.
+      return { t: 'list', items: [] };
+    } catch (e) {
+      if (e instanceof GeneratorPaused) return { t: 'extern', name: '__generator__', args: [e.value] };
+      throw e;
+    } finally {
+      this.yieldHook = prev;
+    }
   }
 
   // ----------------------------------------------------------- expressions
@@ -1809,6 +1857,7 @@ export class Interpreter {
             try { return h(this, s, call, node, { t: 'extern', name: '__call_inst__' }); } finally { this.forwardRouting.delete(s.id); }
           }
         }
+        if (isGeneratorFn(fn.node)) return this.runGenerator(fn, call, node);
         return this.callFunction(fn, call, node);
       }
       case 'class': return this.instantiate(fn, call, node);

@@ -341,6 +341,9 @@ export function installPython(it: Interpreter): void {
   });
   reg('builtins.iter', (_s, c) => c.args[0] ?? NONE);
   reg('builtins.next', (_s, c, node) => {
+    // A generator paused at its first yield (interp.ts runGenerator): that item.
+    const g = c.args[0];
+    if (g?.t === 'extern' && g.name === '__generator__' && g.args?.[0]) return g.args[0];
     const items = c.args[0] ? it.iterate(c.args[0], node) : undefined;
     return items?.[0] ?? c.args[1] ?? unknown('next()', it.span(node));
   });
@@ -383,7 +386,10 @@ export function installPython(it: Interpreter): void {
   });
   reg('numpy.prod', (_s, c, node) => it.callExtern({ t: 'extern', name: 'math.prod' }, c, node));
   reg('math.gcd', (_s, c) => { let [a, b] = c.args.map((x) => num(x) ?? 0); while (b) [a, b] = [b, a % b]; return int(Math.abs(a)); });
-  it.externs.set('math.pi', () => ({ t: 'float', v: Math.PI }));
+  // Module constants are values, not functions (`math.pi * 0.5`, `from math import pi`): Python docs, math module
+  // "Constants" (pi, e, tau, inf, nan); numpy's are the same doubles (numpy docs "Constants").
+  const constants: [string, number][] = [['pi', Math.PI], ['e', Math.E], ['tau', 2 * Math.PI], ['inf', Infinity], ['nan', NaN]];
+  for (const mod of ['math', 'numpy']) for (const [k, v] of constants) it.externValues.set(`${mod}.${k}`, () => ({ t: 'float', v }));
 
   // dataclasses / typing / functools
   const field = (_s: Value | undefined, c: CallArgs): Value => ({ t: 'extern', name: '__field__', kw: c.kw });

@@ -36,13 +36,13 @@ import { DERIV, opLevel, savedBy, bytesOf } from './saved';
 import type { SyntaxNode } from '../interp/parser';
 import { keywordSlot } from '../frameworks/args';
 import { chainGetattr } from '../program/entrypoints';
-import { type TensorV, type Value, NONE, num, unknown } from '../interp/values';
+import { type InstV, type TensorV, type Value, NONE, num, unknown } from '../interp/values';
 import { hfConfig, inferenceUses, inTrainingCall, inTrainingStep } from './inference';
 import { hfConfigView, hfLoadOf, hfLoads, readConfig, UnknownConfigField } from '../frameworks/transformers/semantics';
 import { autoClassFor, numLabels, type HfConfig } from '../frameworks/transformers/catalog';
 import { llamaBlockExtra, pythonActivation, trainingCacheCopies } from '../frameworks/transformers/activations';
 import { kbitPrepOf, peftOf } from '../frameworks/peft/semantics';
-import { FROZEN } from '../frameworks/torch/semantics';
+import { FROZEN, unknownModuleSlots } from '../frameworks/torch/semantics';
 
 export interface OptimizerUse {
   kind: OptimizerKind;
@@ -166,7 +166,7 @@ export interface TrainingProgram {
    * checkpoints still referenced. They stay allocated through the step (Python frees an object only when nothing
    * references it), beside the model, its gradients and optimizer state.
    */
-  liveAtStep?: { tensors: TensorV[]; owner: Map<number, string>; checkpoints: Set<object>; span: Span };
+  liveAtStep?: { tensors: TensorV[]; owner: Map<number, string>; unsized: Map<InstV, string>; unsizedTensors: Map<number, string>; checkpoints: Set<object>; span: Span };
 }
 
 export interface TrainingInfo {
@@ -658,6 +658,8 @@ function loopContext(node: SyntaxNode): { boundTo?: string; zeroGradAfter?: bool
 function liveAtStep(it: Interpreter, node: SyntaxNode): NonNullable<TrainingProgram['liveAtStep']> {
   const tensors: TensorV[] = [];
   const owner = new Map<number, string>();
+  const unsized = new Map<InstV, string>();
+  const unsizedTensors = new Map<number, string>();
   const checkpoints = new Set<object>();
   const seen = new Set<object>();
   const stack: [Value, string | undefined][] = [];
@@ -679,7 +681,7 @@ function liveAtStep(it: Interpreter, node: SyntaxNode): NonNullable<TrainingProg
         if (onDevice && (!weight || module !== undefined) && !x.abstract && !x.virtual && x.shape.every((d) => typeof d === 'number')) {
           tensors.push(x);
           if (weight && module) owner.set(x.id, module);
-        }
+        } else if (weight && module !== undefined && onDevice && !x.abstract && !x.virtual) unsizedTensors.set(x.id, `${module}: ${x.label} has a dimension that is not known`);
         break;
       }
       case 'tuple': case 'list': for (const y of x.items) stack.push([y, module]); break;
@@ -690,6 +692,12 @@ function liveAtStep(it: Interpreter, node: SyntaxNode): NonNullable<TrainingProg
           const moved = it.state.get(`moved:${x.id}`);
           if (moved !== undefined) m = moved !== 'cpu' && moved !== 'meta' ? (module ?? x.cls.name) : undefined;
           else if (module === undefined && defaultOnDevice) m = x.cls.name;
+          // A module on the device with a part whose size is not known (a layer from a library oomlens does not
+          // model, a count read from data): what it holds is an unknown of the step, not nothing.
+          if (m !== undefined && x.cls.kind === 'torch') {
+            const slots = unknownModuleSlots(x, it.changedByUnknownLoop);
+            if (slots.length) unsized.set(x, `${x.cls.name}: ${slots[0]}`);
+          }
         }
         for (const y of x.attrs.values()) stack.push([y, m]);
         for (const y of x.items ?? []) stack.push([y, m]);
@@ -702,7 +710,7 @@ function liveAtStep(it: Interpreter, node: SyntaxNode): NonNullable<TrainingProg
       default: break;
     }
   }
-  return { tensors, owner, checkpoints, span: it.span(node) };
+  return { tensors, owner, unsized, unsizedTensors, checkpoints, span: it.span(node) };
 }
 
 // -------------------------------------------------------------- architecture
@@ -810,7 +818,7 @@ export const STATE_DICT_GROUP = 'state dict: torch.load';
  * still bound to a name. Python frees an object when the last reference to it goes (CPython reference counting),
  * and the caching allocator gives its blocks back to the pool only then, so each is allocated through the step.
  */
-function heldThroughStep(rec: ModelRecord, it: Interpreter, prog: TrainingProgram, base: PhaseTrace, weights: TensorFact[], events: MemoryEvent[], notes: string[]): MemoryEvent[] {
+function heldThroughStep(rec: ModelRecord, it: Interpreter, prog: TrainingProgram, base: PhaseTrace, weights: TensorFact[], events: MemoryEvent[], notes: string[], unknowns: Unknown[]): MemoryEvent[] {
   const live = prog.liveAtStep;
   if (!live || rec.framework !== 'torch') return [];
   const out: MemoryEvent[] = [];
@@ -846,6 +854,24 @@ function heldThroughStep(rec: ModelRecord, it: Interpreter, prog: TrainingProgra
     } });
   }
   if (held) notes.push(`${held} tensors on the device made before the step are still referenced by live names when it runs: counted in the step`);
+  // Another module on the device whose size is not known (not this model or a part of it): an unknown of the step.
+  const own = new Set<object>();
+  const ownTensors = new Set<number>();
+  if (rec.result) {
+    const stack: Value[] = [rec.result];
+    while (stack.length) {
+      const v = stack.pop()!;
+      if (typeof v !== 'object' || own.has(v)) continue;
+      own.add(v);
+      if (v.t === 'tensor') ownTensors.add(v.id);
+      else if (v.t === 'inst') { for (const y of v.attrs.values()) stack.push(y); for (const y of v.items ?? []) stack.push(y); }
+      else if (v.t === 'list' || v.t === 'tuple') for (const y of v.items) stack.push(y);
+      else if (v.t === 'dict') for (const y of v.vals) stack.push(y);
+    }
+  }
+  const unsized = [...live.unsized].filter(([m]) => !own.has(m)).map(([, why]) => why);
+  unsized.push(...[...live.unsizedTensors].filter(([id]) => !ownTensors.has(id) && !counted.has(id)).map(([, why]) => why));
+  if (unsized.length) unknowns.push({ what: 'another module on the device', reason: `a module on the accelerator while this model trains, whose size is not known, is still referenced when the step runs (${unsized[0]}${unsized.length > 1 ? `; and ${unsized.length - 1} more` : ''})`, span: live.span });
   for (const [m, n] of others) notes.push(`${m}: ${n} parameter and buffer tensors of another module on the device (a copy such as copy.deepcopy / AveragedModel / an EMA, or a second network) are still referenced when the training step runs: counted in the step`);
   return out;
 }
@@ -941,7 +967,7 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
   }
   // The batch and targets made inside the loop (those made before it are in the load phase's live set).
   events.push(...stepInputEvents(rec, it, false));
-  events.push(...heldThroughStep(rec, it, prog, base, weights, events, notes));
+  events.push(...heldThroughStep(rec, it, prog, base, weights, events, notes, unknowns));
   const bytesOn = (b: number, s: number) => (shard && stage >= s && deviceCount > 1 ? b / over : b);
   if (peft && !peft.why) {
     for (const t of peft.trainable) {

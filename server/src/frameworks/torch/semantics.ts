@@ -690,7 +690,7 @@ export function installTorch(it: Interpreter): void {
     if (!model) return unknown(`${cls}() without a model`, it.span(node));
     if (!hasTensors(model)) return unknown(`${cls}(${model.t === 'unknown' ? 'an unknown model' : 'a value with no known tensors'}): the averaged copy is not known`, it.span(node));
     const copy = copyValue(it, model, new Map(), node);
-    const device = deviceOf(c.kw.get('device') ?? c.args[devicePos]);
+    const device = devicePos >= 0 ? deviceOf(c.kw.get('device') ?? c.args[devicePos]) : undefined;
     if (device) cast(copy, undefined, device);
     const inst = it.newInst(containerClass(it, cls));
     inst.attrs.set(attr, copy);
@@ -700,6 +700,19 @@ export function installTorch(it: Interpreter): void {
   reg(['timm.utils.ModelEma', 'timm.utils.model_ema.ModelEma'], emaWrapper('ModelEma', 'ema', 2));
   reg(['timm.utils.ModelEmaV2', 'timm.utils.model_ema.ModelEmaV2'], emaWrapper('ModelEmaV2', 'module', 2));
   reg(['timm.utils.ModelEmaV3', 'timm.utils.model_ema.ModelEmaV3'], emaWrapper('ModelEmaV3', 'module', 7));
+  // lucidrains' ema_pytorch.EMA(model, ema_model=None, ...) (ema_pytorch/ema_pytorch.py): `self.ema_model =
+  // copy.deepcopy(model)` unless an ema_model is given, on the model's device; the wrapper is an nn.Module, so
+  // `ema.to(device)` moves the copy.
+  const lucidrains = emaWrapper('EMA', 'ema_model', -1);
+  reg(['ema_pytorch.EMA', 'ema_pytorch.ema_pytorch.EMA'], (self, c, node) => {
+    const given = c.kw.get('ema_model') ?? c.args[1];
+    if (given && given.t !== 'none') {
+      const inst = it.newInst(containerClass(it, 'EMA'));
+      inst.attrs.set('ema_model', given);
+      return inst;
+    }
+    return lucidrains(self, c, node);
+  });
 
   // torch.autograd.Variable(t) (deprecated since PyTorch 0.4) returns a Tensor that shares t's storage: no new
   // memory (torch 2.13 torch/autograd/variable.py, `_LegacyVariableBase`; checked: same data_ptr). `volatile` has
