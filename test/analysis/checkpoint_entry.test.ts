@@ -81,3 +81,14 @@ test('other entries of the checkpoint stay unknown, and a decision on them is no
   const r = await analyze(PROGRAM.replace('ENTRY', 'checkpoint["model"]').replace('MAPLOC', '"cuda"').replace('#BEFORE', 'if checkpoint["use_big"] is None:\n        model = None'), { device: 'a100-80gb', versions: {} });
   assert.ok(r.models.some((x) => x.facts.name === 'Net'));
 });
+
+test('a host checkpoint stays off the device when the program moves the model back to the host at the end', async () => {
+  // map_location="cpu", the model moved to the accelerator to train, then `model.cpu()` before saving: the
+  // checkpoint never was on the device (it was counted there once `.cpu()` marked the module as on the host).
+  const src = PROGRAM.replace('ENTRY', 'checkpoint["model"]').replace('MAPLOC', '"cpu"').replace('#BEFORE', 'pass')
+    .replace('\n\nmain()', '\n    model.cpu()\n    torch.save(model.state_dict(), "out.pt")\n\n\nmain()');
+  const r = await analyze(src, { device: 'a100-80gb', versions: {} });
+  const m = r.models.find((x) => x.facts.name === 'Net')!;
+  const load = m.estimate.phases.find((x) => x.phase === 'load')!;
+  assert.equal(load.breakdown.filter((b) => /^state dict: torch\.load/.test(b.label)).reduce((a, b) => a + b.bytes, 0), 0);
+});

@@ -432,7 +432,9 @@ function stateDictEvents(rec: ModelRecord, it: Interpreter, unknowns: Unknown[])
   const out: MemoryEvent[] = [];
   let nid = 3_500_000_000;
   const rid = rec.result?.t === 'inst' ? rec.result.id : undefined;
-  const moved = rid !== undefined ? it.state.get(`moved:${rid}`) : undefined;
+  // Where the module went to run (the accelerator) — not where the program leaves it: a `model.cpu()` before
+  // saving at the end does not put a host checkpoint on the device (`deviceOnce:`, torch/semantics.ts cast).
+  const moved = rid !== undefined ? it.state.get(`deviceOnce:${rid}`) ?? it.state.get(`moved:${rid}`) : undefined;
   for (const u of uses) {
     const ml = u.checkpoint.t === 'extern' ? u.checkpoint.args?.[0] : undefined;
     const loc = ml?.t === 'str' ? ml.v : ml?.t === 'extern' && ml.name === '__device__' && ml.args?.[0]?.t === 'str' ? ml.args[0].v : ml?.t === 'none' || ml === undefined ? undefined : '?';

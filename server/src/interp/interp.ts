@@ -528,6 +528,10 @@ export class Interpreter {
     }
     if (m?.attrs && name !== '__dict__') { this.setItem(m, str(name), value, at); return; }
     if (obj.t === 'inst') {
+      // A dict subclass whose __setattr__ stores into the mapping (`self[name] = value`, `__setattr__ =
+      // dict.__setitem__`): the attribute is a key.
+      const backing = dictSubclassMapping(obj);
+      if (backing && this.classAttr(obj.cls, '__setattr__') !== undefined) { this.setItem(backing, str(name), value, at); return; }
       const h = this.externs.get('__setattr__');
       if (h) h(this, obj, { args: [str(name), value], kw: new Map() }, at, { t: 'extern', name: '__setattr__' });
       else obj.attrs.set(name, value);
@@ -566,6 +570,8 @@ export class Interpreter {
     } else if (obj.t === 'environ') {
       const h = this.externs.get('os.environ.__setitem__');
       if (h) h(this, obj, { args: [key, value], kw: new Map() }, at, { t: 'extern', name: 'os.environ.__setitem__' });
+    } else if (obj.t === 'inst' && dictSubclassMapping(obj) && this.classAttr(obj.cls, '__setitem__')?.t !== 'func') {
+      this.setItem(dictSubclassMapping(obj)!, key, value, at);
     } else if (obj.t === 'inst') {
       const h = this.externs.get('__setitem__');
       if (h) h(this, obj, { args: [key, value], kw: new Map() }, at, { t: 'extern', name: '__setitem__' });
@@ -1570,6 +1576,18 @@ export class Interpreter {
           if (this.externs.has(`builtins.dict.${name}`) || DICT_METHODS.has(name)) return this.externAttr(m, name, node);
           if (m.attrs) return unknown(`\`${name}\` is not set in ${obj.cls.name}(...)`, this.span(node));
         }
+        // A program's __getattr__ runs when normal lookup fails (Python data model, "Customizing attribute
+        // access"). The CfgNode / AttrDict patterns (`return self[name]`, `__getattr__ = dict.__getitem__`) read the
+        // mapping: a key it holds is that value; otherwise the program's __getattr__ runs (a raise is unknown).
+        const ga = this.classAttr(obj.cls, '__getattr__');
+        if (ga !== undefined) {
+          if (m) {
+            const i = dictIndexOf(m.keys, str(name));
+            if (i >= 0) return m.vals[i];
+          }
+          if (ga.t === 'func') return this.callFunction({ ...ga, self: obj }, { args: [str(name)], kw: new Map() }, node);
+          return unknown(`\`${name}\` is not set in ${describe(obj)}`, this.span(node));
+        }
         return this.externAttr(obj, name, node);
       }
       case 'class': {
@@ -1696,6 +1714,8 @@ export class Interpreter {
       }
       case 'unknown': return obj;
       default: {
+        const backing = obj.t === 'inst' ? dictSubclassMapping(obj) : undefined;
+        if (backing && obj.t === 'inst' && this.classAttr(obj.cls, '__getitem__')?.t !== 'func') return this.getItem(backing, key, node);
         const h = this.externs.get('__getitem__');
         if (h) return h(this, obj, { args: [key], kw: new Map() }, node, { t: 'extern', name: '__getitem__' });
         return unknown(`indexing ${describe(obj)} is not modelled`, this.span(node));
@@ -2142,6 +2162,8 @@ export class Interpreter {
         return undefined;
       }
       case 'extern': case 'inst': {
+        const backing = v.t === 'inst' ? dictSubclassMapping(v) : undefined;
+        if (backing && v.t === 'inst' && this.classAttr(v.cls, '__iter__')?.t !== 'func') return backing.keys;
         const h = this.externs.get('__iter__');
         if (h) {
           const r = h(this, v, { args: [], kw: new Map() }, node, { t: 'extern', name: '__iter__' });
@@ -2367,7 +2389,10 @@ export function keyEq(a: Value, b: Value): boolean {
 function compare(op: string, l: Value, r: Value): boolean | undefined {
   if (op === 'is' || op === 'is not') {
     if (l.t === 'unknown' || r.t === 'unknown') return undefined;
-    const same = (l.t === 'none' && r.t === 'none') || (l.t === 'bool' && r.t === 'bool' && l.v === r.v) || l === r;
+    // A builtin type is one object (`type(v) is dict`): two references to it are the same.
+    const builtinType = (v: Value) => v.t === 'extern' && !v.self && !v.args && !v.kw && isBuiltinType(v);
+    const same = (l.t === 'none' && r.t === 'none') || (l.t === 'bool' && r.t === 'bool' && l.v === r.v) || l === r
+      || (builtinType(l) && builtinType(r) && (l as { name: string }).name === (r as { name: string }).name);
     const diffKind = l.t !== r.t && (l.t === 'none' || r.t === 'none');
     if (!same && !diffKind && l.t !== 'none' && r.t !== 'none' && l.t !== r.t) return op === 'is not';
     return op === 'is' ? same : !same;
@@ -2376,6 +2401,7 @@ function compare(op: string, l: Value, r: Value): boolean | undefined {
     let items: Value[] | undefined;
     if (r.t === 'tuple' || r.t === 'list') items = r.items;
     else if (r.t === 'dict') items = r.keys;
+    else if (r.t === 'inst' && dictSubclassMapping(r)) items = dictSubclassMapping(r)!.keys;
     else if (r.t === 'str' && l.t === 'str') return (op === 'in') === r.v.includes(l.v);
     // Nothing is in an empty container, whatever it is (a cache checked before it is filled).
     if (items && items.length === 0) return op === 'not in';

@@ -634,6 +634,7 @@ export function installTorch(it: Interpreter): void {
     });
     if (orig.size && !before && self.t === 'inst') it.state.set(key, orig);
     if (device) it.state.set(`moved:${self.t === 'inst' ? self.id : 'hf'}`, device);
+    if (device && device !== 'cpu' && device !== 'meta') it.state.set(`deviceOnce:${self.t === 'inst' ? self.id : 'hf'}`, device);
     return self;
   };
   const dtypeOf = (v: Value | undefined): DType | undefined => (v?.t === 'dtype' ? v.dtype : undefined);
@@ -720,6 +721,18 @@ export function installTorch(it: Interpreter): void {
   reg(['torch.autograd.Variable', 'torch.autograd.variable.Variable'], (_s, c, node) => {
     const x = c.args[0] ?? c.kw.get('data');
     return x?.t === 'tensor' ? x : unknown(`torch.autograd.Variable of ${x ? describe(x) : 'nothing'}`, it.span(node));
+  });
+
+  // torch.multiprocessing.spawn(fn, args=(), nprocs=1, ...) runs `fn(i, *args)` in each of nprocs processes
+  // (torch 2.13 torch/multiprocessing/spawn.py:87, 315); each process holds its own device's memory, so the
+  // analysis follows process 0: fn(0, *args). The device count is not changed (the target device says it).
+  reg(['torch.multiprocessing.spawn', 'torch.multiprocessing.spawn.spawn', 'torch.multiprocessing.start_processes'], (_s, c, node) => {
+    const fn = c.args[0] ?? c.kw.get('fn');
+    const a = c.args[1] ?? c.kw.get('args');
+    const rest = a === undefined ? [] : a.t === 'tuple' || a.t === 'list' ? a.items : undefined;
+    if (!fn || !rest) return unknown(`torch.multiprocessing.spawn: ${fn ? 'its args are not known' : 'no function'}`, it.span(node));
+    it.call(fn, { args: [int(0), ...rest], kw: new Map() }, node);
+    return NONE;
   });
 
   reg(['torch.device'], (_s, c) => ({ t: 'extern', name: '__device__', args: c.args.length ? [c.args[0].t === 'int' ? str(`cuda:${c.args[0].v}`) : c.args[0]] : [] }));
