@@ -114,3 +114,56 @@ def main():`).replace('import timm', 'import timm\nfrom somewhere_unmodelled imp
   const k = known.models.find((x) => x.facts.name === 'Net' && x.estimate.phases.some((ph) => ph.phase === 'training'))!;
   assert.ok(!k.estimate.phases.find((x) => x.phase === 'training')!.unknowns.some((u) => u.what === 'another module on the device'));
 });
+
+test('two models trained in one loop: each step holds the other model\'s weights and optimizer state', async () => {
+  const src = `import torch
+import torch.nn as nn
+
+
+class G(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.net = nn.Sequential(nn.Linear(128, 4096), nn.ReLU(), nn.Linear(4096, 4096))
+
+    def forward(self, z):
+        return self.net(z)
+
+
+class D(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.net = nn.Sequential(nn.Linear(4096, 4096), nn.ReLU(), nn.Linear(4096, 1))
+
+    def forward(self, x):
+        return self.net(x)
+
+
+g = G().cuda()
+d = D().cuda()
+og = torch.optim.Adam(g.parameters())
+od = torch.optim.Adam(d.parameters())
+for step in range(10):
+    z = torch.randn(64, 128, device="cuda")
+    real = torch.randn(64, 4096, device="cuda")
+    fake = g(z)
+    ld = d(real).mean() - d(fake.detach()).mean()
+    od.zero_grad(); ld.backward(); od.step()
+    lg = -d(fake).mean()
+    og.zero_grad(); lg.backward(); og.step()
+`;
+  const r = await analyze(src, { device: 'a100-80gb', versions: {} });
+  // D: Linear(4096, 4096) + Linear(4096, 1) = 4096·4096 + 4096 + 4096 + 1 parameters, float32; Adam keeps m and v
+  // (torch/optim/adam.py _init_group: exp_avg, exp_avg_sq, each like the parameter).
+  const dParams = 4096 * 4096 + 4096 + 4096 + 1;
+  const gParams = 128 * 4096 + 4096 + 4096 * 4096 + 4096;
+  const part = (name: string, re: RegExp) => {
+    const m = r.models.find((x) => x.facts.name === name)!;
+    return m.estimate.phases.find((x) => x.phase === 'training')!.breakdown.filter((b) => re.test(b.label)).reduce((a, b) => a + b.bytes, 0);
+  };
+  assert.equal(part('G', /^another module on the device: D/), dParams * 4);
+  assert.equal(part('G', /^optimizer state of another module: D/), dParams * 8);
+  assert.equal(part('D', /^another module on the device: G/), gParams * 4);
+  assert.equal(part('D', /^optimizer state of another module: G/), gParams * 8);
+  // Each model's own optimizer is counted once, as its own.
+  assert.equal(part('G', /^optimizer state of another module: G/), 0);
+});

@@ -166,7 +166,7 @@ export interface TrainingProgram {
    * checkpoints still referenced. They stay allocated through the step (Python frees an object only when nothing
    * references it), beside the model, its gradients and optimizer state.
    */
-  liveAtStep?: { tensors: TensorV[]; owner: Map<number, string>; unsized: Map<InstV, string>; unsizedTensors: Map<number, string>; checkpoints: Set<object>; span: Span };
+  liveAtStep?: { tensors: TensorV[]; owner: Map<number, string>; unsized: Map<InstV, string>; unsizedTensors: Map<number, string>; optimizers: Set<number>; checkpoints: Set<object>; span: Span };
 }
 
 export interface TrainingInfo {
@@ -660,6 +660,7 @@ function liveAtStep(it: Interpreter, node: SyntaxNode): NonNullable<TrainingProg
   const owner = new Map<number, string>();
   const unsized = new Map<InstV, string>();
   const unsizedTensors = new Map<number, string>();
+  const optimizers = new Set<number>();
   const checkpoints = new Set<object>();
   const seen = new Set<object>();
   const stack: [Value, string | undefined][] = [];
@@ -703,14 +704,18 @@ function liveAtStep(it: Interpreter, node: SyntaxNode): NonNullable<TrainingProg
         for (const y of x.items ?? []) stack.push([y, m]);
         break;
       }
-      case 'extern':
+      case 'extern': {
         if (x.name === '__torch_checkpoint__') checkpoints.add(x);
+        // An optimizer object still referenced (phases/training.ts optimizerValue: `__optimizer__` with its index).
+        const oi = x.name === '__optimizer__' ? num(x.args?.[0] ?? NONE) : undefined;
+        if (oi !== undefined) optimizers.add(oi);
         if (x.self) stack.push([x.self, module]);
         break;
+      }
       default: break;
     }
   }
-  return { tensors, owner, unsized, unsizedTensors, checkpoints, span: it.span(node) };
+  return { tensors, owner, unsized, unsizedTensors, optimizers, checkpoints, span: it.span(node) };
 }
 
 // -------------------------------------------------------------- architecture
@@ -868,6 +873,24 @@ function heldThroughStep(rec: ModelRecord, it: Interpreter, prog: TrainingProgra
       else if (v.t === 'list' || v.t === 'tuple') for (const y of v.items) stack.push(y);
       else if (v.t === 'dict') for (const y of v.vals) stack.push(y);
     }
+  }
+  // The optimizer of another module on the device, still referenced when this step runs (two models trained in one
+  // loop, a GAN's generator and discriminator): its state, made at its first step(), stays allocated (torch/optim
+  // keeps `state` for as long as the optimizer lives). Its gradients are not added: when they exist depends on
+  // where its zero_grad() runs (set_to_none by default, torch 2.x).
+  for (const i of live.optimizers) {
+    const o = prog.optimizers[i];
+    if (!o || o.lib !== 'torch' || !o.bound || rec.framework !== 'torch' || !o.params.length) continue;
+    if (o.params.some((t) => ownTensors.has(t.id))) continue; // this model's own optimizer
+    if (!o.params.every((t) => live.owner.has(t.id))) continue;
+    const st = optimizerStateBytes(o.kind, o.params.map((t) => ({ shape: t.shape as number[], dtype: t.dtype })), o.opts);
+    if (!st.bytes) continue;
+    const module = live.owner.get(o.params[0].id)!;
+    out.push({ op: 'alloc', tensor: {
+      id: nextId++, label: `optimizer state of another module: ${o.callee}`, group: `optimizer state of another module: ${module} (${o.callee})`, shape: [st.bytes], dtype: 'uint8', role: 'optimizer',
+      placement: { kind: 'device', index: 0 }, span: o.span, note: `${st.formula}; the optimizer of ${module}, still referenced when this model's step runs`, citation: st.citation,
+    } });
+    notes.push(`${module}'s optimizer (${o.callee}) is still referenced when this model's step runs: its state is counted; its gradients are not (when they exist depends on its zero_grad())`);
   }
   const unsized = [...live.unsized].filter(([m]) => !own.has(m)).map(([, why]) => why);
   unsized.push(...[...live.unsizedTensors].filter(([id]) => !ownTensors.has(id) && !counted.has(id)).map(([, why]) => why));
