@@ -166,4 +166,12 @@ for step in range(10):
   assert.equal(part('D', /^optimizer state of another module: G/), gParams * 8);
   // Each model's own optimizer is counted once, as its own.
   assert.equal(part('G', /^optimizer state of another module: G/), 0);
+  // The other model's gradients may be alive during this step (from its backward to its zero_grad()): not modelled,
+  // so each step is a lower bound that names them, never a "fits" without them.
+  for (const name of ['G', 'D']) {
+    const p = r.models.find((x) => x.facts.name === name)!.estimate.phases.find((x) => x.phase === 'training')!;
+    assert.ok(p.unknowns.some((u) => u.what === 'gradients of another module'), JSON.stringify(p.unknowns));
+    assert.equal(p.peakIsLowerBound, true);
+    assert.notEqual(p.fits, true);
+  }
 });
