@@ -193,14 +193,21 @@ mesh = jax.make_mesh(${meshArgs})
 with jax.set_mesh(mesh):
     model = create_sharded_model()
 `;
-  const initOf = async (meshArgs: string) => {
-    const r = await analyze(nnxProgram(meshArgs), { device: '8xa100-80gb' });
+  const initOf = async (meshArgs: string, extra = '') => {
+    const src = nnxProgram(meshArgs).replace('                               kernel_init=nnx.with_partitioning(nnx.initializers.lecun_normal(), ("model", None)))\n', (l) => l + extra);
+    const r = await analyze(src, { device: '8xa100-80gb' });
     return r.models[0].estimate.phases.find((p) => p.phase === 'init')!;
   };
 
   it('Auto axes: each device draws and keeps its shard, 2 · 1024 · 8192 · 4 B / 8', async () => {
     const p = await initOf('(8,), ("model",), axis_types=(AxisType.Auto,)');
     assert.equal(p.peakBytes, 2 * 1024 * 8192 * 4 / 8);
+    assert.equal(p.unknowns.length, 0);
+  });
+
+  it('Auto axes: a Variable without sharding metadata stays whole on every device (get_partition_spec gives PartitionSpec())', async () => {
+    const p = await initOf('(8,), ("model",), axis_types=(AxisType.Auto,)', '        self.gate = nnx.Linear(1024, 1024, use_bias=False, rngs=rngs)\n');
+    assert.equal(p.peakBytes, 2 * 1024 * 8192 * 4 / 8 + 1024 * 1024 * 4);
     assert.equal(p.unknowns.length, 0);
   });
 

@@ -82,17 +82,21 @@ export function installSharding(it: Interpreter): void {
     const specs = c.args[1] ?? c.kw.get('shardings');
     const mesh = it.state.get('activeMesh') as Value | undefined;
     const devices = it.state.get('deviceCount') as number | undefined;
+    // nnx.get_partition_spec gives each Variable its sharding metadata, and PartitionSpec() (replicated) to one
+    // without (flax/nnx/spmd.py get_partition_spec). A leaf whose split is not resolved is counted as split over
+    // every device, the least a device can hold, and the peak is then a lower bound.
+    const fromMetadata = specs?.t === 'extern' && specs.name === '__partition_specs__' && mesh?.t === 'mesh';
+    let unresolved = false;
     visitTensors(x, (t) => {
       let over: number | string = 'the sharding is not known';
-      if (specs?.t === 'extern' && specs.name === '__partition_specs__' && t.partition && mesh?.t === 'mesh') {
-        over = specShards(mesh.axes, { t: 'tuple', items: t.partition.map((n) => (n === null ? NONE : { t: 'str', v: n })) });
-      }
+      if (fromMetadata) over = t.partition ? specShards(mesh.axes, { t: 'tuple', items: t.partition.map((n) => (n === null ? NONE : { t: 'str', v: n })) }) : 1;
+      if (typeof over !== 'number') unresolved = true;
       const n = typeof over === 'number' ? over : devices ?? 1;
       if (n > 1) t.placement = { kind: 'sharded', over: n };
     });
     // With Auto axes the partitioner shards the draw itself: each device makes only its shard (measured on 8
     // CPU devices, test/truth). Otherwise the transient is not modelled.
-    if (mesh?.t === 'mesh' && mesh.axisTypes === 'auto' && specs?.t === 'extern' && specs.name === '__partition_specs__') return x;
+    if (fromMetadata && mesh.axisTypes === 'auto' && !unresolved) return x;
     for (const r of built) {
       if (r.unknowns.some((u) => u.what === 'per-device placement')) continue;
       r.unknowns.push({

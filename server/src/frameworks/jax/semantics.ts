@@ -325,9 +325,9 @@ export function installJax(it: Interpreter): void {
   reg(['flax.linen.with_logical_constraint', 'flax.linen.spmd.with_logical_constraint'], (_s, c) => c.args[0] ?? NONE);
   // with_logical_partitioning(fn, names) wraps the initializer like with_partitioning, with logical names
   // (flax/linen/spmd.py with_logical_partitioning → LogicallyPartitioned): values unchanged.
-  reg(['flax.linen.with_partitioning', 'flax.linen.spmd.with_partitioning', 'flax.linen.with_logical_partitioning', 'flax.linen.spmd.with_logical_partitioning'], (_s, c, node) => {
+  reg(['flax.linen.with_partitioning', 'flax.linen.spmd.with_partitioning', 'flax.linen.with_logical_partitioning', 'flax.linen.spmd.with_logical_partitioning', 'flax.nnx.with_partitioning', 'flax.nnx.spmd.with_partitioning'], (_s, c, node) => {
     const f = c.args[0];
-    const names = c.args[1] ?? c.kw.get('names');
+    const names = c.args[1] ?? c.kw.get('names') ?? c.kw.get('sharding');
     const list = names?.t === 'tuple' || names?.t === 'list' ? names.items.map((n) => (n.t === 'str' ? n.v : null)) : undefined;
     const cv = f ? it.toCat(f) : undefined;
     const init = typeof cv === 'object' && cv !== null && !Array.isArray(cv) && cv.kind === 'init' ? cv : { kind: 'init' as const, name: f?.t === 'func' ? f.name : 'initializer', random: true };
