@@ -876,8 +876,7 @@ function heldThroughStep(rec: ModelRecord, it: Interpreter, prog: TrainingProgra
   }
   // The optimizer of another module on the device, still referenced when this step runs (two models trained in one
   // loop, a GAN's generator and discriminator): its state, made at its first step(), stays allocated (torch/optim
-  // keeps `state` for as long as the optimizer lives). Its gradients are not added: when they exist depends on
-  // where its zero_grad() runs (set_to_none by default, torch 2.x).
+  // keeps `state` for as long as the optimizer lives). Its gradients are an unknown part of the step (below).
   for (const i of live.optimizers) {
     const o = prog.optimizers[i];
     if (!o || o.lib !== 'torch' || !o.bound || rec.framework !== 'torch' || !o.params.length) continue;
