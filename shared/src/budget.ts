@@ -52,9 +52,9 @@ function jaxDefaultFraction(version: string | undefined): number {
  */
 function capacityText(device: DeviceInfo): string {
   const u = usableCapacity(device);
-  if (u.known) return `the ${device.name}'s ${gib(u.bytes)} usable (CUDA's total; nvidia-smi shows ${mib(device.capacityBytes)})`;
-  if (device.kind === 'tpu') return `the ${device.name}'s ${mib(device.capacityBytes)} of HBM (what the TPU runtime keeps of it is not known here)`;
   const api = device.vendor === 'amd' ? 'HIP' : 'CUDA';
+  if (u.known) return `the ${device.name}'s ${gib(u.bytes)} usable (${api}'s total; ${device.vendor === 'amd' ? 'nominal' : 'nvidia-smi shows'} ${mib(device.capacityBytes)})`;
+  if (device.kind === 'tpu') return `the ${device.name}'s ${mib(device.capacityBytes)} of HBM (what the TPU runtime keeps of it is not known here)`;
   return `the ${device.name}'s ${mib(device.capacityBytes)}, its nominal total (what ${api} reports for this card, a few hundred MiB less, was not found in a public source)`;
 }
 

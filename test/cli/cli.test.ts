@@ -172,6 +172,6 @@ test('devices: each card with its nominal size and the usable figure budgets are
   assert.equal(r.code, 0, r.err);
   // A100 80GB: nvidia-smi's 81,920 MiB = 80.0 GiB = 85.9 GB; CUDA reports 79.14 GiB (devices.ts).
   assert.match(r.out, /^a100-80gb\s+A100 80GB\s+80\.0 GiB\s+85\.9 GB\s+usable 79\.14 GiB$/m);
-  // H200: no public figure for what CUDA reports: the nominal size is what budgets use, and the line says so.
-  assert.match(r.out, /^h200\s+H200\s+140\.4 GiB\s+150\.8 GB\s+usable not known \(budgets use the nominal size\)$/m);
+  // L4: no public figure for what CUDA reports: the nominal size (23,034 MiB) is what budgets use, and the line says so.
+  assert.match(r.out, /^l4\s+L4\s+22\.5 GiB\s+24\.2 GB\s+usable not known \(budgets use the nominal size\)$/m);
 });

@@ -77,7 +77,7 @@ test('catalogue holds every required id with positive capacities and citations',
   // CUDA's totals, where a public figure names the card: never above nvidia-smi's, each cited with its source.
   for (const d of listDevices().filter((x) => x.usableBytes !== undefined)) {
     assert.ok(Number.isInteger(d.usableBytes) && d.usableBytes! <= d.capacityBytes, d.id);
-    assert.match(d.usableCitation ?? '', /github\.com\/[\w.-]+\/[\w.-]+\/(issues|pull)\/\d+/, d.id);
+    assert.match(d.usableCitation ?? '', /github\.com\/[\w.-]+\/[\w.-]+\/(issues\/\d+|pull\/\d+|blob\/[0-9a-f]{40}\/)/, d.id);
   }
   assert.equal(byId['a100-40gb'].usableBytes, A100_40_CUDA);
   // PyTorch's "total capacity of 79.14 GiB" on an A100 80GB: round(79.14 × 2^30) = 84,975,927,951 B.
@@ -99,8 +99,8 @@ test('usableCapacity: CUDA\'s total where known (clamped to the nominal total), 
   assert.equal(usableCapacity(byId['a10g']).bytes, 23028 * MiB);
   // A figure above the nominal total is never used: the budget stays at most nvidia-smi's total.
   assert.equal(usableCapacity({ ...byId['t4'], usableBytes: byId['t4'].capacityBytes + MiB }).bytes, byId['t4'].capacityBytes);
-  // H200, L4, MI300X and the TPUs: no public figure found; the nominal total, known: false.
-  for (const id of ['h200', 'l4', 'mi300x', 'tpu-v3']) {
+  // L4 and the TPUs: no public figure found; the nominal total, known: false.
+  for (const id of ['l4', 'tpu-v3']) {
     const u = usableCapacity(byId[id]);
     assert.equal(u.bytes, byId[id].capacityBytes, id);
     assert.equal(u.known, false, id);
@@ -150,11 +150,13 @@ test('JAX GPU budget: 75% of total, preallocated', () => {
   assert.match(b.citation, /bottlerocket/);
   // A100 80GB: floor(0.75 × 84,975,927,951) = 63,731,945,963 B = 59.35 GiB (60 GiB of nvidia-smi's 81,920 MiB before).
   assert.equal(frameworkBudget(spec('a100-80gb'), jax()).bytes, 63_731_945_963);
-  // H200: CUDA's figure not found: 75% of nvidia-smi's 143,771 MiB, and the explanation says so.
-  const h = frameworkBudget(spec('h200'), jax());
-  assert.equal(h.bytes, Math.floor(0.75 * 143771 * MiB));
-  assert.equal(h.capacityKnown, false);
-  assert.match(h.explanation, /143,771 MiB, its nominal total \(what CUDA reports for this card, a few hundred MiB less, was not found/);
+  // L4: CUDA's figure not found: 75% of nvidia-smi's 23,034 MiB, and the explanation says so.
+  const l4 = frameworkBudget(spec('l4'), jax());
+  assert.equal(l4.bytes, Math.floor(0.75 * 23034 * MiB));
+  assert.equal(l4.capacityKnown, false);
+  assert.match(l4.explanation, /23,034 MiB, its nominal total \(what CUDA reports for this card, a few hundred MiB less, was not found/);
+  // MI300X: HIP's total_memory 196,592 MiB (ROCm/ROCm#4203) beside the nominal 192 GiB.
+  assert.match(frameworkBudget(spec('mi300x'), jax()).explanation, /the MI300X's 191\.98 GiB usable \(HIP's total; nominal 196,608 MiB\)/);
 });
 
 test('JAX GPU budget: preallocate=false keeps the cap; fraction and old versions', () => {
@@ -200,9 +202,9 @@ test('onDeviceText: tensors + runtime = what CUDA reports for the card; "≥" fo
   const held = 400 * MiB + 8320 * 1024 + 1024 * 1024; // 428,998,656 B = 429.0 MB
   // Against CUDA's 42,298,834,944 B = 42.3 GB (nvidia-smi's 40,960 MiB would read 42.9 GB).
   assert.equal(onDeviceText({ peakBytes: 10e9, fits: true }, b, 'GB'), `tensors 10.0 GB + runtime 429.0 MB = ${((10e9 + held) / 1e9).toFixed(1)} GB of 42.3 GB usable`);
-  // H200: CUDA's figure not known: against nvidia-smi's 143,771 MiB = 150,755,999,744 B, said to be the nominal total.
-  // Hopper's runtime: 400 + 32 + 1 MiB = 454,033,408 B = 454.0 MB.
-  assert.equal(onDeviceText({ peakBytes: 10e9, fits: true }, frameworkBudget(spec('h200'), { runtime: 'torch', versions: {} }), 'GB'), 'tensors 10.0 GB + runtime 454.0 MB = 10.5 GB of 150.8 GB, the nominal total');
+  // L4: CUDA's figure not known: against nvidia-smi's 23,034 MiB = 24,152,899,584 B, said to be the nominal total.
+  // Its runtime (8.9): 400 + 8.125 + 1 MiB = 428,998,656 B = 429.0 MB.
+  assert.equal(onDeviceText({ peakBytes: 10e9, fits: true }, frameworkBudget(spec('l4'), { runtime: 'torch', versions: {} }), 'GB'), 'tensors 10.0 GB + runtime 429.0 MB = 10.4 GB of 24.2 GB, the nominal total');
   assert.match(onDeviceText({ peakBytes: 10e9, fits: null }, b, 'GB')!, /^tensors ≥ 10\.0 GB .* = ≥ 10\.4 GB/);
   assert.equal(onDeviceText({ peakBytes: null, fits: null }, b, 'GB'), undefined);
   assert.equal(onDeviceText({ peakBytes: 10e9, fits: true }, frameworkBudget(spec('a100-40gb'), jax({})), 'GB'), undefined);

@@ -32,8 +32,8 @@ describe('memory timeline and fits-where over LSP', () => {
     const by = Object.fromEntries(r.devices.map((d) => [d.id, d.capacity]));
     // A100 40GB: CUDA's 42,298,834,944 B = 42.3 GB of nvidia-smi's 40,960 MiB = 42.9 GB (devices.ts).
     assert.equal(by['a100-40gb'], '42.3 GB usable of 42.9 GB');
-    // H200: no public figure for CUDA's total; the nominal 143,771 MiB = 150.8 GB.
-    assert.equal(by['h200'], '150.8 GB (usable not known)');
+    // L4: no public figure for CUDA's total; the nominal 23,034 MiB = 24.2 GB.
+    assert.equal(by['l4'], '24.2 GB (usable not known)');
   });
 
   it('S1: the lens opens the timeline; the SVG has the phase, its contributors and the budget line', async () => {
