@@ -53,6 +53,7 @@ function jaxDefaultFraction(version: string | undefined): number {
 function capacityText(device: DeviceInfo): string {
   const u = usableCapacity(device);
   const api = device.vendor === 'amd' ? 'HIP' : 'CUDA';
+  if (u.known && device.kind === 'tpu') return `the ${device.name}'s ${gib(u.bytes)} usable (XLA's HBM limit after the TPU runtime's reserve; nominal ${mib(device.capacityBytes)})`;
   if (u.known) return `the ${device.name}'s ${gib(u.bytes)} usable (${api}'s total; ${device.vendor === 'amd' ? 'nominal' : 'nvidia-smi shows'} ${mib(device.capacityBytes)})`;
   if (device.kind === 'tpu') return `the ${device.name}'s ${mib(device.capacityBytes)} of HBM (what the TPU runtime keeps of it is not known here)`;
   return `the ${device.name}'s ${mib(device.capacityBytes)}, its nominal total (what ${api} reports for this card, a few hundred MiB less, was not found in a public source)`;
@@ -65,7 +66,7 @@ export function frameworkBudget(spec: DeviceSpec, runtime: RuntimeFacts): Budget
   const of = capacityText(spec.device);
   const capCite = u.known ? `${u.citation}; ` : '';
   if (spec.device.kind === 'tpu') {
-    return { bytes: cap, ...base, explanation: `${of}, per device: all of it is available to XLA`, citation: spec.device.citation };
+    return { bytes: cap, ...base, explanation: `${of}, per device: all of it is available to XLA`, citation: `${capCite}${spec.device.citation}` };
   }
   if (runtime.runtime === 'jax') {
     const j = runtime.jax ?? {};

@@ -11,8 +11,9 @@
  *   a program that crashes. Where no public figure was found, `usableBytes` is absent and the budget says
  *   it compares against the nominal total.
  * TPU figures are per JAX device from Google Cloud's TPU pages (v3 and v2 expose each TensorCore as a
- * device; v4 and v5p run as megacore, one device per chip); what the TPU runtime keeps of them is not
- * known here. NVIDIA compute capabilities are from developer.nvidia.com/cuda-gpus.
+ * device; v4 and v5p run as megacore, one device per chip); their usable figure is the "of X hbm" of
+ * XLA:TPU's out-of-memory message, the HBM less the runtime's reserve (GiB: 16 GiB − 530 MiB = 15.48G),
+ * where a public message names the TPU. NVIDIA compute capabilities are from developer.nvidia.com/cuda-gpus.
  */
 import type { DeviceInfo, DeviceSpec } from './types';
 
@@ -36,9 +37,9 @@ const CATALOGUE: DeviceInfo[] = [
   { id: 'rtx-3090', name: 'RTX 3090', vendor: 'nvidia', kind: 'gpu', capacityBytes: 24576 * MiB, usableBytes: gib(23.69), usableCitation: 'PyTorch OOM on an RTX 3090: "23.69 GiB total capacity" (github.com/JiaweiLian/AP-PA/issues/3); 23.68 GiB on a 24 GB card (github.com/karpathy/nanoGPT/issues/208)', bf16: true, citation: 'nvidia-smi "GeForce RTX 3090 ... / 24576MiB"', computeCapability: '8.6' },
   { id: 'rtx-4090', name: 'RTX 4090', vendor: 'nvidia', kind: 'gpu', capacityBytes: 24564 * MiB, usableBytes: gib(23.52), usableCitation: 'PyTorch OOM on an RTX 4090: "GPU 0 has a total capacity of 23.52 GiB" (github.com/Soul-AILab/SoulX-FlashTalk/issues/5); 23.68 GiB in 2023 (github.com/zai-org/CogVideo/issues/36)', bf16: true, citation: 'nvidia-smi "GeForce RTX 4090 ... / 24564MiB"', computeCapability: '8.9' },
   { id: 'mi300x', name: 'MI300X', vendor: 'amd', kind: 'gpu', capacityBytes: 192 * GiB, usableBytes: 196592 * MiB, usableCitation: 'torch.cuda.get_device_properties on an MI300X (ROCm 6.2.4, torch 2.6): "total_memory=196592MB" (MiB, 191.98 GiB; github.com/ROCm/ROCm/issues/4203)', bf16: true, citation: 'AMD MI300X: 192 GB HBM3 (eight 24 GiB stacks)' },
-  { id: 'tpu-v2', name: 'TPU v2', vendor: 'google', kind: 'tpu', capacityBytes: 8 * GiB, bf16: true, citation: 'Cloud TPU v2: 8 GiB HBM per TensorCore, one JAX device per core' },
-  { id: 'tpu-v3', name: 'TPU v3', vendor: 'google', kind: 'tpu', capacityBytes: 16 * GiB, bf16: true, citation: 'cloud.google.com/tpu/docs/v3: 32 GiB per chip, two TensorCores, each a JAX device' },
-  { id: 'tpu-v4', name: 'TPU v4', vendor: 'google', kind: 'tpu', capacityBytes: 32 * GiB, bf16: true, citation: 'cloud.google.com/tpu/docs/v4: 32 GiB per chip, megacore (one JAX device per chip)' },
+  { id: 'tpu-v2', name: 'TPU v2', vendor: 'google', kind: 'tpu', capacityBytes: 8 * GiB, usableBytes: 8 * GiB - 530 * MiB, usableCitation: 'XLA:TPU OOM on an 8 GiB TPU core (Colab\'s TPU v2): "Used 9.08G of 7.48G hbm ... reserved 530.00M" (github.com/sokrypton/ColabFold/issues/62); the same 530 MiB reserve on a v2-8 (github.com/erfanzar/EasyDeL/issues/95)', bf16: true, citation: 'Cloud TPU v2: 8 GiB HBM per TensorCore, one JAX device per core' },
+  { id: 'tpu-v3', name: 'TPU v3', vendor: 'google', kind: 'tpu', capacityBytes: 16 * GiB, usableBytes: 16 * GiB - 530 * MiB, usableCitation: 'XLA:TPU OOM on a v3-8: "Used 21.95G of 15.48G hbm ... reserved 530.00M" (github.com/LargeWorldModel/LWM/issues/60)', bf16: true, citation: 'cloud.google.com/tpu/docs/v3: 32 GiB per chip, two TensorCores, each a JAX device' },
+  { id: 'tpu-v4', name: 'TPU v4', vendor: 'google', kind: 'tpu', capacityBytes: 32 * GiB, usableBytes: 32 * GiB - 1.25 * GiB, usableCitation: 'XLA:TPU OOM on a v4-32: "Used 63.80G of 30.75G hbm ... reserved 1.25G" (github.com/erfanzar/EasyDeL/issues/166; the same on a v4-256, github.com/young-geng/EasyLM/issues/98)', bf16: true, citation: 'cloud.google.com/tpu/docs/v4: 32 GiB per chip, megacore (one JAX device per chip)' },
   { id: 'tpu-v5e', name: 'TPU v5e', vendor: 'google', kind: 'tpu', capacityBytes: 16e9, bf16: true, citation: 'cloud.google.com/tpu/docs/v5e: 16 GB per chip, one TensorCore' },
   { id: 'tpu-v5p', name: 'TPU v5p', vendor: 'google', kind: 'tpu', capacityBytes: 95e9, bf16: true, citation: 'cloud.google.com/tpu/docs/v5p: 95 GB per chip, megacore' },
   { id: 'tpu-v6e', name: 'TPU v6e', vendor: 'google', kind: 'tpu', capacityBytes: 32e9, bf16: true, citation: 'cloud.google.com/tpu/docs/v6e: 32 GB per chip, one TensorCore' },

@@ -99,8 +99,8 @@ test('usableCapacity: CUDA\'s total where known (clamped to the nominal total), 
   assert.equal(usableCapacity(byId['a10g']).bytes, 23028 * MiB);
   // A figure above the nominal total is never used: the budget stays at most nvidia-smi's total.
   assert.equal(usableCapacity({ ...byId['t4'], usableBytes: byId['t4'].capacityBytes + MiB }).bytes, byId['t4'].capacityBytes);
-  // L4 and the TPUs: no public figure found; the nominal total, known: false.
-  for (const id of ['l4', 'tpu-v3']) {
+  // L4 and the TPUs v5e, v5p, v6e: no public figure found; the nominal total, known: false.
+  for (const id of ['l4', 'tpu-v5e', 'tpu-v5p', 'tpu-v6e']) {
     const u = usableCapacity(byId[id]);
     assert.equal(u.bytes, byId[id].capacityBytes, id);
     assert.equal(u.known, false, id);
@@ -173,9 +173,14 @@ test('JAX GPU budget: preallocate=false keeps the cap; fraction and old versions
 });
 
 test('JAX TPU budget ignores XLA_PYTHON_CLIENT settings', () => {
+  // The whole of what XLA:TPU lets a program use on a v3 core: 16 GiB less the runtime's 530 MiB reserve
+  // ("Used 21.95G of 15.48G hbm ... reserved 530.00M", LargeWorldModel/LWM#60) = 16,624,123,904 B.
   const b = frameworkBudget(spec('8xtpu-v3'), jax({ memFraction: 0.5 }));
-  assert.equal(b.bytes, 16 * GiB);
+  assert.equal(b.bytes, 16 * GiB - 530 * MiB);
   assert.equal(b.reservedAtStartBytes, undefined);
+  assert.match(b.explanation, /^the TPU v3's 15\.48 GiB usable \(XLA's HBM limit after the TPU runtime's reserve; nominal 16,384 MiB\), per device: all of it is available to XLA$/);
+  // TPU v5e: no public figure: its nominal 16 GB, said to be the nominal HBM.
+  assert.match(frameworkBudget(spec('tpu-v5e'), jax()).explanation, /what the TPU runtime keeps of it is not known here/);
 });
 
 test('PyTorch GPU budget: capacity less the runtime layer (CUDA context, cuBLAS and cuBLASLt workspaces)', () => {
