@@ -1,5 +1,7 @@
 /**
- * The memory a framework may actually use on one device.
+ * The memory a framework may actually use on one device. Every budget starts from what CUDA reports as the
+ * card's total (devices.ts `usableCapacity`: nvidia-smi's total less what the driver keeps), or from the
+ * nominal total where that figure is not known for the card, which the explanation then says.
  * - JAX on GPU: XLA's BFC pool is `memory_fraction × total` (openxla/xla
  *   xla/pjrt/gpu/gpu_helpers.cc `CreateBFCAllocator`), default fraction 0.75
  *   since jax 0.4.14 (jax-ml/jax#16724; 0.9 before). It is preallocated at
@@ -10,13 +12,19 @@
  * - JAX on TPU: the XLA_PYTHON_CLIENT_* settings are GPU plugin options
  *   (jaxlib/xla_client.py `generate_pjrt_gpu_plugin_options`); the budget is
  *   the device's HBM.
- * - PyTorch on GPU: the card less its runtime layer (`torchRuntime`): the CUDA
+ * - PyTorch on GPU: CUDA's total less its runtime layer (`torchRuntime`): the CUDA
  *   context, about 400 MiB with lazy module loading (pytorch/pytorch#109888;
  *   default since CUDA 11.7), and the cuBLAS and cuBLASLt workspaces that
- *   PyTorch takes from its caching allocator for the first matmul.
+ *   PyTorch takes from its caching allocator for the first matmul. The context
+ *   comes out of CUDA's total, not out of what the driver keeps before it, so
+ *   it is subtracted once: PyTorch's OOM message splits that total into free
+ *   memory and each process's use "including non-PyTorch memory" (the context),
+ *   e.g. 14.56 GiB = 10.22 free + 4.11 this process + 0.23 another on a T4
+ *   (Zheng-Chong/CatVTON#133).
  */
 import type { RuntimeFacts } from './facts';
 import type { Budget, DeviceInfo, DeviceSpec, RuntimePart, Units } from './types';
+import { usableCapacity } from './devices';
 import { formatBytes } from './units';
 
 const MiB = 2 ** 20;
@@ -26,6 +34,10 @@ function mib(b: number): string {
   return `${Math.round(b / MiB).toLocaleString('en-US')} MiB`;
 }
 
+function gib(b: number): string {
+  return `${(b / 2 ** 30).toFixed(2)} GiB`;
+}
+
 function jaxDefaultFraction(version: string | undefined): number {
   if (!version) return 0.75;
   const [maj, min, pat] = version.split('.').map((x) => Number.parseInt(x, 10));
@@ -33,32 +45,52 @@ function jaxDefaultFraction(version: string | undefined): number {
   return 0.75;
 }
 
+/**
+ * "the A100 80GB's 79.14 GiB usable (CUDA's total; nvidia-smi shows 81,920 MiB)": the capacity a budget is
+ * taken from, with the card's nominal size beside it; where CUDA's figure for the card is not known, the
+ * nominal total and a statement that it is what the comparison uses.
+ */
+function capacityText(device: DeviceInfo): string {
+  const u = usableCapacity(device);
+  const api = device.vendor === 'amd' ? 'HIP' : 'CUDA';
+  if (u.known && device.kind === 'tpu') return `the ${device.name}'s ${gib(u.bytes)} usable (XLA's HBM limit after the TPU runtime's reserve; nominal ${mib(device.capacityBytes)})`;
+  if (u.known) return `the ${device.name}'s ${gib(u.bytes)} usable (${api}'s total; ${device.vendor === 'amd' ? 'nominal' : 'nvidia-smi shows'} ${mib(device.capacityBytes)})`;
+  if (device.kind === 'tpu') return `the ${device.name}'s ${mib(device.capacityBytes)} of HBM (what the TPU runtime keeps of it is not known here)`;
+  return `the ${device.name}'s ${mib(device.capacityBytes)}, its nominal total (what ${api} reports for this card, a few hundred MiB less, was not found in a public source)`;
+}
+
 export function frameworkBudget(spec: DeviceSpec, runtime: RuntimeFacts): Budget {
-  const cap = spec.device.capacityBytes;
+  const u = usableCapacity(spec.device);
+  const cap = u.bytes;
+  const base = { capacityBytes: cap, nominalBytes: spec.device.capacityBytes, capacityKnown: u.known };
+  const of = capacityText(spec.device);
+  const capCite = u.known ? `${u.citation}; ` : '';
   if (spec.device.kind === 'tpu') {
-    return { bytes: cap, capacityBytes: cap, explanation: `${spec.device.name} HBM per device: all of it is available to XLA`, citation: spec.device.citation };
+    return { bytes: cap, ...base, explanation: `${of}, per device: all of it is available to XLA`, citation: `${capCite}${spec.device.citation}` };
   }
   if (runtime.runtime === 'jax') {
     const j = runtime.jax ?? {};
     if (j.allocator === 'platform') {
-      return { bytes: cap, capacityBytes: cap, explanation: `XLA_PYTHON_CLIENT_ALLOCATOR=platform: JAX allocates on demand from the whole ${mib(cap)}`, citation: 'JAX docs, GPU memory allocation (gpu_memory_allocation.rst)' };
+      return { bytes: cap, ...base, explanation: `XLA_PYTHON_CLIENT_ALLOCATOR=platform: JAX allocates on demand from ${of}`, citation: `${capCite}JAX docs, GPU memory allocation (gpu_memory_allocation.rst)` };
     }
     const fraction = j.memFraction ?? jaxDefaultFraction(runtime.versions.jax);
     const bytes = Math.floor(fraction * cap);
     const pre = j.preallocate ?? true;
     return {
-      bytes, capacityBytes: cap, reservedAtStartBytes: pre ? bytes : undefined,
-      explanation: `${pre ? 'JAX preallocates' : 'JAX may grow to'} ${Math.round(fraction * 100)}% of ${mib(cap)} = ${(bytes / 2 ** 30).toFixed(2)} GiB`,
-      citation: 'openxla/xla gpu_helpers.cc CreateBFCAllocator (total × memory_fraction); JAX docs gpu_memory_allocation.rst (75% default)',
+      bytes, ...base, reservedAtStartBytes: pre ? bytes : undefined,
+      explanation: `${pre ? 'JAX preallocates' : 'JAX may grow to'} ${Math.round(fraction * 100)}% of ${of} = ${(bytes / 2 ** 30).toFixed(2)} GiB`,
+      // XLA takes the fraction of the total that cuMemGetInfo reports (StreamExecutor DeviceMemoryUsage), the
+      // same figure as PyTorch's total_memory: CUDA's total, not nvidia-smi's.
+      citation: `${capCite}openxla/xla gpu_helpers.cc CreateBFCAllocator (total × memory_fraction, total from DeviceMemoryUsage = cuMemGetInfo); JAX docs gpu_memory_allocation.rst (75% default)`,
     };
   }
   const runtimeParts = torchRuntime(spec.device);
   const held = runtimeParts.reduce((s, r) => s + r.bytes, 0);
   const bytes = Math.max(0, cap - held);
   return {
-    bytes, capacityBytes: cap, runtime: runtimeParts,
-    explanation: `PyTorch can use ${mib(cap)} less its runtime, ${runtimeParts.map((r) => `${r.label} ${mibText(r.bytes)}`).join(', ')} = ${(bytes / 2 ** 30).toFixed(2)} GiB`,
-    citation: runtimeParts.map((r) => r.citation).join('; '),
+    bytes, ...base, runtime: runtimeParts,
+    explanation: `PyTorch can use ${of} less its runtime, ${runtimeParts.map((r) => `${r.label} ${mibText(r.bytes)}`).join(', ')} = ${(bytes / 2 ** 30).toFixed(2)} GiB`,
+    citation: capCite + runtimeParts.map((r) => r.citation).join('; '),
   };
 }
 
@@ -100,8 +132,8 @@ export function torchRuntime(device: DeviceInfo): RuntimePart[] {
 }
 
 /**
- * "tensors 17.7 GB + runtime 428.9 MB = 18.1 GB of 42.9 GB": a phase peak of the program's tensors with the
- * runtime layer under it, against the whole card; undefined where the budget has no runtime parts (JAX, TPU)
+ * "tensors 17.7 GB + runtime 428.9 MB = 18.1 GB of 42.3 GB usable": a phase peak of the program's tensors
+ * with the runtime layer under it, against what CUDA reports as the card's total; undefined where the budget has no runtime parts (JAX, TPU)
  * or the peak is unknown. A peak with unknown parts reads "≥". What the caching allocator reserves beyond the
  * allocated bytes (rounding of blocks to 512 B, segments of 2 MiB / 20 MiB / 2 MiB multiples:
  * c10/cuda/CUDACachingAllocator.cpp `round_size`, `get_allocation_size`) is not added: it depends on the order
@@ -111,5 +143,6 @@ export function onDeviceText(p: { peakBytes: number | null; fits: boolean | null
   if (!budget.runtime?.length || p.peakBytes === null || p.peakBytes === 0) return undefined;
   const held = budget.runtime.reduce((s, r) => s + r.bytes, 0);
   const ge = p.fits === null || lowerBound ? '≥ ' : '';
-  return `tensors ${ge}${formatBytes(p.peakBytes, units)} + runtime ${formatBytes(held, units)} = ${ge}${formatBytes(p.peakBytes + held, units)} of ${formatBytes(budget.capacityBytes, units)}`;
+  const of = budget.capacityKnown ? ' usable' : ', the nominal total';
+  return `tensors ${ge}${formatBytes(p.peakBytes, units)} + runtime ${formatBytes(held, units)} = ${ge}${formatBytes(p.peakBytes + held, units)} of ${formatBytes(budget.capacityBytes, units)}${of}`;
 }

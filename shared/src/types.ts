@@ -11,8 +11,15 @@ export interface DeviceInfo {
   name: string;
   vendor: 'nvidia' | 'amd' | 'google';
   kind: 'gpu' | 'tpu';
-  /** Memory of one JAX/PyTorch device, in bytes (what nvidia-smi reports as total). */
+  /** The card's nominal memory per JAX/PyTorch device, in bytes (what nvidia-smi reports as total). */
   capacityBytes: number;
+  /**
+   * What CUDA reports as the device's total (torch `total_memory`, "GPU 0 has a total capacity of X GiB"):
+   * the nominal size less what the driver keeps. Absent where no public figure for the card was found.
+   */
+  usableBytes?: number;
+  /** Where the usable figure comes from. */
+  usableCitation?: string;
   /** Whether the device computes in bfloat16 natively (no on V100 / T4). */
   bf16: boolean;
   /** Where the capacity figure comes from. */
@@ -31,7 +38,15 @@ export interface DeviceSpec {
 export interface Budget {
   /** Bytes per device the framework may actually use. */
   bytes: number;
+  /**
+   * What the budget is taken from: CUDA's total for the card (`usableCapacity`), or the nominal total where
+   * that is not known (`capacityKnown: false`); TPU HBM per device.
+   */
   capacityBytes: number;
+  /** The card's nominal size (nvidia-smi's total), shown beside the usable figure. */
+  nominalBytes: number;
+  /** False where no public figure says what CUDA reports for this card: the budget is the nominal total. */
+  capacityKnown: boolean;
   /** Bytes the framework reserves when its backend starts (JAX preallocation), if any. */
   reservedAtStartBytes?: number;
   /** One-line human explanation, e.g. "JAX preallocates 75% of 40,960 MiB". */

@@ -145,19 +145,33 @@ test('check --run CMD: the script the command runs, with its words and the launc
   assert.match(bad.err, /--run: no Python script/);
 });
 
-test('PyTorch on a GPU: the report shows tensors + runtime = total of the card, and the JSON names the runtime parts', () => {
+test('PyTorch on a GPU: the report shows tensors + runtime = what CUDA reports for the card, and the JSON names the runtime parts', () => {
   const r = run(['check', join(root, 'examples', 'gpt2_train', 'train.py'), '--device', 'a100-40gb']);
   assert.ok(r.code === 0 || r.code === 1, r.err);
   const out = r.out.replace(/\s*\n\s*/g, ' ');
   assert.match(out, /less its runtime, CUDA context ≈ 419\.4 MB, cuBLAS workspace 8\.5 MB, cuBLASLt workspace 1\.0 MB/);
-  assert.match(out, /on the device at the training peak: tensors [\d.]+ GB \+ runtime 429\.0 MB = [\d.]+ GB of 42\.9 GB/);
+  // Against what CUDA reports for an A100 40GB, 42,298,834,944 B = 42.3 GB (devices.ts), with nvidia-smi's
+  // 40,960 MiB = 42.9 GB named beside it.
+  assert.match(out, /PyTorch can use the A100 40GB's 42\.3 GB usable \(CUDA's total; nvidia-smi shows 42\.9 GB\) less its runtime/);
+  assert.match(out, /on the device at the training peak: tensors [\d.]+ GB \+ runtime 429\.0 MB = [\d.]+ GB of 42\.3 GB usable/);
   const j = JSON.parse(run(['check', join(root, 'examples', 'gpt2_train', 'train.py'), '--device', 'a100-40gb', '--format', 'json']).out) as {
-    files: { models: { runtime?: { capacityBytes: number; parts: { bytes: number }[] }; phases: { budgetBytes: number }[] }[] }[];
+    files: { models: { capacity: { capacityBytes: number; nominalBytes: number; capacityKnown: boolean }; runtime?: { capacityBytes: number; parts: { bytes: number }[] }; phases: { budgetBytes: number }[] }[] }[];
   };
   const m = j.files[0].models[0];
+  assert.deepEqual(m.capacity, { capacityBytes: 42_298_834_944, nominalBytes: 40960 * 2 ** 20, capacityKnown: true });
   assert.ok(m.runtime, 'runtime present for PyTorch on a GPU');
+  assert.equal(m.runtime.capacityBytes, m.capacity.capacityBytes);
   assert.equal(m.runtime.capacityBytes - m.runtime.parts.reduce((s, p) => s + p.bytes, 0), m.phases[0].budgetBytes);
   // JAX on the same card: a pool fraction, no runtime parts.
   const jaxOut = run(['check', join(root, 'examples', 'equinox_late_env', 'predict.py'), '--device', 'a100-40gb']).out;
   assert.doesNotMatch(jaxOut, /on the device at the/);
+});
+
+test('devices: each card with its nominal size and the usable figure budgets are taken from', () => {
+  const r = run(['devices']);
+  assert.equal(r.code, 0, r.err);
+  // A100 80GB: nvidia-smi's 81,920 MiB = 80.0 GiB = 85.9 GB; CUDA reports 79.14 GiB (devices.ts).
+  assert.match(r.out, /^a100-80gb\s+A100 80GB\s+80\.0 GiB\s+85\.9 GB\s+usable 79\.14 GiB$/m);
+  // L4: no public figure for what CUDA reports: the nominal size (23,034 MiB) is what budgets use, and the line says so.
+  assert.match(r.out, /^l4\s+L4\s+22\.5 GiB\s+24\.2 GB\s+usable not known \(budgets use the nominal size\)$/m);
 });

@@ -37,26 +37,28 @@ function model(events: MemoryEvent[], phase: PhaseName, runtime: RuntimeFacts): 
 }
 
 test('fitsWhere: N = ceil(split / (budget − fixed)), null when the fixed part alone is too big', () => {
-  // PyTorch on A100 40GB: (40960 − 400 − 8.125 − 1) MiB = 42,520,674,304 B usable (budget.ts torchRuntime).
-  // split 100 GiB, fixed 2 GiB: room 40,373,190,656 B → ceil(107,374,182,400 / 40,373,190,656) = ceil(2.66) = 3.
+  // PyTorch on A100 40GB: CUDA's 42,298,834,944 B (devices.ts) − (400 + 8.125 + 1) MiB = 41,869,836,288 B usable
+  // (budget.ts torchRuntime). split 100 GiB, fixed 2 GiB: room 39,722,352,640 B
+  // → ceil(107,374,182,400 / 39,722,352,640) = ceil(2.70) = 3.
   const [row] = fitsWhere(100 * GiB, 2 * GiB, TORCH, [dev('a100-40gb')]);
-  assert.equal(row.budgetBytes, 42_520_674_304);
+  assert.equal(row.budgetBytes, 41_869_836_288);
   assert.equal(row.count, 3);
-  // JAX on the same card: 75% of 40,960 MiB = 30 GiB; room 28 GiB → ceil(100 / 28) = 4.
+  // JAX on the same card: 75% of 42,298,834,944 B = 31,724,126,208 B (29.55 GiB); room 27.55 GiB → ceil(100 / 27.55) = 4.
+  const J40 = 31_724_126_208;
   const [j] = fitsWhere(100 * GiB, 2 * GiB, JAX, [dev('a100-40gb')]);
-  assert.equal(j.budgetBytes, 30 * GiB);
+  assert.equal(j.budgetBytes, J40);
   assert.equal(j.count, 4);
-  // Fixed 31 GiB > 30 GiB: no count helps.
-  assert.equal(fitsWhere(GiB, 31 * GiB, JAX, [dev('a100-40gb')])[0].count, null);
-  // Nothing to split and the fixed part fits: one device.
-  assert.equal(fitsWhere(0, 30 * GiB, JAX, [dev('a100-40gb')])[0].count, 1);
+  // Fixed 30 GiB > 29.55 GiB: no count helps.
+  assert.equal(fitsWhere(GiB, 30 * GiB, JAX, [dev('a100-40gb')])[0].count, null);
+  // Nothing to split and the fixed part fits (29 GiB ≤ 29.55 GiB): one device.
+  assert.equal(fitsWhere(0, 29 * GiB, JAX, [dev('a100-40gb')])[0].count, 1);
   // More than 65,536 devices is reported as no count: 1 PiB over 1 MiB of room each would need 2^30.
-  assert.equal(fitsWhere(2 ** 50, 30 * GiB - MiB, JAX, [dev('a100-40gb')])[0].count, null);
+  assert.equal(fitsWhere(2 ** 50, J40 - MiB, JAX, [dev('a100-40gb')])[0].count, null);
   assert.equal(MAX_DEVICES, 65536);
 });
 
 test('single-device code: parameters split (FSDP), activations fixed; bf16 is the cheapest change at init', () => {
-  // JAX, A100 40GB, budget 30 GiB. Parameters 20 GiB float32, then a 16 GiB float16 copy (activation): peak 36 GiB ✗.
+  // JAX, A100 40GB, budget 29.55 GiB (75% of CUDA's 39.39 GiB). Parameters 20 GiB float32, then a 16 GiB float16 copy (activation): peak 36 GiB ✗.
   const a = T(20, 'param');
   const b = T(16, 'activation', { dtype: 'float16' });
   const f = model([alloc(a), alloc(b)], 'init', JAX);
@@ -71,7 +73,8 @@ test('single-device code: parameters split (FSDP), activations fixed; bf16 is th
   assert.equal(adv.splitBytes, 20 * GiB);
   assert.equal(adv.fixedBytes, 16 * GiB);
   const row = (id: string) => adv.fitsOn.find((r) => r.device === id)!;
-  // A100 40GB: room 30 − 16 = 14 GiB → ceil(20 / 14) = 2. A100 80GB: 60 GiB budget ≥ 36 → 1. T4: 11.25 GiB < 16 fixed → none.
+  // A100 40GB: room 29.55 − 16 = 13.55 GiB → ceil(20 / 13.55) = 2. A100 80GB: 59.35 GiB budget (75% of 79.14 GiB) ≥ 36
+  // → 1. T4: 10.92 GiB (75% of 14.56 GiB) < 16 fixed → none.
   assert.equal(row('a100-40gb').count, 2);
   assert.equal(row('a100-80gb').count, 1);
   assert.equal(row('t4').count, null);
@@ -139,7 +142,7 @@ test('a known batch is never cut below one example: batch 1 gets no smaller-batc
 });
 
 test('code that shards: split is what it shards, replicated bytes are fixed', () => {
-  // JAX on 2× A100 40GB (30 GiB each): a 40 GiB parameter sharded over 2 (20 GiB per device) and a
+  // JAX on 2× A100 40GB (29.55 GiB each): a 40 GiB parameter sharded over 2 (20 GiB per device) and a
   // replicated 12 GiB activation: 32 GiB per device ✗.
   const sharded: Placement = { kind: 'sharded', over: 2 };
   const f = model([alloc(T(40, 'param', { placement: sharded })), alloc(T(12, 'activation', { placement: { kind: 'replicated' } }))], 'init', JAX);
@@ -149,7 +152,7 @@ test('code that shards: split is what it shards, replicated bytes are fixed', ()
   assert.equal(adv.basis, 'code');
   assert.equal(adv.splitBytes, 40 * GiB);
   assert.equal(adv.fixedBytes, 12 * GiB);
-  // room 18 GiB → ceil(40 / 18) = 3 A100 40GB; 12 + 40/3 GiB.
+  // room 17.55 GiB → ceil(40 / 17.55) = 3 A100 40GB; 12 + 40/3 GiB.
   const more = adv.changes.find((c) => c.kind === 'more-devices')!;
   assert.equal(more.factor, 3);
   assert.equal(more.peakBytes, Math.ceil(12 * GiB + (40 * GiB) / 3));
@@ -164,7 +167,7 @@ test('code that shards: split is what it shards, replicated bytes are fixed', ()
 });
 
 test('a freed tensor and a transient bind at different instants: the count covers both', () => {
-  // JAX A100 40GB (30 GiB). Instant 1: params 24 GiB (split) + a 10 GiB transient (fixed) → 10 + 24/N.
+  // JAX A100 40GB (29.55 GiB). Instant 1: params 24 GiB (split) + a 10 GiB transient (fixed) → 10 + 24/N.
   // Then params freed to 8 GiB and a 25 GiB activation: 25 + 8/N. N = 1 fails both; N = 2: 22 and 29 ✓.
   const p1 = T(16, 'param');
   const p2 = T(8, 'param');

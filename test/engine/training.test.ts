@@ -73,24 +73,31 @@ test('Llama-2-7B fp16 inference with a 4,096-token KV cache', () => {
   // Weights: 6,738,415,616 × 2 B = 13,476,831,232 B.
   const weights = gradientBytes([{ shape: [LLAMA2_7B_PARAMS], dtype: 'float16' }]);
   assert.equal(weights, 13_476_831_232);
-  // Weights + KV = 15,624,314,880 B. PyTorch on a T4: 15360 − 400 − 9.125 = 14,950.875 MiB
-  // = 15,677,128,704 B (context and cuBLAS/cuBLASLt workspaces): fits one; a V100 16GB (16,150.875 MiB) fits one.
+  // Weights + KV = 15,624,314,880 B. PyTorch on a T4: CUDA reports 14.56 GiB = 15,633,680,957 B (devices.ts),
+  // less 400 + 9.125 MiB (context and cuBLAS/cuBLASLt workspaces) = 15,204,682,301 B: one T4 does not hold it
+  // (against nvidia-smi's 15,360 MiB it read "fits one", 15,677,128,704 B). Two: room per device
+  // 15,204,682,301 − 2 GiB of KV = 13,057,198,653 B → ceil(13,476,831,232 / 13,057,198,653) = 2.
   const rows = fitsWhere(weights, kv.bytes, { runtime: 'torch', versions: {} });
   const t4 = rows.find((r) => r.device.id === 't4')!;
-  assert.equal(t4.budgetBytes, 14950.875 * MiB);
-  assert.equal(t4.count, 1);
+  assert.equal(t4.budgetBytes, Math.round(14.56 * GiB) - 400 * MiB - 9.125 * MiB);
+  assert.equal(t4.budgetBytes, 15_204_682_301);
+  assert.equal(t4.count, 2);
+  // A V100 16GB: 15.78 GiB − 409.125 MiB = 16,514,686,812 B ≥ 15,624,314,880: one.
+  assert.equal(rows.find((r) => r.device.id === 'v100-16gb')!.count, 1);
 });
 
 test('fitsWhere: smallest N, and null when the fixed part alone does not fit', () => {
-  // JAX on A100 40GB: budget 30 GiB. 100 GiB split + 5 GiB fixed: ceil(100 / 25) = 4.
+  // JAX on A100 40GB: budget 75% of CUDA's 42,298,834,944 B = 31,724,126,208 B (29.55 GiB). 100 GiB split + 5 GiB
+  // fixed: room 24.55 GiB → ceil(100 / 24.55) = ceil(4.07) = 5 (four held 98.2 GiB; against nvidia-smi's total the
+  // budget was 30 GiB and four read as enough).
   const rows = fitsWhere(100 * GiB, 5 * GiB, { runtime: 'jax', versions: {} });
-  assert.equal(rows.find((r) => r.device.id === 'a100-40gb')!.count, 4);
+  assert.equal(rows.find((r) => r.device.id === 'a100-40gb')!.count, 5);
   // 100 GiB split + 30 GiB fixed: no room left on an A100 40GB.
   const none = fitsWhere(100 * GiB, 30 * GiB, { runtime: 'jax', versions: {} });
   assert.equal(none.find((r) => r.device.id === 'a100-40gb')!.count, null);
   // Absurd sizes are not a device count.
   assert.equal(fitsWhere(Infinity, 0, { runtime: 'jax', versions: {} })[0].count, null);
-  // More than 65536 devices needed: null. 2^52 B / 30 GiB = 2^22 / 30 ≈ 139,810 > 65536.
+  // More than 65536 devices needed: null. 2^52 B / 29.55 GiB ≈ 141,960 > 65536.
   assert.equal(fitsWhere(2 ** 52, 0, { runtime: 'jax', versions: {} }).find((r) => r.device.id === 'a100-40gb')!.count, null);
 });
 

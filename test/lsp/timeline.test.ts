@@ -27,6 +27,15 @@ describe('memory timeline and fits-where over LSP', () => {
   });
   after(async () => { await c.close(); });
 
+  it('oomlens/listDevices: each card with what CUDA reports as usable beside its nominal size, or "usable not known"', async () => {
+    const r = await c.conn.sendRequest<{ devices: { id: string; name: string; capacity: string }[] }>('oomlens/listDevices');
+    const by = Object.fromEntries(r.devices.map((d) => [d.id, d.capacity]));
+    // A100 40GB: CUDA's 42,298,834,944 B = 42.3 GB of nvidia-smi's 40,960 MiB = 42.9 GB (devices.ts).
+    assert.equal(by['a100-40gb'], '42.3 GB usable of 42.9 GB');
+    // L4: no public figure for CUDA's total; the nominal 23,034 MiB = 24.2 GB.
+    assert.equal(by['l4'], '24.2 GB (usable not known)');
+  });
+
   it('S1: the lens opens the timeline; the SVG has the phase, its contributors and the budget line', async () => {
     c.settings = { target: { device: 'a100-40gb' } };
     const d = c.open(S1);
@@ -111,7 +120,7 @@ describe('memory timeline and fits-where over LSP', () => {
     assert.equal(shown[0].external, true);
     const svg = readFileSync(r.path, 'utf8');
     assert.match(svg, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
-    assert.ok(svg.includes('budget 32.2 GB'), 'A100 40GB under JAX: 75% of 40,960 MiB');
+    assert.ok(svg.includes('budget 31.7 GB'), 'A100 40GB under JAX: 75% of CUDA\'s 42,298,834,944 B');
     assert.ok(svg.includes('init: peak'), 'the phase heading is drawn in the file');
     // No model: nothing written, nothing shown.
     const e = c.open(join(SCENARIOS, 'no_model_cmd.py'), 'y = 2\n');

@@ -10,7 +10,7 @@ import type { MemoryEvent, ModelFacts, PhaseTrace, TensorFact, Unknown } from '.
 import { estimate } from '../../../shared/src/estimate';
 import { dtypeBytes } from '../../../shared/src/dtypes';
 import { formatBytes } from '../../../shared/src/units';
-import { parseDeviceSpec } from '../../../shared/src/devices';
+import { parseDeviceSpec, usableCapacity } from '../../../shared/src/devices';
 import type { DeviceSpec } from '../../../shared/src/types';
 import { buildCatalogues } from '../frameworks/catalogues';
 import { readPinnedVersions } from '../config/versions';
@@ -107,7 +107,8 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
     if (opts.cancelled) it.cancelled = opts.cancelled;
     it.state.set('versions', versions);
     it.state.set('deviceCount', spec.count);
-    it.state.set('deviceCapacity', spec.device.capacityBytes);
+    // What torch.cuda.mem_get_info can report: CUDA's total for the card, not nvidia-smi's (devices.ts).
+    it.state.set('deviceCapacity', usableCapacity(spec.device).bytes);
     // Local checkpoint folders named in the code resolve against the analysed file's folder.
     if (opts.path) it.state.set('fileDir', dirname(opts.path));
     installFrameworks(it);

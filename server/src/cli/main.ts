@@ -11,7 +11,7 @@ import { basename, join, resolve } from 'node:path';
 import { commandFromText } from '../program/launch';
 import { findRoot, workspaceFor } from '../program/workspace';
 import { pathToFileURL } from 'node:url';
-import { displayName, listDevices, parseDeviceSpec } from '../../../shared/src/devices';
+import { displayName, listDevices, parseDeviceSpec, usableCapacity } from '../../../shared/src/devices';
 import { renderSvg } from '../timeline/render';
 import { documentSpec, locatorFor, timelineView } from '../timeline/view';
 import { GB, GiB } from '../../../shared/src/units';
@@ -341,7 +341,10 @@ async function fix(opts: CliOptions, io: Io): Promise<number> {
 
 function devices(io: Io): number {
   for (const d of listDevices()) {
-    io.out(`${d.id.padEnd(12)} ${d.name.padEnd(16)} ${(d.capacityBytes / GiB).toFixed(1).padStart(6)} GiB  ${(d.capacityBytes / GB).toFixed(1).padStart(6)} GB`);
+    // Nominal size (nvidia-smi's total), then what CUDA reports as usable: the figure budgets are taken from.
+    const u = usableCapacity(d);
+    const usable = u.known ? `usable ${(u.bytes / GiB).toFixed(2)} GiB` : 'usable not known (budgets use the nominal size)';
+    io.out(`${d.id.padEnd(12)} ${d.name.padEnd(16)} ${(d.capacityBytes / GiB).toFixed(1).padStart(6)} GiB  ${(d.capacityBytes / GB).toFixed(1).padStart(6)} GB  ${usable}`);
   }
   io.out('Several devices: prefix a count, e.g. 8xh100-80gb.');
   return 0;

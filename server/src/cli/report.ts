@@ -125,6 +125,11 @@ export interface JsonModel {
   params: number | null;
   paramBytes: number | null;
   bytesByDtype: Record<string, number>;
+  /**
+   * What the budget is taken from: CUDA's total for the card (`capacityKnown`), else the nominal total;
+   * `nominalBytes` is nvidia-smi's total (shared/src/devices.ts usableCapacity).
+   */
+  capacity: { capacityBytes: number; nominalBytes: number; capacityKnown: boolean };
   /** PyTorch on a GPU: the runtime layer under the tensors (shared/src/budget.ts torchRuntime). */
   runtime?: { capacityBytes: number; parts: RuntimePart[] };
   phases: JsonPhase[];
@@ -220,6 +225,7 @@ export function modelJson(idx: LineIndex, m: ModelReport): JsonModel {
     params: m.facts.paramCount,
     paramBytes: e.paramBytes,
     bytesByDtype: e.bytesByDtype,
+    capacity: { capacityBytes: e.budget.capacityBytes, nominalBytes: e.budget.nominalBytes, capacityKnown: e.budget.capacityKnown },
     ...(e.budget.runtime ? { runtime: { capacityBytes: e.budget.capacityBytes, parts: e.budget.runtime } } : {}),
     phases: e.phases.map((p, i) => {
       const a = advice[i];

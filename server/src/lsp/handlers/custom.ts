@@ -1,6 +1,6 @@
 /** The custom `oomlens/<verb>` requests declared in ../../protocol.ts. */
 import { pathToFileURL } from 'node:url';
-import { displayName, listDevices } from '../../../../shared/src/devices';
+import { displayName, listDevices, usableCapacity } from '../../../../shared/src/devices';
 import { formatBytes } from '../../../../shared/src/units';
 import { DEFAULT_SETTINGS } from '../../config/settings';
 import { ListDevicesRequest, ShowTimelineRequest, type ListDevicesResult, type ShowTimelineParams, type ShowTimelineResult } from '../../protocol';
@@ -14,7 +14,11 @@ export const FILE_WIDTH = 720;
 
 export function registerCustom(server: OomlensServer): void {
   server.connection.onRequest(ListDevicesRequest, (): ListDevicesResult => ({
-    devices: listDevices().map((d) => ({ id: d.id, name: d.name, capacity: formatBytes(d.capacityBytes, server.pushedSettings.units ?? DEFAULT_SETTINGS.units) })),
+    devices: listDevices().map((d) => {
+      const units = server.pushedSettings.units ?? DEFAULT_SETTINGS.units;
+      const u = usableCapacity(d);
+      return { id: d.id, name: d.name, capacity: u.known ? `${formatBytes(u.bytes, units)} usable of ${formatBytes(d.capacityBytes, units)}` : `${formatBytes(d.capacityBytes, units)} (usable not known)` };
+    }),
   }));
   // The memory timeline of the model at the position (else the file's first model), as one Vega-Lite chart per phase for the client's webview.
   server.connection.onRequest(ShowTimelineRequest, (p: ShowTimelineParams): Promise<ShowTimelineResult> => {
