@@ -114,3 +114,15 @@ image = pipe("a photo").images[0]
   assert.match(JSON.stringify(p.unknowns) + JSON.stringify(p.models.map((m) => m.estimate.unknowns)), /the models of a diffusers pipeline .* are not sized by oomlens/);
   assert.ok(!p.findings.some((d) => /fits/.test(d.message)));
 });
+
+test('diffusers EMAModel: a copy of every trained parameter, on the device once the program moves it there', async () => {
+  const step = async (adapter: string) => {
+    const r = await run({ adapter: `from diffusers.training_utils import EMAModel\n${adapter}` });
+    const t = r.models.find((m) => /\(unet\)/.test(m.facts.name))!.estimate.phases.find((p) => p.phase === 'training')!;
+    return t.breakdown.filter((b) => /^another module on the device: EMAModel/.test(b.label)).reduce((a, b) => a + b.bytes, 0);
+  };
+  // training_utils.py EMAModel.__init__: shadow_params = [p.clone().detach() for p in parameters] (float32 here).
+  assert.equal(await step('ema = EMAModel(unet.parameters(), decay=0.9999)\nema.to("cuda")'), UNET * 4);
+  assert.equal(await step('ema = EMAModel(unet.parameters(), decay=0.9999)'), 0, 'left on the host: not in the device step');
+  assert.equal(await step('ema = EMAModel(unet.parameters())\nema.to("cuda")\ndel ema'), 0, 'released before the loop');
+});
