@@ -180,3 +180,13 @@ model = AutoModelForCausalLM.from_pretrained("meta-llama/Llama-2-13b-hf", torch_
   assert.equal(load.fits, true);
   assert.ok(load.notes.some((n) => /CPU RAM/.test(n)), JSON.stringify(load.notes));
 });
+
+test('Accelerator(mixed_precision=None) — an argparse default — reads accelerate launch\'s setting, and accelerator.mixed_precision says it', async () => {
+  // accelerator.py __init__: mixed_precision None → parse_choice_from_env("ACCELERATE_MIXED_PRECISION", "no").
+  const src = (mp: string) => loop(`accelerator = Accelerator(mixed_precision=${mp})\nweight_dtype = torch.float16 if accelerator.mixed_precision == "fp16" else torch.float32\nside = torch.zeros(1000, 1000, device="cuda", dtype=weight_dtype)`, 'accelerator.accumulate(model)', 'accelerator.backward(loss)', 'model, optimizer = accelerator.prepare(model, optimizer)');
+  const none = await phase(src('None'));
+  const fp16 = await phase(src('"fp16"'));
+  const side = (p: typeof none.p) => p!.breakdown.filter((b) => /float16/.test(b.label) && b.bytes === 2_000_000).length;
+  assert.equal(side(fp16.p), 1, 'the fp16 accelerator makes the float16 side tensor');
+  assert.equal(side(none.p), 0, 'None without accelerate launch is "no": float32');
+});

@@ -47,7 +47,7 @@ const EXTRA: Record<string, string> = {
 /** The model class built from it: the causal LM where oomlens lists one, else the family's base model. */
 const BUILD: Record<string, string> = {
   BertConfig: 'AutoModel', RobertaConfig: 'AutoModelForMaskedLM', T5Config: 'AutoModelForSeq2SeqLM', DebertaV2Config: 'AutoModel',
-  BartConfig: 'AutoModelForSeq2SeqLM', WhisperConfig: 'AutoModelForSpeechSeq2Seq', ViTConfig: 'AutoModel',
+  BartConfig: 'AutoModelForSeq2SeqLM', WhisperConfig: 'AutoModelForSpeechSeq2Seq', ViTConfig: 'AutoModel', CLIPTextConfig: 'AutoModel',
 };
 
 const snippet = (body: string) => {

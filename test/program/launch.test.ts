@@ -461,3 +461,14 @@ model = instantiate_from_config({"target": "pkg.models.Net", "params": {"width":
     assert.equal(r.count, 216);
   } finally { rmSync(root, { recursive: true, force: true }); }
 });
+
+test('a README is one shell session: a variable exported in an earlier code block is what $VAR means in a later one', () => {
+  const root = project({
+    'train.py': ARGPARSE,
+    'README.md': 'Set up:\n\n```bash\nexport WIDTH=11\n```\n\nThen train:\n\n```bash\npython train.py --width $WIDTH\n```\n\nAgain, wider:\n\n```bash\nexport WIDTH=13\npython train.py --width $WIDTH\n```\n',
+  });
+  try {
+    const got = launchCommandsFor(workspaceFor(root), join(root, 'train.py')).map((c) => c.argv.join(' '));
+    assert.deepEqual(got, ['--width 11', '--width 13']);
+  } finally { rmSync(root, { recursive: true, force: true }); }
+});

@@ -12,6 +12,7 @@ import { installEquinox } from './equinox/semantics';
 import { installHaiku } from './haiku/semantics';
 import { installSharding } from '../phases/sharding';
 import { installTransformers } from './transformers/semantics';
+import { installDiffusers } from './diffusers/semantics';
 import { installTrainer } from './transformers/trainer';
 import { installPeft } from './peft/semantics';
 import { installDatasets } from './datasets/semantics';
@@ -37,6 +38,7 @@ export function installFrameworks(it: Interpreter): void {
   installEquinox(it);
   installHaiku(it);
   installTransformers(it);
+  installDiffusers(it);
   installInference(it);
   installTraining(it);
   installTrainer(it);

@@ -2283,7 +2283,7 @@ export function externDType(full: string): DType | undefined {
 /** Top-level packages whose calls the catalogues and framework models answer (never read as workspace source). */
 const MODELLED_LIBS = new Set(['torch', 'torchvision', 'jax', 'jaxlib', 'flax', 'haiku', 'equinox', 'optax', 'chex', 'numpy', 'transformers',
   'peft', 'accelerate', 'bitsandbytes', 'einops', 'trl', 'timm', 'ml_collections', 'absl', 'fire', 'typer', 'click', 'jsonargparse',
-  'omegaconf', 'yaml', 'orbax', 'safetensors', 'deepspeed', 'fairscale', 'loralib']);
+  'omegaconf', 'yaml', 'orbax', 'safetensors', 'deepspeed', 'fairscale', 'loralib', 'diffusers']);
 
 /** Libraries whose unmodelled functions are taken not to change the dicts and lists passed to them. */
 const KNOWN_LIBS = /^(torch|jax|jaxlib|flax|haiku|equinox|optax|chex|numpy|math|builtins|os|sys|functools|collections|typing|dataclasses|transformers|einops|logging|warnings|time|random|json|re|itertools|copy|abc|enum|inspect|pathlib|contextlib|operator|argparse|tqdm|wandb|orbax)\./;

@@ -7,7 +7,8 @@
  * process count (`torchrun --nproc_per_node 8`) is the world size.
  *
  * Nothing is run. Shell text is split into words by `shell-quote` (POSIX
- * quoting); `VAR=value` / `export VAR=value` lines earlier in the same file
+ * quoting); `VAR=value` / `export VAR=value` lines earlier in the same file (in a Markdown file, earlier in
+ * any of its code blocks)
  * expand `$VAR`, `${VAR}` and `${VAR:-default}` (bash(1) "Parameter
  * Expansion"); a word that needs a value oomlens does not have (a script
  * argument `$1`, an unset variable, a command substitution) is an unknown
@@ -259,10 +260,9 @@ function locate(ctx: Ctx, word: string): string | undefined {
 }
 
 /** Commands in shell text (a script, or a Markdown code block's lines), with their 1-based lines. */
-function fromShell(ws: Workspace, file: string, text: string, firstLine = 1, env = new Map<string, string>()): LaunchCommand[] {
+function fromShell(ws: Workspace, file: string, text: string, firstLine = 1, env = new Map<string, string>(), vars = new Map<string, string>()): LaunchCommand[] {
   const out: LaunchCommand[] = [];
   const ctx: Ctx = { ws, file, cwd: [], env };
-  const vars = new Map<string, string>();
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
     const start = i;
@@ -291,6 +291,9 @@ function fromShell(ws: Workspace, file: string, text: string, firstLine = 1, env
 function fromMarkdown(ws: Workspace, file: string, text: string): LaunchCommand[] {
   const out: LaunchCommand[] = [];
   const lines = text.split('\n');
+  // The blocks of a README are one shell session followed in order: `export MODEL_NAME=…` in one block is what
+  // `$MODEL_NAME` means in the blocks after it, until set again.
+  const vars = new Map<string, string>();
   for (let i = 0; i < lines.length; i++) {
     const open = /^\s*(```|~~~)/.exec(lines[i]);
     if (!open) continue;
@@ -299,7 +302,7 @@ function fromMarkdown(ws: Workspace, file: string, text: string): LaunchCommand[
     while (j < lines.length && !lines[j].trimStart().startsWith(fence)) j++;
     // Any language: READMEs put commands in ```markdown, ```python or ```text blocks too; a line counts only
     // when it starts with a launcher (readCommand), so code lines are never taken for commands.
-    out.push(...fromShell(ws, file, lines.slice(i + 1, j).join('\n'), i + 2));
+    out.push(...fromShell(ws, file, lines.slice(i + 1, j).join('\n'), i + 2, undefined, vars));
     i = j;
   }
   return out;

@@ -1,7 +1,8 @@
 /**
  * ## What it does
  * Finds `from_pretrained(...)` calls without a dtype on transformers
- * versions that load weights in float32 by default.
+ * versions that load weights in float32 by default, and diffusers model
+ * loads without `torch_dtype` (float32 in every diffusers version).
  *
  * ## Why is this bad?
  * Before transformers 5.0, models are instantiated in `torch.float32`
@@ -30,6 +31,7 @@
  *
  * ## References
  * - transformers docs, main_classes/model.md: "Under Pytorch a model normally gets instantiated with torch.float32 format"
+ * - diffusers models/modeling_utils.py `from_pretrained` (0.42): the model is built under torch's default dtype unless `torch_dtype` is set
  * - huggingface/transformers#42805 (v5.0: dtype "auto" by default); #39782 (4.56: `torch_dtype` → `dtype`)
  */
 import { dtypeBytes } from '../../../shared/src/dtypes';
@@ -53,7 +55,10 @@ export const fullPrecisionFromPretrained: Rule = {
       if (load.checkpointDtype === 'float32') continue;
       // An unknown checkpoint (not in the table, the cache or a local folder; a half-typed id): no numbers to give.
       if (load.params === null && load.checkpointDtype === undefined) continue;
-      const v = load.transformersVersion;
+      // diffusers builds every model in torch's default dtype unless torch_dtype is given, in every version
+      // (diffusers 0.42 models/modeling_utils.py from_pretrained; model_loading_utils.py load_model_dict_into_meta).
+      const diffusers = load.library === 'diffusers';
+      const v = diffusers ? undefined : load.transformersVersion;
       if (v && Number(v.split('.')[0]) >= 5) continue;
       const bf16 = ctx.target.device.bf16;
       const want = load.checkpointDtype === 'bfloat16' && bf16 ? 'bfloat16' : 'float16';
@@ -66,7 +71,7 @@ export const fullPrecisionFromPretrained: Rule = {
       const sizeAfter = load.params !== null ? ` (${fmt(load.params * dtypeBytes(want))})` : '';
       out.push({
         span: load.span,
-        message: `\`${load.checkpoint}\` loads in float32${sizeNow}: ${v ? `transformers==${v}` : 'transformers (version not pinned) before 5.0'} defaults to float32` +
+        message: `\`${load.checkpoint}\` loads in float32${sizeNow}: ${diffusers ? 'diffusers builds the model in torch\'s default dtype, float32, unless torch_dtype is given' : v ? `transformers==${v} defaults to float32` : 'transformers (version not pinned) before 5.0 defaults to float32'}` +
           (load.checkpointDtype ? `, though the checkpoint is stored in ${load.checkpointDtype}` : '') + `. Pass ${kw}=${value}${sizeAfter}` +
           (want === 'float16' && !bf16 ? ` (${deviceLabel(ctx.target)} has no bfloat16)` : '') + '.',
         related: [],

@@ -176,7 +176,10 @@ export function installAccelerate(it: Interpreter): void {
     // Without the keyword, Accelerator reads what `accelerate launch` put in the environment (accelerator.py:
     // "Will default to the value in the environment variable ACCELERATE_MIXED_PRECISION"; state.py for FSDP/DeepSpeed).
     const env = (it.state.get('launchEnv') as Record<string, string> | undefined) ?? {};
-    const mp = c.kw.get('mixed_precision') ?? (env.ACCELERATE_MIXED_PRECISION ? str(env.ACCELERATE_MIXED_PRECISION) : undefined);
+    // `mixed_precision=None` (an argparse default) is the same as leaving it out (accelerator.py __init__:
+    // `parse_choice_from_env("ACCELERATE_MIXED_PRECISION", "no")` when mixed_precision is None).
+    const mpKw = c.kw.get('mixed_precision');
+    const mp = (mpKw && mpKw.t !== 'none' ? mpKw : undefined) ?? (env.ACCELERATE_MIXED_PRECISION ? str(env.ACCELERATE_MIXED_PRECISION) : mpKw ? str('no') : undefined);
     if (!c.kw.get('fsdp_plugin') && env.ACCELERATE_USE_FSDP === 'true' && !prog().fsdp) prog().fsdp = { span: it.span(node), stage: 3, how: 'accelerate launch with FSDP (ACCELERATE_USE_FSDP)' };
     const envStage = Number(env.ACCELERATE_DEEPSPEED_ZERO_STAGE);
     if (!c.kw.get('deepspeed_plugin') && env.ACCELERATE_USE_DEEPSPEED === 'true' && Number.isInteger(envStage) && envStage >= 0 && envStage <= 3 && !prog().zero) prog().zero = { span: it.span(node), stage: envStage as 0 | 1 | 2 | 3, how: `accelerate launch with DeepSpeed ZeRO stage ${envStage}` };
@@ -197,7 +200,7 @@ export function installAccelerate(it: Interpreter): void {
       p.fsdp = { span: it.span(node), stage: st, how: `Accelerator(fsdp_plugin=FullyShardedDataParallelPlugin(${text}))` };
     }
     const ga = num(c.kw.get('gradient_accumulation_steps') ?? NONE);
-    return { t: 'extern', name: '__accelerator__', kw: new Map([...c.kw, ...(ga ? [['__ga__', { t: 'int', v: ga }] as [string, Value]] : [])]) };
+    return { t: 'extern', name: '__accelerator__', kw: new Map([...c.kw, ...(mp ? [['mixed_precision', mp] as [string, Value]] : []), ...(ga ? [['__ga__', { t: 'int', v: ga }] as [string, Value]] : [])]) };
   });
   reg(['accelerate.DeepSpeedPlugin', 'accelerate.utils.DeepSpeedPlugin'], (_s, c) => ({ t: 'extern', name: 'accelerate.DeepSpeedPlugin', kw: new Map(c.kw) }));
   reg(['accelerate.FullyShardedDataParallelPlugin', 'accelerate.utils.FullyShardedDataParallelPlugin'], (_s, c) => ({ t: 'extern', name: 'accelerate.FullyShardedDataParallelPlugin', kw: new Map(c.kw) }));

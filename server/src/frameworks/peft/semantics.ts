@@ -134,6 +134,17 @@ export function installPeft(it: Interpreter): void {
       return model;
     });
   }
+  // `model.add_adapter(lora_config)` (diffusers models/adapter PeftAdapterMixin.add_adapter, transformers
+  // integrations/peft.py PeftAdapterMixin.add_adapter): peft's inject_adapter_in_model on the model itself, in place
+  // (peft mapping.py inject_adapter_in_model → the tuner's inject_adapter, which marks only the adapters trainable,
+  // tuners_utils.py BaseTuner.inject_adapter → _mark_only_adapters_as_trainable). Returns None.
+  for (const base of ['torch.nn.Module', 'transformers.PreTrainedModel']) {
+    it.externs.set(`${base}.add_adapter`, (_i, self, c: CallArgs, node: SyntaxNode) => {
+      const cfg = c.args[0] ?? c.kw.get('adapter_config') ?? c.kw.get('peft_config');
+      if (self?.t === 'inst') PEFT.set(self, { ...loraInfo(it, self, cfg, undefined, it.span(node)), how: 'add_adapter' });
+      return NONE;
+    });
+  }
   it.externs.set('peft.get_peft_model', (_i, _s, c: CallArgs, node: SyntaxNode) => {
     const model = c.args[0] ?? c.kw.get('model') ?? NONE;
     const cfg = c.args[1] ?? c.kw.get('peft_config');

@@ -701,6 +701,23 @@ export function installTorch(it: Interpreter): void {
   reg(['timm.utils.ModelEma', 'timm.utils.model_ema.ModelEma'], emaWrapper('ModelEma', 'ema', 2));
   reg(['timm.utils.ModelEmaV2', 'timm.utils.model_ema.ModelEmaV2'], emaWrapper('ModelEmaV2', 'module', 2));
   reg(['timm.utils.ModelEmaV3', 'timm.utils.model_ema.ModelEmaV3'], emaWrapper('ModelEmaV3', 'module', 7));
+  // diffusers' EMAModel(parameters, ...) (diffusers 0.42 training_utils.py EMAModel.__init__: `parameters =
+  // list(parameters)` (a Module is deprecated but taken: its parameters()), `self.shadow_params = [p.clone().detach()
+  // for p in parameters]`): a copy of each parameter where the parameter is. It is not an nn.Module, but its
+  // `.to(device=…, dtype=…)` moves and casts the copies as Module.to does, and the diffusers training scripts move it
+  // to the accelerator before training (examples/text_to_image/train_text_to_image.py `ema_unet.to(accelerator.device)`).
+  // Whether the parameters were already on the device when copied is not followed: the copy counts once the program
+  // moves it (a lower bound otherwise).
+  reg(['diffusers.training_utils.EMAModel', 'diffusers.EMAModel'], (_s, c, node) => {
+    let ps = c.args[0] ?? c.kw.get('parameters');
+    if (ps?.t === 'inst' && ps.cls.kind === 'torch') ps = { t: 'list', items: moduleTensors(ps).params };
+    const items = ps ? it.iterate(ps, node) : undefined;
+    if (!items || !items.length || !items.every((x) => x.t === 'tensor')) return unknown(`EMAModel(${ps ? describe(ps) : 'no parameters'}): the parameters it copies are not known`, it.span(node));
+    const memo = new Map<object, Value>();
+    const inst = it.newInst(containerClass(it, 'EMAModel'));
+    inst.attrs.set('shadow_params', { t: 'list', items: items.map((t) => copyValue(it, t, memo, node)) });
+    return inst;
+  });
   // lucidrains' ema_pytorch.EMA(model, ema_model=None, ...) (ema_pytorch/ema_pytorch.py): `self.ema_model =
   // copy.deepcopy(model)` unless an ema_model is given, on the model's device; the wrapper is an nn.Module, so
   // `ema.to(device)` moves the copy.

@@ -164,7 +164,7 @@ function vit(c: HfConfig, cls: string): ModuleSize[] {
 function clip(c: HfConfig, cls: string): ModuleSize[] {
   const t = (c.text_config ?? {}) as Record<string, unknown>;
   const v = (c.vision_config ?? {}) as Record<string, unknown>;
-  const text = /TextModel$/.test(cls) ? c as Record<string, unknown> : t;
+  const text = /TextModel(WithProjection)?$/.test(cls) || c.model_type === 'clip_text_model' ? c as Record<string, unknown> : t;
   const vision = /VisionModel$/.test(cls) ? c as Record<string, unknown> : v;
   const ht = num(text, 'hidden_size') ?? 512; const It = num(text, 'intermediate_size') ?? 2048; const Lt = num(text, 'num_hidden_layers') ?? 12;
   const V = num(text, 'vocab_size') ?? 49408; const P = num(text, 'max_position_embeddings') ?? 77;
@@ -182,7 +182,11 @@ function clip(c: HfConfig, cls: string): ModuleSize[] {
     ...Array.from({ length: Lv }, (_, i) => ({ name: `${pre}encoder.layers.${i}`, params: vitLayer(hv, Iv) })),
     { name: `${pre}post_layernorm`, params: 2 * hv },
   ];
-  if (/^CLIPTextModel$/.test(cls)) return textTower('text_model.');
+  if (/^CLIPTextModel$/.test(cls) || (c.model_type === 'clip_text_model' && cls === 'AutoModel')) return textTower('text_model.');
+  // CLIPTextModelWithProjection (modeling_clip.py): the text tower and text_projection (h → projection_dim, no bias),
+  // as Stable Diffusion XL's second text encoder is built.
+  if (/^CLIPTextModelWithProjection$/.test(cls)) return [...textTower('text_model.'), { name: 'text_projection', params: ht * proj }];
+  if (c.model_type === 'clip_text_model') throw new Error(`${cls} is not listed for a CLIP text config`);
   if (/^CLIPVisionModel$/.test(cls)) return visionTower('vision_model.');
   if (!/^(AutoModel|CLIPModel)$/.test(cls)) throw new Error(`${cls} is not listed`);
   return [{ name: 'logit_scale', params: 1 }, ...textTower('text_model.'), ...visionTower('vision_model.'),
@@ -190,9 +194,9 @@ function clip(c: HfConfig, cls: string): ModuleSize[] {
 }
 
 /** tie_word_embeddings defaults (configuration_<arch>.py). */
-export const ENCODER_TIE_DEFAULT: Record<string, boolean> = { 'deberta-v2': true, bart: true, whisper: true, vit: true, clip: true };
+export const ENCODER_TIE_DEFAULT: Record<string, boolean> = { 'deberta-v2': true, bart: true, whisper: true, vit: true, clip: true, clip_text_model: true };
 
-export const ENCODER_FAMILIES = ['deberta-v2', 'bart', 'whisper', 'vit', 'clip'];
+export const ENCODER_FAMILIES = ['deberta-v2', 'bart', 'whisper', 'vit', 'clip', 'clip_text_model'];
 
 /** Module sizes of a family in this file; undefined when the model_type is not one of them; throws for a head not listed. */
 export function encoderFamilySizes(c: HfConfig, className: string, tied: boolean): ModuleSize[] | undefined {
@@ -201,7 +205,8 @@ export function encoderFamilySizes(c: HfConfig, className: string, tied: boolean
     case 'bart': return bart(c, className, tied);
     case 'whisper': return whisper(c, className, tied);
     case 'vit': return vit(c, className);
-    case 'clip': return clip(c, className);
+    // A text_encoder folder's config.json (CLIPTextConfig, model_type "clip_text_model") holds the text tower's fields itself.
+    case 'clip': case 'clip_text_model': return clip(c, className);
     default: return undefined;
   }
 }

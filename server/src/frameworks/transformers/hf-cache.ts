@@ -105,6 +105,20 @@ export function checkpointDir(modelId: string, env: NodeJS.ProcessEnv = process.
   return revs.length ? join(snaps, revs[0]) : undefined;
 }
 
+/**
+ * The config.json of folder `sub` of a checkpoint on disk (a diffusers pipeline's `unet`, `vae`, `text_encoder`):
+ * `{ config, path, dir }`, `{ unknown }` when the file is not valid JSON, undefined when not on disk.
+ */
+export function readLocalSubfolder(modelId: string, sub: string, env: NodeJS.ProcessEnv = process.env, baseDir?: string): (LocalConfig & { dir: string }) | { unknown: string } | undefined {
+  const root = checkpointDir(modelId, env, baseDir);
+  if (!root || !sub || sub.split(/[\\/]/).includes('..')) return undefined;
+  const dir = join(root, sub);
+  const p = join(dir, 'config.json');
+  if (!existsSync(p)) return undefined;
+  const r = parse(p);
+  return 'config' in r ? { ...r, dir } : r;
+}
+
 /** Bytes per element of each safetensors dtype (huggingface/safetensors safetensors/src/tensor.rs `Dtype::bitsize`). */
 export const SAFETENSORS_DTYPE_BYTES: Record<string, number> = {
   BOOL: 1, U8: 1, I8: 1, F8_E5M2: 1, F8_E4M3: 1, I16: 2, U16: 2, F16: 2, BF16: 2, I32: 4, U32: 4, F32: 4, I64: 8, U64: 8, F64: 8,
@@ -149,10 +163,12 @@ export function readSafetensorsHeader(path: string): StoredTensor[] | { unknown:
  * every shard's safetensors header when the shards are present, else the
  * index's metadata.total_size.
  */
-export function readLocalWeights(dir: string): LocalWeights | { unknown: string } | undefined {
-  const st = join(dir, 'model.safetensors');
-  const stIndex = join(dir, 'model.safetensors.index.json');
-  const binIndex = join(dir, 'pytorch_model.bin.index.json');
+export function readLocalWeights(dir: string, stem = 'model'): LocalWeights | { unknown: string } | undefined {
+  // diffusers names its files diffusion_pytorch_model.safetensors / .bin (diffusers utils/constants.py
+  // SAFETENSORS_WEIGHTS_NAME, WEIGHTS_NAME); transformers model.safetensors / pytorch_model.bin.
+  const st = join(dir, `${stem}.safetensors`);
+  const stIndex = join(dir, `${stem}.safetensors.index.json`);
+  const binIndex = join(dir, stem === 'model' ? 'pytorch_model.bin.index.json' : `${stem}.bin.index.json`);
   if (existsSync(stIndex)) {
     let idx: { metadata?: { total_size?: unknown }; weight_map?: Record<string, string> };
     try { idx = JSON.parse(readFileSync(stIndex, 'utf8')); } catch (e) { return { unknown: `${stIndex} is not valid JSON: ${(e as Error).message}` }; }

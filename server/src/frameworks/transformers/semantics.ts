@@ -13,7 +13,8 @@ import type { DType, Placement, Span } from '../../../../shared/src/facts';
 import { treeFromSizes, type MapMode } from '../../../../shared/src/accelerate';
 import { placeModules } from '../accelerate/semantics';
 import { dtypeBytes, parseDType } from '../../../../shared/src/dtypes';
-import { checkpointDir, readLocalConfig, readLocalWeights, SAFETENSORS_DTYPE_BYTES, type StoredTensor } from './hf-cache';
+import { checkpointDir, readLocalConfig, readLocalSubfolder, readLocalWeights, SAFETENSORS_DTYPE_BYTES, type StoredTensor } from './hf-cache';
+import { lookupComponent } from '../diffusers/catalog';
 import { defaultLoadDType, dtypeKeyword, KNOWN_MODEL_TYPES, lookupCheckpoint, moduleSizes, type HfConfig, type ModuleSize } from './catalog';
 import { keywordSlot } from '../args';
 import { linearize, type Interpreter } from '../../interp/interp';
@@ -28,6 +29,8 @@ export interface HfLoad {
   span: Span;
   /** Offset after the call's last argument (to insert keywords; frameworks/args.ts keywordSlot). */
   insertAt: number;
+  /** The library whose from_pretrained this is (absent: transformers). */
+  library?: 'diffusers';
   /** Whether the call already has arguments (a comma is needed before a new keyword). */
   hasArgs: boolean;
   /** The local name of the `torch` module at the call, if the program imported it there. */
@@ -303,6 +306,26 @@ export function installTransformers(it: Interpreter): void {
   it.externs.set('transformers.BitsAndBytesConfig', (_i, _s, c) => ({ t: 'extern', name: 'transformers.BitsAndBytesConfig', kw: c.kw }));
 }
 
+/**
+ * The model in folder `sub` of repository `id`: that folder's config.json on disk (a local folder or the hub cache),
+ * else the shipped table of pipeline components (frameworks/diffusers/catalog.ts); a folder found nowhere has no
+ * config (its size is unknown, said by fromPretrained).
+ */
+function resolveSubfolder(id: string, sub: string, baseDir: string | undefined): ResolvedCheckpoint {
+  const subfolder = sub.trim().replace(/^\/+|\/+$/g, '');
+  const local = readLocalSubfolder(id, subfolder, process.env, baseDir);
+  if (local && 'unknown' in local) return { subfolder, why: local.unknown };
+  if (local) return { subfolder, config: local.config as HfConfig, source: local.path, dir: local.dir };
+  const entry = lookupComponent(id, subfolder);
+  if (entry && typeof entry.config.model_type === 'string') return { subfolder, config: entry.config as HfConfig, source: entry.source };
+  return { subfolder };
+}
+
+/** `<className>.from_pretrained(id, **kw)` with a checkpoint the caller resolved (frameworks/diffusers). */
+export function loadResolved(it: Interpreter, className: string, args: Value[], kw: Map<string, Value>, node: SyntaxNode, resolved: ResolvedCheckpoint, dtype: { dtype: DType | undefined; why: string }): Value {
+  return fromPretrained(it, className, args, kw, node, undefined, dtype, undefined, resolved);
+}
+
 /** `<className>.from_pretrained(id, **kw)` as a library's own code calls it (trl's SFTTrainer with a model id). */
 export function loadPretrained(it: Interpreter, className: string, id: string, kw: Map<string, Value>, node: SyntaxNode): Value {
   return fromPretrained(it, className, [{ t: 'str', v: id }], kw, node);
@@ -404,7 +427,30 @@ function hfClass(it: Interpreter, name: string): ClassV {
   return { t: 'class', name, bases: [], ns: new Map(), kind: 'torch', dataclass: false, fields: [] };
 }
 
-function fromPretrained(it: Interpreter, className: string, args: Value[], kw: Map<string, Value>, node: SyntaxNode, fromConfig?: HfConfig, configDtype?: { dtype: DType | undefined; why: string }, unknownFields?: Map<string, string>): Value {
+/**
+ * A checkpoint found by the caller rather than by id (a diffusers model class, a component `subfolder` of a
+ * pipeline repository): its config, where it came from, the local folder holding its weights, and, for classes
+ * that are not transformers models, their sizes and Linear layers computed by the caller.
+ */
+export interface ResolvedCheckpoint {
+  config?: HfConfig;
+  source?: string;
+  dir?: string;
+  /** The weights file stem in `dir` (`model` for transformers, `diffusion_pytorch_model` for diffusers). */
+  weightsStem?: string;
+  sizes?: ModuleSize[];
+  layout?: ModelLayout | { why: string };
+  /** Why the sizes are not known (the config is known but has no formula). */
+  why?: string;
+  /** The record's framework: a diffusers model is a torch module, not a transformers language model. */
+  framework?: 'torch';
+  /** Shown with the checkpoint name (`unet` of `runwayml/stable-diffusion-v1-5`). */
+  subfolder?: string;
+  /** The library whose from_pretrained this is (absent: transformers). */
+  library?: 'diffusers';
+}
+
+function fromPretrained(it: Interpreter, className: string, args: Value[], kw: Map<string, Value>, node: SyntaxNode, fromConfig?: HfConfig, configDtype?: { dtype: DType | undefined; why: string }, unknownFields?: Map<string, string>, resolvedIn?: ResolvedCheckpoint): Value {
   const idV = args[0] ?? kw.get('pretrained_model_name_or_path');
   const argList = node.childForFieldName('arguments');
   const slot = keywordSlot(node);
@@ -417,16 +463,23 @@ function fromPretrained(it: Interpreter, className: string, args: Value[], kw: M
       : `the checkpoint name is not known (${describe(idV)})`;
     return it.note(`${className}.from_pretrained: ${why}`, node);
   }
-  const id = idV.v;
   const versions = (it.state.get('versions') as Record<string, string> | undefined) ?? {};
   const tv = versions.transformers;
   const baseDir = it.state.get('fileDir') as string | undefined;
+  // `subfolder="text_encoder"`: the model lives in that folder of the repository (a diffusers pipeline's
+  // component), with its own config.json (modeling_utils.py from_pretrained `subfolder`).
+  const subV = kw.get('subfolder');
+  const resolved = resolvedIn ?? (!fromConfig && subV?.t === 'str' && subV.v.trim() ? resolveSubfolder(idV.v, subV.v, baseDir) : undefined);
+  if (!resolvedIn && !fromConfig && subV && subV.t !== 'str' && subV.t !== 'none') {
+    return it.note(`${className}.from_pretrained("${idV.v}", subfolder=…): the subfolder is not known (${describe(subV)}), so which model is loaded is not known`, node);
+  }
+  const id = resolved?.subfolder ? `${idV.v} (${resolved.subfolder})` : idV.v;
   // from_config: the config given, and no checkpoint files (the weights are randomly initialised).
-  const local = fromConfig ? undefined : readLocalConfig(id, process.env, baseDir);
-  const entry = fromConfig ? undefined : lookupCheckpoint(id);
-  const dir = fromConfig ? undefined : checkpointDir(id, process.env, baseDir);
-  const weights = dir ? readLocalWeights(dir) : undefined;
-  const config: HfConfig | undefined = fromConfig ?? (local && 'config' in local ? (local.config as HfConfig) : undefined) ?? entry?.config;
+  const local = fromConfig || resolved ? undefined : readLocalConfig(id, process.env, baseDir);
+  const entry = fromConfig || resolved ? undefined : lookupCheckpoint(id);
+  const dir = fromConfig ? undefined : resolved ? resolved.dir : checkpointDir(id, process.env, baseDir);
+  const weights = dir ? readLocalWeights(dir, resolved?.weightsStem) : undefined;
+  const config: HfConfig | undefined = fromConfig ?? resolved?.config ?? (local && 'config' in local ? (local.config as HfConfig) : undefined) ?? entry?.config;
 
   // dtype: explicit argument, else the version's default.
   let dtypeArg: HfLoad['dtypeArg'];
@@ -467,21 +520,22 @@ function fromPretrained(it: Interpreter, className: string, args: Value[], kw: M
 
   // Under init_empty_weights() / torch.device("meta") the weights are on the meta device: no memory, no load.
   const meta = it.state.get('torchMeta') === true;
-  const rec = it.memory.current || meta ? undefined : it.memory.begin({ name: id, framework: 'transformers', span: it.span(node), phase: 'load', jitted: false, gc: false });
+  const rec = it.memory.current || meta ? undefined : it.memory.begin({ name: id, framework: resolved?.framework ?? 'transformers', span: it.span(node), phase: 'load', jitted: false, gc: false });
   const inst = it.newInst(hfClass(it, className));
   const load: HfLoad = {
-    span: it.span(node), ...slot, torchName: it.nameFor('torch'), checkpoint: id, className,
+    span: it.span(node), ...slot, ...(resolved?.library ? { library: resolved.library } : {}), torchName: it.nameFor('torch'), checkpoint: id, className,
     dtypeArg, dtype, dtypeWhy: why, checkpointDtype, transformersVersion: tv, keyword: dtypeKeyword(tv), deviceMap, quantized: quant,
     params: null, modelName: id, config, ...(unknownFields?.size ? { unknownFields } : {}), ...(fromConfig ? { fromConfig: true } : {}),
   };
   hfLoads(it).push(load);
   LOAD_OF.set(inst, load);
   const view = hfConfigView(load);
-  if (view) { const l = readConfig(() => linearLayout(view, className, tv)); load.layout = l instanceof UnknownConfigField ? { why: l.message } : l; }
+  if (resolved?.layout) load.layout = resolved.layout;
+  else if (view && !resolved?.framework) { const l = readConfig(() => linearLayout(view, className, tv)); load.layout = l instanceof UnknownConfigField ? { why: l.message } : l; }
   // Sizes: the local checkpoint's safetensors headers (exact), else config.json arithmetic per model_type.
   const stored = weights && 'tensors' in weights && weights.tensors ? weights.tensors : undefined;
   let unknownRead: UnknownConfigField | undefined;
-  let sizes: ModuleSize[] = stored ? groupTensors(stored) : view ? (() => { const r = readConfig(() => moduleSizes(view, className, true)); if (r instanceof UnknownConfigField) { unknownRead = r; return []; } return r; })() : [];
+  let sizes: ModuleSize[] = stored ? groupTensors(stored) : resolved?.framework ? resolved.sizes ?? [] : view ? (() => { const r = readConfig(() => moduleSizes(view, className, true)); if (r instanceof UnknownConfigField) { unknownRead = r; return []; } return r; })() : [];
   let quantWhy: string | undefined;
   if (qSpec && 'why' in qSpec) quantWhy = qSpec.why;
   else if (qSpec && sizes.length) {
@@ -490,9 +544,11 @@ function fromPretrained(it: Interpreter, className: string, args: Value[], kw: M
     else if (stored) quantWhy = `${qSpec.how}: quantising a checkpoint sized from its safetensors headers is not modelled`;
     else { sizes = quantizeSizes(sizes, layout, qSpec); load.quant = qSpec; }
   }
-  load.sizedFrom = fromConfig ? `the config given to ${className} (model_type ${config?.model_type})` : stored ? `${weights && 'source' in weights ? weights.source : 'safetensors headers'} in ${dir}` : local && 'config' in local ? `${local.path} (model_type ${config?.model_type})` : entry ? entry.source : undefined;
+  load.sizedFrom = fromConfig ? `the config given to ${className} (model_type ${config?.model_type})` : stored ? `${weights && 'source' in weights ? weights.source : 'safetensors headers'} in ${dir}` : resolved?.source ? resolved.source : stored ? `${weights && 'source' in weights ? weights.source : 'safetensors headers'} in ${dir}` : local && 'config' in local ? `${local.path} (model_type ${config?.model_type})` : entry ? entry.source : undefined;
   if (weights && 'unknown' in weights) it.note(`checkpoint files of "${id}": ${weights.unknown}`, node);
-  if (!config && !stored) {
+  if (resolved?.why && !stored) {
+    it.note(`checkpoint "${id}": ${resolved.why}; its size is unknown`, node);
+  } else if (!config && !stored) {
     it.note(`unknown checkpoint "${id}": not in oomlens's table, and neither a local folder nor the Hugging Face cache (${'HF_HUB_CACHE / HF_HOME / ~/.cache/huggingface/hub'}) holds its config.json or weights: its size is unknown`, node);
   } else if (unknownRead) {
     it.note(`${fromConfig ? `the config of ${className}` : `checkpoint "${id}"`}: ${unknownRead.message}, and the parameter formula needs it: the model's size is unknown`, node);

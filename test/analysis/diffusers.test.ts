@@ -1,0 +1,128 @@
+// diffusers models loaded one by one from a pipeline repository, as its training scripts do
+// (examples/text_to_image, examples/dreambooth): `UNet2DConditionModel.from_pretrained(id, subfolder="unet")`,
+// `AutoencoderKL.from_pretrained(id, subfolder="vae")`, `CLIPTextModel.from_pretrained(id, subfolder="text_encoder")`.
+// Before, the diffusers models were not reported at all and the text encoder was an "unknown checkpoint"; a full
+// fine-tune of the UNet on a 16 GB card read as no model. Sizes are checked against diffusers itself in
+// test/catalog/diffusers.test.ts; here what the program does with them: the dtype (float32 unless torch_dtype),
+// the training step of the UNet (AdamW state, gradients), LoRA via `unet.add_adapter(LoraConfig(...))` (trainable
+// = the adapters only; 797,184 adapter parameters for r=4 on to_q/to_k/to_v/to_out.0 of the SD 1.5 UNet, the count
+// peft gives on the model diffusers builds from the same config, test/python/diffusers_param_counts.py's builder),
+// and unknowns where the checkpoint or folder is not known.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { analyze } from '../../server/src/analysis/analyze';
+import { runPythonJson } from '../python/venv';
+
+const PROGRAM = `import torch
+from diffusers import UNet2DConditionModel, AutoencoderKL, DDPMScheduler
+from transformers import CLIPTextModel
+from peft import LoraConfig
+
+model_id = "MODEL"
+text_encoder = CLIPTextModel.from_pretrained(model_id, subfolder="text_encoder")
+vae = AutoencoderKL.from_pretrained(model_id, subfolder="vae")
+unet = UNet2DConditionModel.from_pretrained(model_id, subfolder="unet"UNET_KW)
+vae.requires_grad_(False)
+text_encoder.requires_grad_(False)
+ADAPTER
+vae.to("cuda", dtype=torch.float16)
+text_encoder.to("cuda", dtype=torch.float16)
+unet.to("cuda")
+params = [p for p in unet.parameters() if p.requires_grad]
+optimizer = torch.optim.AdamW(params, lr=1e-5)
+for step in range(10):
+    latents = torch.randn(1, 4, 64, 64, device="cuda")
+    timesteps = torch.randint(0, 1000, (1,), device="cuda")
+    hidden = torch.randn(1, 77, 768, device="cuda")
+    pred = unet(latents, timesteps, hidden).sample
+    loss = torch.nn.functional.mse_loss(pred, latents)
+    loss.backward()
+    optimizer.step()
+    optimizer.zero_grad()
+`;
+
+const UNET = 859_520_964;
+const VAE = 83_653_863;
+const CLIP_L = 123_060_480;
+
+async function run(opts: { model?: string; unetKw?: string; adapter?: string; device?: string }) {
+  const src = PROGRAM.replace('MODEL', opts.model ?? 'runwayml/stable-diffusion-v1-5').replace('UNET_KW', opts.unetKw ?? '').replace('ADAPTER', opts.adapter ?? '');
+  return analyze(src, { device: opts.device ?? 't4', versions: {} });
+}
+
+test('the UNet, the VAE and the text encoder of a pipeline repository are each sized from their folder', async () => {
+  const r = await run({});
+  const by = (re: RegExp) => r.models.find((m) => re.test(m.facts.name));
+  assert.equal(by(/\(unet\)/)?.estimate.paramCount, UNET);
+  assert.equal(by(/\(vae\)/)?.estimate.paramCount, VAE);
+  assert.equal(by(/\(text_encoder\)/)?.estimate.paramCount, CLIP_L);
+  // diffusers builds in torch's default dtype without torch_dtype: float32, 4 B per parameter (the load phase,
+  // before the program casts the VAE and the text encoder).
+  assert.equal(by(/\(unet\)/)!.estimate.paramBytes, UNET * 4);
+});
+
+test('torch_dtype=torch.float16 loads the UNet in 2 B per parameter', async () => {
+  const r = await run({ unetKw: ', torch_dtype=torch.float16' });
+  assert.equal(r.models.find((m) => /\(unet\)/.test(m.facts.name))!.estimate.paramBytes, UNET * 2);
+});
+
+test('a full fine-tune of the UNet with AdamW does not fit a T4: parameters, gradients and Adam state alone exceed it', async () => {
+  const r = await run({});
+  const unet = r.models.find((m) => /\(unet\)/.test(m.facts.name))!;
+  const t = unet.estimate.phases.find((p) => p.phase === 'training')!;
+  assert.ok(t, 'a training phase');
+  const part = (re: RegExp) => t.breakdown.filter((b) => re.test(b.label)).reduce((a, b) => a + b.bytes, 0);
+  assert.equal(part(/^optimizer state/), UNET * 8, 'AdamW m and v in float32');
+  assert.equal(part(/^gradients/), UNET * 4);
+  // The frozen VAE and text encoder, cast to float16 on the device, are in the step.
+  assert.equal(part(/^another module on the device/), (VAE + CLIP_L) * 2);
+  // The UNet's activations are not modelled: a lower bound, which already exceeds the card.
+  assert.ok(t.unknowns.some((u) => u.what === 'activations'));
+  assert.equal(t.fits, false);
+  assert.ok(t.peakIsLowerBound);
+  assert.ok(r.findings.some((d) => d.code === 'OOM001'));
+});
+
+test('unet.add_adapter(LoraConfig(...)) trains only the adapters: no "does not fit" from the frozen base', async () => {
+  const truth = runPythonJson<{ trainable: number; total: number }>('diffusers_lora_count.py', {
+    config: { attention_head_dim: 8, block_out_channels: [320, 640, 1280, 1280], cross_attention_dim: 768,
+      down_block_types: ['CrossAttnDownBlock2D', 'CrossAttnDownBlock2D', 'CrossAttnDownBlock2D', 'DownBlock2D'],
+      up_block_types: ['UpBlock2D', 'CrossAttnUpBlock2D', 'CrossAttnUpBlock2D', 'CrossAttnUpBlock2D'], layers_per_block: 2 },
+    lora: { r: 4, lora_alpha: 4, target_modules: ['to_k', 'to_q', 'to_v', 'to_out.0'] },
+  });
+  const r = await run({ adapter: 'unet.requires_grad_(False)\nunet.add_adapter(LoraConfig(r=4, lora_alpha=4, init_lora_weights="gaussian", target_modules=["to_k", "to_q", "to_v", "to_out.0"]))' });
+  const unet = r.models.find((m) => /\(unet\)/.test(m.facts.name))!;
+  const t = unet.estimate.phases.find((p) => p.phase === 'training')!;
+  const part = (re: RegExp) => t.breakdown.filter((b) => re.test(b.label)).reduce((a, b) => a + b.bytes, 0);
+  assert.equal(part(/^LoRA adapters/), truth.trainable * 4, 'the adapters peft adds, in float32');
+  assert.equal(part(/^optimizer state/), truth.trainable * 8, 'Adam state for the adapters only');
+  assert.ok(!r.findings.some((d) => d.code === 'OOM001'), 'no OOM001 from the frozen base');
+});
+
+test('an unknown repository, an unknown folder or a pipeline: a model whose size is unknown, never zero', async () => {
+  const r = await run({ model: 'someone/my-private-model' });
+  assert.ok(r.models.every((m) => !/my-private-model/.test(m.facts.name) || m.estimate.paramCount === null), 'no size for an unknown repository');
+  const reasons = r.models.flatMap((m) => m.estimate.unknowns.map((u) => u.reason)).join('\n');
+  assert.match(reasons, /unknown checkpoint "someone\/my-private-model \(unet\)"/);
+  assert.match(reasons, /unknown checkpoint "someone\/my-private-model \(text_encoder\)"/);
+  const p = await analyze(`import torch
+from diffusers import StableDiffusionPipeline
+pipe = StableDiffusionPipeline.from_pretrained("runwayml/stable-diffusion-v1-5", torch_dtype=torch.float16)
+pipe = pipe.to("cuda")
+image = pipe("a photo").images[0]
+`, { device: 't4', versions: {} });
+  assert.match(JSON.stringify(p.unknowns) + JSON.stringify(p.models.map((m) => m.estimate.unknowns)), /the models of a diffusers pipeline .* are not sized by oomlens/);
+  assert.ok(!p.findings.some((d) => /fits/.test(d.message)));
+});
+
+test('diffusers EMAModel: a copy of every trained parameter, on the device once the program moves it there', async () => {
+  const step = async (adapter: string) => {
+    const r = await run({ adapter: `from diffusers.training_utils import EMAModel\n${adapter}` });
+    const t = r.models.find((m) => /\(unet\)/.test(m.facts.name))!.estimate.phases.find((p) => p.phase === 'training')!;
+    return t.breakdown.filter((b) => /^another module on the device: EMAModel/.test(b.label)).reduce((a, b) => a + b.bytes, 0);
+  };
+  // training_utils.py EMAModel.__init__: shadow_params = [p.clone().detach() for p in parameters] (float32 here).
+  assert.equal(await step('ema = EMAModel(unet.parameters(), decay=0.9999)\nema.to("cuda")'), UNET * 4);
+  assert.equal(await step('ema = EMAModel(unet.parameters(), decay=0.9999)'), 0, 'left on the host: not in the device step');
+  assert.equal(await step('ema = EMAModel(unet.parameters())\nema.to("cuda")\ndel ema'), 0, 'released before the loop');
+});
