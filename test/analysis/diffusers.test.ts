@@ -107,12 +107,11 @@ test('an unknown repository, an unknown folder or a pipeline: a model whose size
   assert.match(reasons, /unknown checkpoint "someone\/my-private-model \(text_encoder\)"/);
   const p = await analyze(`import torch
 from diffusers import StableDiffusionPipeline
-pipe = StableDiffusionPipeline.from_pretrained("runwayml/stable-diffusion-v1-5", torch_dtype=torch.float16)
+pipe = StableDiffusionPipeline.from_pretrained(f"someone/{'private'}", torch_dtype=torch.float16)
 pipe = pipe.to("cuda")
-image = pipe("a photo").images[0]
 `, { device: 't4', versions: {} });
-  assert.match(JSON.stringify(p.unknowns) + JSON.stringify(p.models.map((m) => m.estimate.unknowns)), /the models of a diffusers pipeline .* are not sized by oomlens/);
-  assert.ok(!p.findings.some((d) => /fits/.test(d.message)));
+  assert.ok(p.models.every((m) => m.estimate.paramCount === null), 'a pipeline of an unknown repository has no size');
+  assert.ok(!p.findings.some((d) => d.code === 'OOM001'));
 });
 
 test('diffusers EMAModel: a copy of every trained parameter, on the device once the program moves it there', async () => {
@@ -125,4 +124,73 @@ test('diffusers EMAModel: a copy of every trained parameter, on the device once 
   assert.equal(await step('ema = EMAModel(unet.parameters(), decay=0.9999)\nema.to("cuda")'), UNET * 4);
   assert.equal(await step('ema = EMAModel(unet.parameters(), decay=0.9999)'), 0, 'left on the host: not in the device step');
   assert.equal(await step('ema = EMAModel(unet.parameters())\nema.to("cuda")\ndel ema'), 0, 'released before the loop');
+});
+
+const PIPE = (args: string, after = 'pipe = pipe.to("cuda")') => `import torch
+from diffusers import StableDiffusionPipeline, DiffusionPipeline
+pipe = DiffusionPipeline.from_pretrained(${args})
+${after}
+image = pipe("an astronaut riding a horse").images[0]
+`;
+// StableDiffusionSafetyChecker on CLIP ViT-L/14 (pipelines/stable_diffusion/safety_checker.py), = diffusers' count
+// (test/catalog/diffusers.test.ts).
+const SAFETY = 303_981_588;
+
+test('a pipeline loads every component of its repository in torch_dtype; a component passed in (or None) is not loaded again', async () => {
+  const pipeOf = async (src: string) => (await analyze(src, { device: 't4', versions: {} })).models.find((m) => /stable-diffusion-v1-5/.test(m.facts.name))!;
+  const all = await pipeOf(PIPE('"runwayml/stable-diffusion-v1-5", torch_dtype=torch.float16'));
+  assert.equal(all.estimate.paramCount, UNET + VAE + CLIP_L + SAFETY);
+  assert.equal(all.estimate.paramBytes, (UNET + VAE + CLIP_L + SAFETY) * 2);
+  // Run under torch.no_grad() (the pipeline's __call__): the denoising loop's memory is an unknown, never "fits".
+  const inf = all.estimate.phases.find((x) => x.phase === 'inference')!;
+  assert.equal(inf.fits, null);
+  assert.ok(inf.unknowns.some((u) => /denoising loop/.test(u.reason)));
+  assert.ok(!inf.unknowns.some((u) => /autograd on/.test(u.reason)), 'not a forward with autograd on');
+  const noSafety = await pipeOf(PIPE('"runwayml/stable-diffusion-v1-5", safety_checker=None, torch_dtype=torch.float16'));
+  assert.equal(noSafety.estimate.paramCount, UNET + VAE + CLIP_L);
+  // Without torch_dtype every component loads in float32.
+  const f32 = await pipeOf(PIPE('"runwayml/stable-diffusion-v1-5"'));
+  assert.equal(f32.estimate.paramBytes, (UNET + VAE + CLIP_L + SAFETY) * 4);
+});
+
+test('model CPU offload keeps the pipeline on the host: no device verdict from components that are never all on the device', async () => {
+  const r = await analyze(PIPE('"runwayml/stable-diffusion-v1-5", torch_dtype=torch.float16', 'pipe.enable_model_cpu_offload()'), { device: 't4', versions: {} });
+  assert.equal(r.models.length, 0);
+  assert.equal(r.host?.length, 1);
+  assert.match(r.host![0].reason, /enable_model_cpu_offload/);
+});
+
+test('a repository the table does not list completely: the missing part is an unknown of the pipeline, not zero', async () => {
+  const r = await analyze(PIPE('"stabilityai/stable-diffusion-2-1", torch_dtype=torch.float16'), { device: 't4', versions: {} });
+  const m = r.models[0];
+  const load = m.estimate.phases.find((x) => x.phase === 'load')!;
+  assert.ok(load.peakIsLowerBound && load.fits === null);
+  assert.ok(m.estimate.unknowns.some((u) => /safety checker/.test(u.reason)));
+});
+
+test('a pipeline in the local Hugging Face cache: model_index.json lists the components, each sized from its folder', async () => {
+  const { mkdtempSync, mkdirSync, writeFileSync, rmSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { tmpdir } = await import('node:os');
+  const cache = mkdtempSync(join(tmpdir(), 'oomlens-hub-'));
+  const snap = join(cache, 'models--me--tiny-sd', 'snapshots', 'abc123');
+  const put = (rel: string, v: unknown) => { mkdirSync(join(snap, rel, '..'), { recursive: true }); writeFileSync(join(snap, rel), JSON.stringify(v)); };
+  mkdirSync(join(cache, 'models--me--tiny-sd', 'refs'), { recursive: true });
+  writeFileSync(join(cache, 'models--me--tiny-sd', 'refs', 'main'), 'abc123');
+  put('model_index.json', { _class_name: 'StableDiffusionPipeline', unet: ['diffusers', 'UNet2DConditionModel'], vae: ['diffusers', 'AutoencoderKL'], scheduler: ['diffusers', 'PNDMScheduler'], safety_checker: [null, null], tokenizer: ['transformers', 'CLIPTokenizer'] });
+  const unet = { _class_name: 'UNet2DConditionModel', block_out_channels: [32, 64], attention_head_dim: 4, cross_attention_dim: 24, norm_num_groups: 8, layers_per_block: 1, down_block_types: ['CrossAttnDownBlock2D', 'DownBlock2D'], up_block_types: ['UpBlock2D', 'CrossAttnUpBlock2D'] };
+  const vae = { _class_name: 'AutoencoderKL', block_out_channels: [16, 32], down_block_types: ['DownEncoderBlock2D', 'DownEncoderBlock2D'], up_block_types: ['UpDecoderBlock2D', 'UpDecoderBlock2D'], norm_num_groups: 8 };
+  put('unet/config.json', unet);
+  put('vae/config.json', vae);
+  const truth = runPythonJson<{ params: number }[]>('diffusers_param_counts.py', [{ class: 'UNet2DConditionModel', config: unet }, { class: 'AutoencoderKL', config: vae }]);
+  const prev = process.env.HF_HUB_CACHE;
+  process.env.HF_HUB_CACHE = cache;
+  try {
+    const r = await analyze(PIPE('"me/tiny-sd"'), { device: 't4', versions: {} });
+    assert.equal(r.models[0].estimate.paramCount, truth[0].params + truth[1].params);
+    assert.deepEqual(r.models[0].estimate.unknowns.filter((u) => u.what === 'parameters'), [], 'the null safety checker and the scheduler are not model parts');
+  } finally {
+    if (prev === undefined) delete process.env.HF_HUB_CACHE; else process.env.HF_HUB_CACHE = prev;
+    rmSync(cache, { recursive: true, force: true });
+  }
 });

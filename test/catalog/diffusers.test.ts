@@ -41,8 +41,8 @@ test('diffusers parameter formulas equal diffusers on small configs of every opt
   });
 });
 
-test('every Stable Diffusion component in the table equals its framework (UNet, VAE, CLIP text encoders)', () => {
-  const diff = DIFFUSERS_COMPONENTS.filter((e) => e.className === 'UNet2DConditionModel' || e.className === 'AutoencoderKL');
+test('every Stable Diffusion component in the table equals its framework (UNet, VAE, safety checker, CLIP text encoders)', () => {
+  const diff = DIFFUSERS_COMPONENTS.filter((e) => e.className === 'UNet2DConditionModel' || e.className === 'AutoencoderKL' || e.className === 'StableDiffusionSafetyChecker');
   const truth = runPythonJson<({ params: number } | { error: string })[]>('diffusers_param_counts.py', diff.map((e) => ({ class: e.className, config: e.config })));
   diff.forEach((e, i) => {
     const t = truth[i];

@@ -16,9 +16,14 @@ import diffusers
 
 
 def build(entry):
-    cls = getattr(diffusers, entry["class"])
     with torch.device("meta"):
-        model = cls.from_config(entry["config"])
+        if entry["class"] == "StableDiffusionSafetyChecker":
+            # A transformers PreTrainedModel built from a CLIPConfig (pipelines/stable_diffusion/safety_checker.py).
+            from transformers import CLIPConfig
+            from diffusers.pipelines.stable_diffusion.safety_checker import StableDiffusionSafetyChecker
+            model = StableDiffusionSafetyChecker(CLIPConfig(**entry["config"]))
+        else:
+            model = getattr(diffusers, entry["class"]).from_config(entry["config"])
     linears = [[n, m.in_features, m.out_features, m.bias is not None] for n, m in model.named_modules() if isinstance(m, torch.nn.Linear)]
     return {"params": sum(p.numel() for p in model.parameters()), "linears": linears}
 

@@ -32,7 +32,7 @@ import { type ModelRecord, visitTensors } from '../interp/memory';
 import type { SyntaxNode } from '../interp/parser';
 import { nodesWithin, syntaxIndex } from '../interp/syntaxIndex';
 import { type Value, NONE, describe, num, unknown } from '../interp/values';
-import { hfConfigView, hfLoads, readConfig, UnknownConfigField } from '../frameworks/transformers/semantics';
+import { hfConfigView, hfLoadOf, hfLoads, readConfig, UnknownConfigField } from '../frameworks/transformers/semantics';
 import { heldHidden, pythonActivation } from '../frameworks/transformers/activations';
 
 const PASS = unknown('__pass__');
@@ -248,6 +248,17 @@ export function installInference(it: Interpreter): void {
     if (inTrainingStep(node) || inTrainingCall(it)) return prevCall ? prevCall(i, self, c, node, f) : unknown('module call', it.span(node));
     const rec = recordOf(it, self);
     if (rec?.framework === 'transformers') return hfForward(it, rec, c.args, c.kw, node, gradEnabled(node));
+    // A diffusers pipeline run: `__call__` is decorated with @torch.no_grad() (diffusers 0.42
+    // pipelines/stable_diffusion/pipeline_stable_diffusion.py and every pipeline), and its denoising loop (UNet
+    // activations, latents, the VAE decode) is not modelled: the weights are counted, the working memory is unknown.
+    const load = hfLoadOf(self);
+    if (rec && load?.library === 'diffusers' && /Pipeline/.test(load.className)) {
+      addUse(rec, {
+        kind: 'forward', span: it.span(node), batch: null, tokens: null, gradEnabled: false, outputHiddenStates: false, useCache: false,
+        unknowns: [{ what: 'inference activations', reason: `${load.className}.__call__ (under torch.no_grad()): the working memory of its denoising loop (UNet activations, latents, the VAE decode) is not modelled`, span: it.span(node) }],
+      });
+      return unknown(`the output of ${load.className}(...) is not modelled`, it.span(node));
+    }
     const run = () => (prevCall ? prevCall(i, self, c, node, f) : unknown('module call', it.span(node)));
     // One traced forward per call site: a loop calls the same forward at the same shapes, and tracing
     // (a liveness pass at every allocation) is far dearer than running it.

@@ -283,10 +283,42 @@ export function autoencoderKLSizes(c: DiffusersConfig): DiffusersSizes {
   return { modules, linears };
 }
 
+/**
+ * StableDiffusionSafetyChecker (diffusers pipelines/stable_diffusion/safety_checker.py, a transformers
+ * PreTrainedModel): vision_model = CLIPVisionModel(vision_config) (embeddings: class_embedding h, patch_embedding
+ * Conv2d(C → h, p × p, no bias), position_embedding (patches + 1) × h; pre_layrnorm; layers of q/k/v/out_proj with
+ * bias, layer_norm1/2, fc1/fc2; post_layernorm), visual_projection Linear(h → projection_dim, no bias),
+ * concept_embeds 17 × projection_dim, special_care_embeds 3 × projection_dim, and their weights (17 + 3).
+ */
+export function safetyCheckerSizes(c: DiffusersConfig): DiffusersSizes {
+  const v = (c.vision_config ?? {}) as DiffusersConfig;
+  const h = num(v, 'hidden_size', 768);
+  const I = num(v, 'intermediate_size', 3072);
+  const L = num(v, 'num_hidden_layers', 12);
+  const ch = num(v, 'num_channels', 3);
+  const p = num(v, 'patch_size', 32);
+  const img = num(v, 'image_size', 224);
+  const proj = num(c, 'projection_dim', 512);
+  const layer = 4 * (h * h + h) + 2 * (2 * h) + (h * I + I) + (I * h + h);
+  const embeddings = h + ch * h * p * p + ((Math.floor(img / p) ** 2) + 1) * h;
+  return {
+    modules: [
+      { name: 'vision_model.embeddings', params: embeddings },
+      { name: 'vision_model.pre_layrnorm', params: 2 * h },
+      ...Array.from({ length: L }, (_, i) => ({ name: `vision_model.encoder.layers.${i}`, params: layer })),
+      { name: 'vision_model.post_layernorm', params: 2 * h },
+      { name: 'visual_projection', params: h * proj },
+      { name: 'concept_embeds', params: 17 * proj + 3 * proj + 17 + 3 },
+    ],
+    linears: [],
+  };
+}
+
 /** The diffusers model classes sized here, by class name. */
 export const DIFFUSERS_CLASSES: Record<string, (c: DiffusersConfig) => DiffusersSizes> = {
   UNet2DConditionModel: unet2dConditionSizes,
   AutoencoderKL: autoencoderKLSizes,
+  StableDiffusionSafetyChecker: safetyCheckerSizes,
 };
 
 /** Sizes of a diffusers class from a config, or why not. */
@@ -336,8 +368,11 @@ const COMPONENTS: ComponentEntry[] = [];
 function addRepo(ids: string[], parts: [string, string, DiffusersConfig][]): void {
   for (const id of ids) for (const [subfolder, className, config] of parts) COMPONENTS.push({ id, subfolder, className, config, source: `huggingface.co/${id} ${subfolder}/config.json` });
 }
+/** The SD 1.x safety checker's config.json (a CLIPConfig: ViT-L/14 vision tower, projection_dim 768). */
+const SAFETY_CHECKER: DiffusersConfig = { projection_dim: 768, vision_config: { hidden_size: 1024, intermediate_size: 4096, num_hidden_layers: 24, num_attention_heads: 16, patch_size: 14, image_size: 224 } };
 addRepo(['runwayml/stable-diffusion-v1-5', 'stable-diffusion-v1-5/stable-diffusion-v1-5', 'CompVis/stable-diffusion-v1-4', 'benjamin-paine/stable-diffusion-v1-5'], [
   ['unet', 'UNet2DConditionModel', SD1_UNET], ['vae', 'AutoencoderKL', SD_VAE], ['text_encoder', 'CLIPTextModel', CLIP_L],
+  ['safety_checker', 'StableDiffusionSafetyChecker', SAFETY_CHECKER],
 ]);
 addRepo(['stabilityai/stable-diffusion-2-1', 'stabilityai/stable-diffusion-2', 'stabilityai/stable-diffusion-2-1-base', 'stabilityai/stable-diffusion-2-base'], [
   ['unet', 'UNet2DConditionModel', SD2_UNET], ['vae', 'AutoencoderKL', SD_VAE], ['text_encoder', 'CLIPTextModel', CLIP_H],
@@ -346,6 +381,18 @@ addRepo(['stabilityai/stable-diffusion-xl-base-1.0'], [
   ['unet', 'UNet2DConditionModel', SDXL_UNET], ['vae', 'AutoencoderKL', SD_VAE],
   ['text_encoder', 'CLIPTextModel', CLIP_L], ['text_encoder_2', 'CLIPTextModelWithProjection', CLIP_BIGG],
 ]);
+
+/**
+ * The components a pipeline repository's model_index.json lists, as the table knows them; `complete` says whether
+ * the table holds every model of that repository (the SD 1.x repositories list a safety checker, SD 2.x and XL
+ * ones list none in the table, so whether they ship one is not claimed: complete false).
+ */
+export function repoComponents(id: string): { entries: ComponentEntry[]; complete: boolean } | undefined {
+  const unet = lookupComponent(id, 'unet');
+  if (!unet) return undefined;
+  const entries = COMPONENTS.filter((e) => e.id === unet.id);
+  return { entries, complete: entries.some((e) => e.subfolder === 'safety_checker') || entries.some((e) => e.subfolder === 'text_encoder_2') };
+}
 
 /** Every component entry (for the test that checks them against diffusers and transformers). */
 export const DIFFUSERS_COMPONENTS: readonly ComponentEntry[] = COMPONENTS;

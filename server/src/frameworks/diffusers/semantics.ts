@@ -16,10 +16,13 @@
 import type { DType } from '../../../../shared/src/facts';
 import type { Interpreter } from '../../interp/interp';
 import type { SyntaxNode } from '../../interp/parser';
-import { type Value, describe, unknown } from '../../interp/values';
-import { readLocalSubfolder } from '../transformers/hf-cache';
+import { type Value, NONE, describe, unknown } from '../../interp/values';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { checkpointDir, readLocalSubfolder } from '../transformers/hf-cache';
+import { moduleSizes, type HfConfig, type ModuleSize } from '../transformers/catalog';
 import { loadResolved, type ResolvedCheckpoint } from '../transformers/semantics';
-import { DIFFUSERS_CLASSES, diffusersSizes, lookupComponent, type DiffusersConfig } from './catalog';
+import { DIFFUSERS_CLASSES, diffusersSizes, lookupComponent, repoComponents, type DiffusersConfig } from './catalog';
 
 /** diffusers classes that are not models: configs, schedulers, processors, utilities. */
 const NOT_MODELS = /(Scheduler|Config|Processor|ImageProcessor|FeatureExtractor|Tokenizer|Output|Mixin)$/;
@@ -28,11 +31,20 @@ const MODEL_CLASS = /^(UNet\w*Model|Autoencoder\w*|VQModel|\w*Transformer\w*Mode
 const PIPELINE = /(Pipeline|PipelineForText2Image|PipelineForImage2Image|PipelineForInpainting)$/;
 
 export function installDiffusers(it: Interpreter): void {
+  // pipeline_utils.py DiffusionPipeline.enable_model_cpu_offload / enable_sequential_cpu_offload: the components
+  // stay on the CPU and move to the accelerator while they run (accelerate hooks).
+  for (const m of ['enable_model_cpu_offload', 'enable_sequential_cpu_offload']) {
+    it.externs.set(`torch.nn.Module.${m}`, (_i, self) => {
+      if (self?.t === 'inst') it.state.set(`offload:${self.id}`, `${m}()`);
+      return NONE;
+    });
+  }
   it.externPrefixes.push(['diffusers.', (_i, _self, c, node, fnv) => {
     const parts = fnv.name.split('.');
     const last = parts[parts.length - 1];
     const className = parts[parts.length - 2];
     if (last !== 'from_pretrained' || !className || NOT_MODELS.test(className)) return unknown('__pass__');
+    if (PIPELINE.test(className) && (c.args[0] ?? c.kw.get('pretrained_model_name_or_path'))?.t === 'str') return loadPipeline(it, className, c.args, c.kw, node);
     if (PIPELINE.test(className)) {
       // A pipeline loads every component of the repository (model_index.json): not modelled yet, so the
       // models it holds are an unknown of the program rather than absent.
@@ -48,6 +60,84 @@ export function installDiffusers(it: Interpreter): void {
     if (!MODEL_CLASS.test(className) && !Object.hasOwn(DIFFUSERS_CLASSES, className)) return unknown('__pass__');
     return loadModel(it, className, c.args, c.kw, node);
   }]);
+}
+
+/**
+ * `XPipeline.from_pretrained(id, torch_dtype=…, <component>=…)` (pipelines/pipeline_utils.py DiffusionPipeline.
+ * from_pretrained): every component model_index.json lists is loaded from its folder, except one the call passes
+ * (`unet=my_unet` is used as given; `safety_checker=None` loads none), all in torch_dtype (else float32). The
+ * components come from model_index.json on disk, else from the table (catalog.ts repoComponents); a component
+ * without a formula, or a repository the table does not list completely, is an unknown part of the pipeline.
+ * `enable_model_cpu_offload()` / `enable_sequential_cpu_offload()` keep it on the host (transformers/semantics.ts
+ * hostOnlyReason).
+ */
+function loadPipeline(it: Interpreter, className: string, args: Value[], kw: Map<string, Value>, node: SyntaxNode): Value {
+  const id = (args[0] ?? kw.get('pretrained_model_name_or_path')) as { t: 'str'; v: string };
+  const torchDefault = (it.state.get('torchDefaultDtype') as DType | undefined) ?? 'float32';
+  const dtype = { dtype: torchDefault, why: `no torch_dtype given: a diffusers pipeline loads every component in torch's default dtype (${torchDefault}; pipeline_utils.py from_pretrained → each component's from_pretrained)` };
+  const baseDir = it.state.get('fileDir') as string | undefined;
+  const unknowns: string[] = [];
+  let parts: { name: string; className: string; config: DiffusersConfig; source: string }[] = [];
+  const index = readModelIndex(id.v, baseDir);
+  if (index && 'unknown' in index) unknowns.push(index.unknown);
+  else if (index) {
+    for (const [name, spec] of Object.entries(index.components)) {
+      const local = readLocalSubfolder(id.v, name, process.env, baseDir);
+      if (!local || 'unknown' in local) { unknowns.push(`component ${name} (${spec}): ${local ? local.unknown : 'its folder is not on disk'}`); continue; }
+      parts.push({ name, className: spec, config: local.config, source: local.path });
+    }
+  } else {
+    const repo = repoComponents(id.v);
+    if (!repo) unknowns.push(`the components of "${id.v}" are not known (not in oomlens's table, and no model_index.json on disk)`);
+    else {
+      parts = repo.entries.map((e) => ({ name: e.subfolder, className: e.className, config: e.config, source: e.source }));
+      if (!repo.complete && !kw.has('safety_checker')) unknowns.push(`whether "${id.v}" ships a safety checker (model_index.json) is not in oomlens's table`);
+    }
+  }
+  // Components the call passes are not loaded by the pipeline: None loads nothing, a model is used as given.
+  parts = parts.filter((p) => !kw.has(p.name));
+  const sizes: ModuleSize[] = [];
+  for (const p of parts) {
+    const cfg = p.config;
+    if (typeof cfg.model_type === 'string') {
+      const m = moduleSizes(cfg as unknown as HfConfig, p.className);
+      if (!m.length) { unknowns.push(`component ${p.name} (${p.className}): no parameter formula for model_type ${cfg.model_type}`); continue; }
+      sizes.push(...m.map((x) => ({ ...x, name: `${p.name}.${x.name}` })));
+    } else {
+      const named = typeof cfg._class_name === 'string' ? cfg._class_name : p.className;
+      const d = diffusersSizes(named, cfg);
+      if ('why' in d) { unknowns.push(`component ${p.name}: ${d.why}`); continue; }
+      sizes.push(...d.modules.map((x) => ({ ...x, name: `${p.name}.${x.name}` })));
+    }
+  }
+  const resolved: ResolvedCheckpoint = {
+    framework: 'torch', library: 'diffusers', source: parts.length ? `${className}: ${parts.map((p) => p.name).join(', ')} (${parts[0].source.replace(/ \S+\/config\.json$/, '')})` : undefined,
+    ...(sizes.length ? { sizes, config: { model_type: `diffusers:${className}` } as unknown as HfConfig } : { why: unknowns[0] ?? 'no component of the pipeline is sized' }),
+  };
+  const model = loadResolved(it, className, args, kw, node, resolved, dtype);
+  const rec = it.memory.reported().at(-1);
+  if (rec && rec.result === model && sizes.length) for (const u of unknowns) rec.unknowns.push({ what: 'parameters', reason: `${className}.from_pretrained("${id.v}"): ${u}`, span: it.span(node) });
+  return model;
+}
+
+/** model_index.json of a pipeline on disk: each component with a [library, class] pair (null pairs are absent components). */
+function readModelIndex(id: string, baseDir: string | undefined): { components: Record<string, string> } | { unknown: string } | undefined {
+  const dir = checkpointDir(id, process.env, baseDir);
+  if (!dir) return undefined;
+  const p = join(dir, 'model_index.json');
+  if (!existsSync(p)) return undefined;
+  try {
+    const j = JSON.parse(readFileSync(p, 'utf8')) as Record<string, unknown>;
+    const components: Record<string, string> = {};
+    for (const [k, v] of Object.entries(j)) {
+      if (k.startsWith('_') || !Array.isArray(v) || v.length !== 2 || typeof v[1] !== 'string' || v[0] === null) continue;
+      if (/Scheduler|Tokenizer|Processor|FeatureExtractor|Watermark/.test(v[1])) continue;
+      components[k] = v[1];
+    }
+    return { components };
+  } catch (e) {
+    return { unknown: `${p} is not valid JSON: ${(e as Error).message}` };
+  }
 }
 
 function loadModel(it: Interpreter, className: string, args: Value[], kw: Map<string, Value>, node: SyntaxNode): Value {

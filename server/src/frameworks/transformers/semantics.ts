@@ -95,6 +95,11 @@ const LOOKS = new Set(['print', 'len', 'isinstance', 'type', 'id', 'repr', 'str'
 export function hostOnlyReason(it: Interpreter, inst: Value | undefined): string | undefined {
   const load = hfLoadOf(inst);
   if (!load || inst?.t !== 'inst') return undefined;
+  // A diffusers pipeline with model / sequential CPU offload (pipeline_utils.py enable_model_cpu_offload: accelerate
+  // hooks move each component to the device when it runs and back after; sequential offload does so per submodule):
+  // the whole pipeline never sits on the device at once, and which part is there when is not modelled.
+  const offload = it.state.get(`offload:${inst.id}`);
+  if (typeof offload === 'string') return `${offload}: components move to the accelerator one at a time while the pipeline runs (not modelled); the pipeline is listed on the host`;
   const moved = it.state.get(`moved:${inst.id}`);
   if (moved !== undefined && moved !== 'cpu') return undefined;
   if (load.deviceMap === 'cpu') return 'loaded with device_map="cpu" and never moved to an accelerator';
