@@ -1,5 +1,6 @@
 /**
- * The analysis worker (a worker_threads thread, bundled as dist/worker.js).
+ * The analysis worker (a worker_threads thread, bundled as dist/workerMain.js
+ * and loaded by dist/worker.js, workerBoot.ts).
  * It keeps one tree-sitter tree per open document, applies the editor's
  * edits to it (`tree.edit`) and reparses incrementally with the old tree
  * when asked to analyse, deleting trees no longer used. Analyses run here,
@@ -57,6 +58,7 @@ async function treeFor(uri: string, text: string): Promise<Tree | undefined> {
 async function handle(m: ToWorker): Promise<void> {
   switch (m.kind) {
     case 'files-changed': forgetListings(); return;
+    case 'save-code-cache': return; // workerBoot.ts saves it
     case 'edit': {
       const d = docs.get(m.uri);
       if (!d?.tree) return;
