@@ -127,6 +127,8 @@ export class AnalysisWorker {
 
   private ensure(): Worker | undefined {
     if (this.worker) return this.worker;
+    // A replacement warms up until its first run is posted, as the first worker did (worker.ts).
+    if (!this.early) Atomics.store(this.cancel, 1, 0);
     const started = this.early ?? startWorker(this.file, this.cancel);
     this.early = undefined;
     if (!started) return undefined;
