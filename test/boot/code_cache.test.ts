@@ -4,7 +4,7 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -101,6 +101,15 @@ test('a damaged cache file, or one V8 rejects, falls back to the source', () => 
     const l = loadBundle(${JSON.stringify(file)}, [${JSON.stringify(caches)}]);
     console.log(l.cache, l.exports.value(), l.exports.lazy(100));`], { encoding: 'utf8' });
   assert.equal(child.stdout.trim(), 'accepted 3 295', child.stderr);
+});
+
+test('saving removes the bundle\'s caches for other V8 versions, and nothing else', () => {
+  const { file } = bundle(4);
+  const caches = mkdtempSync(join(tmpdir(), 'oomlens-cc-dir-'));
+  const keep = ['b.json', 'other.js.1.2.3.x64.cache', 'b.js.map'];
+  for (const f of ['b.js.10.2.154.26-node.26.x64.cache', 'b.js.12.4.254.21-electron.0.arm64.cache', ...keep]) writeFileSync(join(caches, f), 'x');
+  assert.ok(loadBundle(file, [caches]).save(caches));
+  assert.deepEqual(readdirSync(caches).sort(), [cacheFileName(file), ...keep].sort());
 });
 
 test('the run-time directory is searched before the bundle\'s own', () => {

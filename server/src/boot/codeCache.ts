@@ -24,7 +24,7 @@
  * workspace.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
@@ -47,7 +47,8 @@ export interface LoadedBundle {
   sourceHash: Buffer;
   /**
    * Writes the code compiled so far (the script's and each function's compiled since) to `dir`, unless a cache
-   * was accepted. Returns the file written. Never throws: a cache is an optimisation.
+   * was accepted, and removes the bundle's caches for other V8 versions there (an editor's update leaves them).
+   * Returns the file written. Never throws: a cache is an optimisation.
    */
   save(dir: string): string | undefined;
 }
@@ -116,6 +117,9 @@ export function loadBundle(bundle: string, dirs = cacheDirs(bundle)): LoadedBund
         const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
         writeFileSync(tmp, cacheFileBytes(hash, data));
         renameSync(tmp, file);
+        for (const f of readdirSync(dir)) {
+          if (f !== name && f.startsWith(`${basename(bundle)}.`) && f.endsWith('.cache')) rmSync(join(dir, f), { force: true });
+        }
         return file;
       } catch {
         return undefined;
