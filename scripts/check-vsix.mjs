@@ -17,7 +17,7 @@ for (let i = 0; i < count; i++) {
   names.push(buf.toString('utf8', off + 46, off + 46 + nameLen));
   off += 46 + nameLen + extra + comment;
 }
-const required = ['extension/package.json', 'extension/dist/client.js', 'extension/dist/server.js', 'extension/dist/worker.js', 'extension/dist/cli.js', 'extension/dist/timelineView.js', 'extension/dist/tree-sitter.wasm', 'extension/dist/tree-sitter-python.wasm'];
+const required = ['extension/package.json', 'extension/dist/client.js', 'extension/dist/server.js', 'extension/dist/serverMain.js', 'extension/dist/worker.js', 'extension/dist/workerMain.js', 'extension/dist/cli.js', 'extension/dist/timelineView.js', 'extension/dist/tree-sitter.wasm', 'extension/dist/tree-sitter-python.wasm'];
 const missing = required.filter((n) => !names.includes(n));
 const stray = names.filter((n) => /^extension\/(node_modules|server|shared|client\/src|test)\//.test(n) || n.endsWith('.ts') || n.endsWith('.map'));
 if (missing.length || stray.length) {

@@ -15,8 +15,9 @@ export class OomlensClient {
 
   async start(): Promise<void> {
     const module = this.context.asAbsolutePath('dist/server.js');
+    const codeCache = vscode.Uri.joinPath(this.context.globalStorageUri, 'code-cache').fsPath;
     const serverOptions: ServerOptions = {
-      run: { module, transport: TransportKind.ipc, options: { env: serverEnv(process.env) } },
+      run: { module, transport: TransportKind.ipc, options: { env: serverEnv(process.env, codeCache) } },
       debug: { module, transport: TransportKind.ipc, options: { env: serverEnv(process.env), execArgv: ['--nolazy', '--inspect=6009'] } },
     };
     const clientOptions: LanguageClientOptions = {

@@ -19,7 +19,15 @@
  */
 export const MALLOC_TUNABLES = 'glibc.malloc.mmap_threshold=131072:glibc.malloc.trim_threshold=131072';
 
-export function serverEnv(base: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+/**
+ * `codeCacheDir`: where the server may keep the V8 code caches of its bundles (server/src/boot/codeCache.ts):
+ * the extension's own storage, never a workspace. VS Code runs the server on its own Node, whose V8 rejects the
+ * caches a build made beside the bundles; the server then makes its own there after its first analyses, and
+ * later starts load them (docs/performance.md).
+ */
+export function serverEnv(base: NodeJS.ProcessEnv, codeCacheDir?: string): NodeJS.ProcessEnv {
   const own = base.GLIBC_TUNABLES;
-  return { ...base, GLIBC_TUNABLES: own ? `${MALLOC_TUNABLES}:${own}` : MALLOC_TUNABLES };
+  const env: NodeJS.ProcessEnv = { ...base, GLIBC_TUNABLES: own ? `${MALLOC_TUNABLES}:${own}` : MALLOC_TUNABLES };
+  if (codeCacheDir) env.OOMLENS_CODE_CACHE_DIR = codeCacheDir;
+  return env;
 }

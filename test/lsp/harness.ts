@@ -34,10 +34,11 @@ export class LspClient {
   /** window/showMessage notifications and showMessageRequest requests from the server. */
   messages: { type: number; message: string }[] = [];
 
-  constructor(env?: Record<string, string>) {
-    if (!existsSync(SERVER)) throw new Error(`${SERVER} is missing: run npm run build first`);
+  /** `server`: the server's entry, dist/server.js unless a test runs a copy of the bundles. */
+  constructor(env?: Record<string, string>, server = SERVER) {
+    if (!existsSync(server)) throw new Error(`${server} is missing: run npm run build first`);
     // The environment the extension starts it with (client/src/serverEnv.ts).
-    this.proc = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'], env: serverEnv(env ? { ...process.env, ...env } : process.env) });
+    this.proc = spawn(process.execPath, [server, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'], env: serverEnv(env ? { ...process.env, ...env } : process.env) });
     this.proc.stderr!.on('data', (d: Buffer) => { this.stderr += d.toString(); });
     this.conn = createMessageConnection(new StreamMessageReader(this.proc.stdout!), new StreamMessageWriter(this.proc.stdin!));
     this.conn.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => {

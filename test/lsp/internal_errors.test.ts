@@ -23,7 +23,7 @@ describe('internal errors: logged with their stack and told to the user', () => 
       assert.equal(w.severity, 2);
       assert.match(String(w.message), /^oomlens hit an internal error \(a bug in oomlens, not in your code\).*injected worker fault.*"oomlens: Show logs"/);
       // The log has the error with its stack (frames of the worker bundle).
-      assert.match(c.log, /internal error: analysis of file:.*model\.py: Error: injected worker fault \(OOMLENS_TEST_FAULT=worker\)\n\s+at .*worker\.js/);
+      assert.match(c.log, /internal error: analysis of file:.*model\.py: Error: injected worker fault \(OOMLENS_TEST_FAULT=worker\)\n\s+at .*workerMain\.js/);
       // One message for the user, however often the file is analysed again.
       for (let i = 0; i < 100 && c.messages.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
       assert.equal(c.messages.length, 1);

@@ -50,6 +50,14 @@ test('the per-tensor parts stay packed until read, then are plain properties', a
   assert.deepStrictEqual(facts.params, r.models[0].facts.params);
   assert.ok('value' in Object.getOwnPropertyDescriptor(facts, 'params')!, 'a plain property once read');
   assert.equal(facts.params, facts.params);
+  // What a hover reads (breakdowns, budget) unpacks without the events and timelines.
+  const again = packResult(r);
+  const other = unpackResult(structuredClone(again.slim), again.packed);
+  assert.deepStrictEqual(other.models[0].estimate.phases.map((p) => p.breakdown), r.models[0].estimate.phases.map((p) => p.breakdown));
+  assert.deepStrictEqual(other.models[0].estimate.budget, r.models[0].estimate.budget);
+  assert.equal(typeof Object.getOwnPropertyDescriptor(other.models[0].facts.phases[0], 'events')?.get, 'function', 'events still packed');
+  assert.equal(typeof Object.getOwnPropertyDescriptor(other.models[0].estimate.phases[0], 'timeline')?.get, 'function', 'timelines still packed');
+  assert.deepStrictEqual(other.models[0].facts.phases[0].events, r.models[0].facts.phases[0].events);
   // Writable like any field.
   back.models[0].estimate.phases[0].breakdown = [];
   assert.deepStrictEqual(back.models[0].estimate.phases[0].breakdown, []);

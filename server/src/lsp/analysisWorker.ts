@@ -5,9 +5,8 @@
  * restarts the worker if it dies, failing the runs it held. When the worker
  * bundle is absent (running from source), analyses run in this thread.
  */
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { analyzeFile as analyze } from '../program/project';
 import type { AnalysisResult, AnalyzeOptions } from '../analysis/api';
 import { Cancelled } from '../interp/interp';
@@ -16,6 +15,8 @@ import { unpackResult } from './packed';
 import { adviceComingFor, adviceMadeAhead } from './format';
 import type { PhaseAdvice } from '../../../shared/src/advice';
 import type { FromWorker, ToWorker, TreeEdit, WorkerMemory } from './workerProtocol';
+import { newCancelBuffer, startWorker, type StartedWorker } from './workerStart';
+import { CODE_CACHE_DIR_ENV, type CacheState, type LoadedBundle } from '../boot/codeCache';
 
 /**
  * Once the server has been idle for `IDLE_MS`, both threads collect their
@@ -82,11 +83,19 @@ interface Job { id: number; uri: string; text: () => string; opts: Omit<AnalyzeO
 
 export class AnalysisWorker {
   private worker?: Worker;
-  /**
-   * Shared with the worker: [0] the id of the run to cancel; [1] set to 1 once a run has been posted, which
-   * ends the worker's start-up warm-up at once (a real document is worth more than warming up on a toy one).
-   */
-  private readonly cancel = new Int32Array(new SharedArrayBuffer(8));
+  /** Shared with the worker (workerStart.ts, `StartedWorker.cancel`). */
+  private readonly cancel: Int32Array;
+  /** The worker the entry started before loading the server (main.ts), until it is adopted. */
+  private early?: StartedWorker;
+  /** The server's own bundle as the entry loaded it (its code cache is saved with the worker's). */
+  private readonly code?: LoadedBundle;
+  /** Whether the current worker's code came with its code cache (workerBoot.ts says at start). */
+  workerCodeCache?: CacheState;
+  /** Where code caches made at run time go (the extension's storage); see boot/codeCache.ts. */
+  private readonly codeCacheDir = process.env[CODE_CACHE_DIR_ENV];
+  /** Code caches are saved once per process, at the first idle point after a result. */
+  private codeCacheDone = false;
+  private resultSeen = false;
   private running?: Job;
   /** Waiting runs, at most one per document (a newer one replaces it). */
   private readonly queue = new Map<string, Job>();
@@ -110,12 +119,21 @@ export class AnalysisWorker {
   /** The current text of an open document (set by the server). */
   textOf: (uri: string) => string | undefined = () => undefined;
 
-  constructor(private readonly log: (msg: string) => void) {}
+  constructor(private readonly log: (msg: string) => void, boot: { worker?: StartedWorker; code?: LoadedBundle } = {}) {
+    this.early = boot.worker;
+    this.cancel = boot.worker?.cancel ?? newCancelBuffer();
+    this.code = boot.code;
+  }
 
   private ensure(): Worker | undefined {
     if (this.worker) return this.worker;
-    if (!existsSync(this.file)) return undefined;
-    const w = new Worker(this.file, { workerData: { cancel: this.cancel.buffer }, resourceLimits: { maxOldGenerationSizeMb: 3072, stackSizeMb: 8 } });
+    // A replacement warms up until its first run is posted, as the first worker did (worker.ts).
+    if (!this.early) Atomics.store(this.cancel, 1, 0);
+    const started = this.early ?? startWorker(this.file, this.cancel);
+    this.early = undefined;
+    if (!started) return undefined;
+    const w = started.worker;
+    this.workerCodeCache = undefined;
     w.on('message', (m: FromWorker) => this.onMessage(m));
     w.on('error', (e) => this.log(`oomlens: analysis worker error: ${e.stack ?? e.message}`));
     w.on('exit', (code) => {
@@ -127,7 +145,6 @@ export class AnalysisWorker {
       this.settleAdvice();
       this.pump();
     });
-    w.unref();
     this.worker = w;
     for (const [uri, path] of this.paths) {
       const text = this.textOf(uri);
@@ -212,10 +229,26 @@ export class AnalysisWorker {
       this.idleTimer = undefined;
       if (this.running || this.queue.size) return;
       this.busySinceGc = false;
+      this.saveCodeCaches();
       collectGarbage();
       this.worker?.postMessage({ kind: 'gc' } satisfies ToWorker);
     }, IDLE_MS);
     this.idleTimer.unref();
+  }
+
+  /**
+   * At the first idle point after a result, with a cache directory given: saves the code caches of the server's
+   * bundle and the worker's (the code compiled by then, which includes the first analyses'), those not loaded
+   * from a cache. The next server started with the same Node loads them (boot/codeCache.ts).
+   */
+  private saveCodeCaches(): void {
+    if (this.codeCacheDone || !this.resultSeen || !this.codeCacheDir) return;
+    this.codeCacheDone = true;
+    if (this.code && this.code.cache !== 'accepted') {
+      const saved = this.code.save(this.codeCacheDir);
+      if (saved) this.log(`oomlens: saved the server's code cache to ${saved}`);
+    }
+    if (this.worker && this.workerCodeCache !== 'accepted') this.worker.postMessage({ kind: 'save-code-cache', dir: this.codeCacheDir } satisfies ToWorker);
   }
 
   /** The worker's memory after an idle collection: replace it if still idle and over the limits. */
@@ -237,12 +270,18 @@ export class AnalysisWorker {
 
   private onMessage(m: FromWorker): void {
     if (m.kind === 'advice') { this.adviceDue.get(m.job)?.(m.advice); return; }
+    if (m.kind === 'code-cache') {
+      this.workerCodeCache = m.cache;
+      if (m.saved) this.log(`oomlens: saved the analysis worker's code cache to ${m.saved}`);
+      return;
+    }
     if (m.mem) this.lastMemory = m.mem;
     if (m.mem && process.env.OOMLENS_DEBUG_MEMORY) (globalThis as { gc?: () => void }).gc?.();
     if (m.mem && process.env.OOMLENS_DEBUG_MEMORY) this.log(`oomlens: worker memory: heap ${Math.round(m.mem.heapTotal / 2 ** 20)} MB, external ${Math.round(m.mem.external / 2 ** 20)} MB; process rss ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB, main heap ${Math.round(process.memoryUsage().heapUsed / 2 ** 20)}/${Math.round(process.memoryUsage().heapTotal / 2 ** 20)} MB, main external ${Math.round(process.memoryUsage().external / 2 ** 20)} MB`);
     if (m.kind === 'memory') { this.maybeRecycle(m.mem); return; }
     if (m.job === -1) { this.log(`oomlens: analysis worker: ${m.kind === 'error' ? m.message : m.kind}`); return; }
     if (m.kind === 'result') {
+      this.resultSeen = true;
       const result = unpackResult(m.result, m.packed);
       this.expectAdvice(m.job, result);
       this.finish(m.job, { kind: 'result', result, internalErrors: m.internalErrors });

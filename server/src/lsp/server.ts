@@ -14,6 +14,7 @@ import type { AnalysisResult } from '../analysis/api';
 import { readProjectConfig } from '../config/pyproject';
 import { DEFAULT_SETTINGS, SETTINGS_SCHEMA, flatten, fromFlat, type Settings } from '../config/settings';
 import { AnalysisWorker } from './analysisWorker';
+import type { Boot } from '../serverMain';
 import { DocumentStore, type DocState } from './documents';
 import { registerCodeAction } from './handlers/codeAction';
 import { registerCodeLens } from './handlers/codeLens';
@@ -50,7 +51,7 @@ const EDITOR_TIME_BUDGET_MS = 5000;
 
 export class OomlensServer {
   readonly store = new DocumentStore();
-  readonly analyses = new AnalysisWorker((m) => this.log(m));
+  readonly analyses: AnalysisWorker;
   /** Filled by the initialize handler. */
   clientCaps: InitializeParams['capabilities'] = {};
   /** Settings pushed by didChangeConfiguration, used when the client cannot be asked per document. */
@@ -59,7 +60,8 @@ export class OomlensServer {
   /** Notebook documents (LSP notebook sync): their cells live in `store` with `notebook` set. */
   readonly notebooks: Notebooks;
 
-  constructor(readonly connection: Connection) {
+  constructor(readonly connection: Connection, boot: Boot = {}) {
+    this.analyses = new AnalysisWorker((m) => this.log(m), boot);
     this.analyses.textOf = (uri) => this.store.get(uri)?.doc.getText();
     this.analyses.openCount = () => this.store.size;
     this.notebooks = new Notebooks(this);
@@ -258,6 +260,6 @@ export class OomlensServer {
   }
 }
 
-export function createServer(connection: Connection): OomlensServer {
-  return new OomlensServer(connection);
+export function createServer(connection: Connection, boot?: Boot): OomlensServer {
+  return new OomlensServer(connection, boot);
 }

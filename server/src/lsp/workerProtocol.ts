@@ -2,6 +2,7 @@
 import type { AnalysisResult, AnalyzeOptions } from '../analysis/api';
 import type { PackedModels } from './packed';
 import type { PhaseAdvice } from '../../../shared/src/advice';
+import type { CacheState } from '../boot/codeCache';
 
 /** A tree-sitter edit (UTF-16 offsets and row/column positions, as web-tree-sitter takes them). */
 export interface TreeEdit {
@@ -18,7 +19,9 @@ export type ToWorker =
   | { kind: 'open'; uri: string; path: string; text: string }
   | { kind: 'analyze'; job: number; uri: string; text: string; opts: Omit<AnalyzeOptions, 'cancelled'> }
   /** Idle: collect garbage and report the memory left (the main thread decides whether to replace the worker). */
-  | { kind: 'gc' };
+  | { kind: 'gc' }
+  /** Save the code cache of the worker's code to `dir` (handled by workerBoot.ts), unless one was used. */
+  | { kind: 'save-code-cache'; dir: string };
 
 /** The worker's own memory after a run: its V8 heap and its external memory (tree-sitter's wasm memory, which never shrinks). */
 export interface WorkerMemory { heapTotal: number; external: number }
@@ -37,4 +40,6 @@ export type FromWorker =
    */
   | { kind: 'advice'; job: number; advice: Array<PhaseAdvice[] | null> }
   /** The answer to 'gc': memory after a full collection. */
-  | { kind: 'memory'; job: -2; mem: WorkerMemory };
+  | { kind: 'memory'; job: -2; mem: WorkerMemory }
+  /** From workerBoot.ts: at start, whether the worker's code came with a code cache; after 'save-code-cache', the file saved. */
+  | { kind: 'code-cache'; cache: CacheState; file?: string; saved?: string };
