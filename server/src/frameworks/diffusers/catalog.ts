@@ -366,7 +366,7 @@ const CLIP_BIGG = { model_type: 'clip_text_model', vocab_size: 49408, hidden_siz
 
 const COMPONENTS: ComponentEntry[] = [];
 function addRepo(ids: string[], parts: [string, string, DiffusersConfig][]): void {
-  for (const id of ids) for (const [subfolder, className, config] of parts) COMPONENTS.push({ id, subfolder, className, config, source: `huggingface.co/${id} ${subfolder}/config.json` });
+  for (const id of ids) for (const [subfolder, className, config] of parts) COMPONENTS.push({ id, subfolder, className, config, source: `huggingface.co/${id} ${subfolder ? `${subfolder}/` : ''}config.json` });
 }
 /** The SD 1.x safety checker's config.json (a CLIPConfig: ViT-L/14 vision tower, projection_dim 768). */
 const SAFETY_CHECKER: DiffusersConfig = { projection_dim: 768, vision_config: { hidden_size: 1024, intermediate_size: 4096, num_hidden_layers: 24, num_attention_heads: 16, patch_size: 14, image_size: 224 } };
@@ -393,6 +393,10 @@ export function repoComponents(id: string): { entries: ComponentEntry[]; complet
   const entries = COMPONENTS.filter((e) => e.id === unet.id);
   return { entries, complete: entries.some((e) => e.subfolder === 'safety_checker') || entries.some((e) => e.subfolder === 'text_encoder_2') };
 }
+
+// Stand-alone VAEs loaded with AutoencoderKL.from_pretrained(id) (no subfolder): fine-tunes of the SD VAE with its
+// architecture (config.json at the repository's root).
+addRepo(['madebyollin/sdxl-vae-fp16-fix', 'stabilityai/sd-vae-ft-mse', 'stabilityai/sd-vae-ft-ema'], [['', 'AutoencoderKL', SD_VAE]]);
 
 /** Every component entry (for the test that checks them against diffusers and transformers). */
 export const DIFFUSERS_COMPONENTS: readonly ComponentEntry[] = COMPONENTS;
