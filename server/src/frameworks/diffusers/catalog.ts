@@ -394,6 +394,15 @@ export function repoComponents(id: string): { entries: ComponentEntry[]; complet
   return { entries, complete: entries.some((e) => e.subfolder === 'safety_checker') || entries.some((e) => e.subfolder === 'text_encoder_2') };
 }
 
+// Inpainting checkpoints: the same models with a UNet that takes 9 input channels (4 latent + 4 masked-image latent + 1 mask).
+addRepo(['runwayml/stable-diffusion-inpainting', 'stable-diffusion-v1-5/stable-diffusion-inpainting'], [
+  ['unet', 'UNet2DConditionModel', { ...SD1_UNET, in_channels: 9 }], ['vae', 'AutoencoderKL', SD_VAE], ['text_encoder', 'CLIPTextModel', CLIP_L],
+  ['safety_checker', 'StableDiffusionSafetyChecker', SAFETY_CHECKER],
+]);
+addRepo(['stabilityai/stable-diffusion-2-inpainting'], [
+  ['unet', 'UNet2DConditionModel', { ...SD2_UNET, in_channels: 9, sample_size: 64 }], ['vae', 'AutoencoderKL', SD_VAE], ['text_encoder', 'CLIPTextModel', CLIP_H],
+]);
+
 // Stand-alone VAEs loaded with AutoencoderKL.from_pretrained(id) (no subfolder): fine-tunes of the SD VAE with its
 // architecture (config.json at the repository's root).
 addRepo(['madebyollin/sdxl-vae-fp16-fix', 'stabilityai/sd-vae-ft-mse', 'stabilityai/sd-vae-ft-ema'], [['', 'AutoencoderKL', SD_VAE]]);
