@@ -194,3 +194,14 @@ test('a pipeline in the local Hugging Face cache: model_index.json lists the com
     rmSync(cache, { recursive: true, force: true });
   }
 });
+
+test('ControlNetModel.from_unet(unet): the UNet\'s encoder half and the control blocks, sized from the UNet\'s config, in float32', async () => {
+  const { diffusersSizes, lookupComponent } = await import('../../server/src/frameworks/diffusers/catalog');
+  const cn = diffusersSizes('ControlNetModel', { ...lookupComponent('runwayml/stable-diffusion-v1-5', 'unet')!.config });
+  assert.ok(!('why' in cn));
+  const CN = cn.modules.reduce((a, m) => a + m.params, 0);
+  const r = await run({ adapter: 'from diffusers import ControlNetModel\nunet.requires_grad_(False)\ncontrolnet = ControlNetModel.from_unet(unet)\ncontrolnet.to("cuda")\ncontrolnet.train()\nparams = list(controlnet.parameters())' });
+  const c = r.models.find((m) => /ControlNetModel\.from_unet/.test(m.facts.name))!;
+  assert.equal(c.estimate.paramCount, CN);
+  assert.equal(c.estimate.paramBytes, CN * 4);
+});

@@ -20,6 +20,8 @@ const CASES: { className: string; config: DiffusersConfig }[] = [
   { className: 'UNet2DConditionModel', config: { ...SMALL_UNET, use_linear_projection: true, attention_head_dim: [2, 8], layers_per_block: [1, 3], transformer_layers_per_block: [2, 1], in_channels: 9 } },
   { className: 'UNet2DConditionModel', config: { ...SMALL_UNET, block_out_channels: [32, 64, 96], attention_head_dim: [2, 4, 8], down_block_types: ['DownBlock2D', 'CrossAttnDownBlock2D', 'CrossAttnDownBlock2D'], up_block_types: ['CrossAttnUpBlock2D', 'CrossAttnUpBlock2D', 'UpBlock2D'], addition_embed_type: 'text_time', addition_time_embed_dim: 16, projection_class_embeddings_input_dim: 56, transformer_layers_per_block: [1, 2, 3] } },
   { className: 'UNet2DConditionModel', config: { ...SMALL_UNET, time_embedding_dim: 40, out_channels: 8 } },
+  { className: 'ControlNetModel', config: { ...SMALL_UNET, up_block_types: undefined, cross_attention_dim: 24, layers_per_block: 2, conditioning_embedding_out_channels: [8, 16, 24] } },
+  { className: 'ControlNetModel', config: { ...SMALL_UNET, up_block_types: undefined, block_out_channels: [32, 64, 96], attention_head_dim: [2, 4, 8], down_block_types: ['DownBlock2D', 'CrossAttnDownBlock2D', 'CrossAttnDownBlock2D'], addition_embed_type: 'text_time', addition_time_embed_dim: 16, projection_class_embeddings_input_dim: 56, transformer_layers_per_block: [1, 2, 3], use_linear_projection: true } },
   { className: 'AutoencoderKL', config: { block_out_channels: [16, 32, 32], down_block_types: Array(3).fill('DownEncoderBlock2D'), up_block_types: Array(3).fill('UpDecoderBlock2D'), norm_num_groups: 8, layers_per_block: 1, latent_channels: 8 } },
   { className: 'AutoencoderKL', config: { block_out_channels: [16, 32], down_block_types: Array(2).fill('DownEncoderBlock2D'), up_block_types: Array(2).fill('UpDecoderBlock2D'), norm_num_groups: 8, mid_block_add_attention: false, use_quant_conv: false, use_post_quant_conv: false } },
 ];
@@ -42,7 +44,7 @@ test('diffusers parameter formulas equal diffusers on small configs of every opt
 });
 
 test('every Stable Diffusion component in the table equals its framework (UNet, VAE, safety checker, CLIP text encoders)', () => {
-  const diff = DIFFUSERS_COMPONENTS.filter((e) => e.className === 'UNet2DConditionModel' || e.className === 'AutoencoderKL' || e.className === 'StableDiffusionSafetyChecker');
+  const diff = DIFFUSERS_COMPONENTS.filter((e) => ['UNet2DConditionModel', 'AutoencoderKL', 'StableDiffusionSafetyChecker', 'ControlNetModel'].includes(e.className));
   const truth = runPythonJson<({ params: number } | { error: string })[]>('diffusers_param_counts.py', diff.map((e) => ({ class: e.className, config: e.config })));
   diff.forEach((e, i) => {
     const t = truth[i];

@@ -166,7 +166,9 @@ export interface TrainingProgram {
    * checkpoints still referenced. They stay allocated through the step (Python frees an object only when nothing
    * references it), beside the model, its gradients and optimizer state.
    */
-  liveAtStep?: { tensors: TensorV[]; owner: Map<number, string>; unsized: Map<InstV, string>; unsizedTensors: Map<number, string>; optimizers: Set<number>; checkpoints: Set<object>; span: Span };
+  liveAtStep?: { tensors: TensorV[]; owner: Map<number, string>; unsized: Map<InstV, string>; unsizedTensors: Map<number, string>; optimizers: Set<number>; checkpoints: Set<object>; span: Span;
+    /** Each reachable tensor's dtype when the step runs (a cast after the loop, `model.to(torch.float32)` before saving, changes the value later). */
+    dtypes: Map<number, DType> };
 }
 
 export interface TrainingInfo {
@@ -662,6 +664,7 @@ function liveAtStep(it: Interpreter, node: SyntaxNode): NonNullable<TrainingProg
   const unsizedTensors = new Map<number, string>();
   const optimizers = new Set<number>();
   const checkpoints = new Set<object>();
+  const dtypes = new Map<number, DType>();
   const seen = new Set<object>();
   const stack: [Value, string | undefined][] = [];
   const envs = new Set<unknown>([...it.frames, it.globals, ...[...it.modules.values()].map((m) => m.env)]);
@@ -675,6 +678,7 @@ function liveAtStep(it: Interpreter, node: SyntaxNode): NonNullable<TrainingProg
     seen.add(x);
     switch (x.t) {
       case 'tensor': {
+        dtypes.set(x.id, x.dtype);
         // Only where the interpreter knows the tensor is on the accelerator, and its size. A module's weights keep
         // the placement they were built with; the module's move (`moved:` state) says where they are.
         const weight = x.role === 'param' || x.role === 'buffer';
@@ -715,7 +719,7 @@ function liveAtStep(it: Interpreter, node: SyntaxNode): NonNullable<TrainingProg
       default: break;
     }
   }
-  return { tensors, owner, unsized, unsizedTensors, optimizers, checkpoints, span: it.span(node) };
+  return { tensors, owner, unsized, unsizedTensors, optimizers, checkpoints, span: it.span(node), dtypes };
 }
 
 // -------------------------------------------------------------- architecture
@@ -852,8 +856,9 @@ function heldThroughStep(rec: ModelRecord, it: Interpreter, prog: TrainingProgra
     const module = live.owner.get(t.id);
     if (module) others.set(module, (others.get(module) ?? 0) + 1);
     else held++;
+    const dt = live.dtypes.get(t.id) ?? t.dtype;
     out.push({ op: 'alloc', tensor: {
-      id: t.id, label: t.label, group: module ? `another module on the device: ${module} (${t.dtype})` : `tensors the program still references (${t.dtype})`, shape: t.shape as number[], dtype: t.dtype, role: 'buffer',
+      id: t.id, label: t.label, group: module ? `another module on the device: ${module} (${dt})` : `tensors the program still references (${dt})`, shape: t.shape as number[], dtype: dt, role: 'buffer',
       placement: module && t.placement.kind === 'host' ? { kind: 'device', index: 0 } : t.placement, span: t.span, note: module ? `a ${t.role === 'param' ? 'parameter' : 'buffer'} of a module on the accelerator (a moving-average copy, a teacher, a second network) reachable from a live name when the training step runs` : 'on the accelerator and reachable from a live name when the training step runs',
       citation: 'CPython reference counting: an object is freed when its last reference goes; torch/cuda caching allocator returns blocks only on free',
     } });
@@ -938,7 +943,13 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
   const castsIt = (t: TensorFact) => !!kbit && (kbit.castAll || (t.shape.length === 1 && (kbit.layerNormNames ?? []).some((n) => t.label.includes(n))));
   // With the live names of the first training step known, a loaded checkpoint is alive in training only when they
   // still reach it (heldThroughStep), not because a module-level name holds it at the end of the program.
-  const weights = liveAtEnd(base).filter((t) => !(prog.liveAtStep && t.group?.startsWith(STATE_DICT_GROUP))).map((t) => (castsIt(t) && t.role === 'param' && (t.dtype === 'bfloat16' || t.dtype === 'float16') ? { ...t, dtype: 'float32' as DType, group: t.group?.replace(/\((bfloat16|float16)\)/, '(float32)') } : t));
+  // Each weight in the dtype it has when the step runs, not after a later cast (diffusers' LoRA scripts keep the frozen
+  // UNet in float16 while training and `unet.to(torch.float32)` only to save it).
+  const atStep = (t: TensorFact): TensorFact => {
+    const d = prog.liveAtStep?.dtypes.get(t.id);
+    return d && d !== t.dtype && (t.role === 'param' || t.role === 'buffer') ? { ...t, dtype: d, group: t.group?.replace(`(${t.dtype})`, `(${d})`) } : t;
+  };
+  const weights = liveAtEnd(base).filter((t) => !(prog.liveAtStep && t.group?.startsWith(STATE_DICT_GROUP))).map(atStep).map((t) => (castsIt(t) && t.role === 'param' && (t.dtype === 'bfloat16' || t.dtype === 'float16') ? { ...t, dtype: 'float32' as DType, group: t.group?.replace(/\((bfloat16|float16)\)/, '(float32)') } : t));
   if (kbit?.castAll) notes.push('prepare_model_for_kbit_training: float16/bfloat16 parameters outside the quantised layers (embeddings, norms, lm_head) are cast to float32 (peft utils/other.py)');
   else if (kbit) notes.push(`prepare_model_for_int8_training: 1-D parameters named like ${JSON.stringify(kbit.layerNormNames)} are cast to float32 (peft ≤ 0.5 utils/other.py)`);
   // DeepSpeed's fp16/bf16 engine converts the module's floating parameters to 16 bits on the device.

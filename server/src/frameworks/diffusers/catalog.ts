@@ -122,6 +122,21 @@ function timestepEmbedding(a: Acc, name: string, cin: number, dim: number): void
 
 /** UNet2DConditionModel (unets/unet_2d_condition.py `__init__`) from its config. */
 export function unet2dConditionSizes(c: DiffusersConfig): DiffusersSizes {
+  return unetLike(c, false);
+}
+
+/**
+ * ControlNetModel (models/controlnets/controlnet.py `__init__`): the UNet's encoder half (conv_in, time and added
+ * embeddings, down blocks, mid block) plus controlnet_cond_embedding (conv_in 3×3 from conditioning_channels, then
+ * per step a 3×3 conv and a 3×3 stride-2 conv, conv_out 3×3 to block_out_channels[0]), a zero 1×1 conv after
+ * conv_in, after every down-block layer and downsampler (controlnet_down_blocks) and after the mid block; its time
+ * embedding is 4 · block_out_channels[0] wide. `ControlNetModel.from_unet(unet)` builds it from the UNet's config.
+ */
+export function controlNetSizes(c: DiffusersConfig): DiffusersSizes {
+  return unetLike(c, true);
+}
+
+function unetLike(c: DiffusersConfig, controlnet: boolean): DiffusersSizes {
   for (const [k, allowed] of [
     ['time_embedding_type', ['positional', null]], ['resnet_time_scale_shift', ['default', null]], ['class_embed_type', [null]],
     ['num_class_embeds', [null]], ['encoder_hid_dim_type', [null]], ['encoder_hid_dim', [null]], ['time_cond_proj_dim', [null]],
@@ -132,7 +147,7 @@ export function unet2dConditionSizes(c: DiffusersConfig): DiffusersSizes {
   ] as [string, unknown[]][]) only(c, k, allowed);
   const down = c.down_block_types ?? ['CrossAttnDownBlock2D', 'CrossAttnDownBlock2D', 'CrossAttnDownBlock2D', 'DownBlock2D'];
   const up = c.up_block_types ?? ['UpBlock2D', 'CrossAttnUpBlock2D', 'CrossAttnUpBlock2D', 'CrossAttnUpBlock2D'];
-  if (!Array.isArray(down) || !Array.isArray(up) || down.length !== up.length) throw new Unsupported('down_block_types / up_block_types are not two lists of one length');
+  if (!Array.isArray(down) || !Array.isArray(up) || (!controlnet && down.length !== up.length)) throw new Unsupported('down_block_types / up_block_types are not two lists of one length');
   const n = down.length;
   const boc = ints(c, 'block_out_channels', n, [320, 640, 1280, 1280]);
   const lpb = ints(c, 'layers_per_block', n, 2);
@@ -152,11 +167,23 @@ export function unet2dConditionSizes(c: DiffusersConfig): DiffusersSizes {
 
   mod('conv_in', (a) => a.add(conv(cin, boc[0], 3)));
   // _set_time_proj, positional: Timesteps(block_out_channels[0]) has no parameters; time_embed_dim = time_embedding_dim or 4·boc[0].
-  const temb = c.time_embedding_dim == null ? boc[0] * 4 : num(c, 'time_embedding_dim');
+  const temb = c.time_embedding_dim == null || controlnet ? boc[0] * 4 : num(c, 'time_embedding_dim');
   mod('time_embedding', (a) => timestepEmbedding(a, 'time_embedding', boc[0], temb));
   if (c.addition_embed_type === 'text_time') {
     // _set_add_embedding "text_time": add_time_proj Timesteps (no parameters), add_embedding TimestepEmbedding(projection_class_embeddings_input_dim → temb).
     mod('add_embedding', (a) => timestepEmbedding(a, 'add_embedding', num(c, 'projection_class_embeddings_input_dim'), temb));
+  }
+  if (controlnet) {
+    // ControlNetConditioningEmbedding(block_out_channels[0], conditioning_channels, conditioning_embedding_out_channels).
+    const cc = num(c, 'conditioning_channels', 3);
+    const ce = c.conditioning_embedding_out_channels == null ? [16, 32, 96, 256] : (c.conditioning_embedding_out_channels as unknown[]);
+    if (!ce.every((x) => typeof x === 'number' && x > 0)) throw new Unsupported('conditioning_embedding_out_channels is not a list of channel counts');
+    const co = ce as number[];
+    mod('controlnet_cond_embedding', (a) => {
+      a.add(conv(cc, co[0], 3));
+      for (let i = 0; i + 1 < co.length; i++) a.add(conv(co[i], co[i], 3) + conv(co[i], co[i + 1], 3));
+      a.add(conv(co[co.length - 1], boc[0], 3));
+    });
   }
   const crossBlock = (a: Acc, name: string, ch: number, i: number) => {
     if (ch % heads[i] !== 0) throw new Unsupported(`out_channels ${ch} is not a multiple of ${heads[i]} heads`);
@@ -177,6 +204,13 @@ export function unet2dConditionSizes(c: DiffusersConfig): DiffusersSizes {
       if (i < n - 1) a.add(conv(out, out, 3));
     });
   }
+  if (controlnet) {
+    // controlnet_down_blocks: a zero 1×1 conv after conv_in, after each down-block layer and after each downsampler.
+    mod('controlnet_down_blocks', (a) => {
+      a.add(conv(boc[0], boc[0], 1));
+      for (let i = 0; i < n; i++) for (let l = 0; l < lpb[i] + (i < n - 1 ? 1 : 0); l++) a.add(conv(boc[i], boc[i], 1));
+    });
+  }
   const last = boc[n - 1];
   if (midType === 'UNetMidBlock2DCrossAttn') {
     // UNetMidBlock2DCrossAttn (unet_2d_blocks.py), num_layers 1: resnet, then attention + resnet.
@@ -187,6 +221,10 @@ export function unet2dConditionSizes(c: DiffusersConfig): DiffusersSizes {
     });
   } else if (midType !== null) {
     throw new Unsupported(`mid block ${String(midType)} is not modelled`);
+  }
+  if (controlnet) {
+    mod('controlnet_mid_block', (a) => a.add(conv(last, last, 1)));
+    return { modules, linears };
   }
   const rev = [...boc].reverse();
   const revHeads = [...heads].reverse();
@@ -319,6 +357,7 @@ export const DIFFUSERS_CLASSES: Record<string, (c: DiffusersConfig) => Diffusers
   UNet2DConditionModel: unet2dConditionSizes,
   AutoencoderKL: autoencoderKLSizes,
   StableDiffusionSafetyChecker: safetyCheckerSizes,
+  ControlNetModel: controlNetSizes,
 };
 
 /** Sizes of a diffusers class from a config, or why not. */
@@ -366,7 +405,7 @@ const CLIP_BIGG = { model_type: 'clip_text_model', vocab_size: 49408, hidden_siz
 
 const COMPONENTS: ComponentEntry[] = [];
 function addRepo(ids: string[], parts: [string, string, DiffusersConfig][]): void {
-  for (const id of ids) for (const [subfolder, className, config] of parts) COMPONENTS.push({ id, subfolder, className, config, source: `huggingface.co/${id} ${subfolder}/config.json` });
+  for (const id of ids) for (const [subfolder, className, config] of parts) COMPONENTS.push({ id, subfolder, className, config, source: `huggingface.co/${id} ${subfolder ? `${subfolder}/` : ''}config.json` });
 }
 /** The SD 1.x safety checker's config.json (a CLIPConfig: ViT-L/14 vision tower, projection_dim 768). */
 const SAFETY_CHECKER: DiffusersConfig = { projection_dim: 768, vision_config: { hidden_size: 1024, intermediate_size: 4096, num_hidden_layers: 24, num_attention_heads: 16, patch_size: 14, image_size: 224 } };
@@ -393,6 +432,28 @@ export function repoComponents(id: string): { entries: ComponentEntry[]; complet
   const entries = COMPONENTS.filter((e) => e.id === unet.id);
   return { entries, complete: entries.some((e) => e.subfolder === 'safety_checker') || entries.some((e) => e.subfolder === 'text_encoder_2') };
 }
+
+// Inpainting checkpoints: the same models with a UNet that takes 9 input channels (4 latent + 4 masked-image latent + 1 mask).
+addRepo(['runwayml/stable-diffusion-inpainting', 'stable-diffusion-v1-5/stable-diffusion-inpainting'], [
+  ['unet', 'UNet2DConditionModel', { ...SD1_UNET, in_channels: 9 }], ['vae', 'AutoencoderKL', SD_VAE], ['text_encoder', 'CLIPTextModel', CLIP_L],
+  ['safety_checker', 'StableDiffusionSafetyChecker', SAFETY_CHECKER],
+]);
+addRepo(['stabilityai/stable-diffusion-2-inpainting'], [
+  ['unet', 'UNet2DConditionModel', { ...SD2_UNET, in_channels: 9, sample_size: 64 }], ['vae', 'AutoencoderKL', SD_VAE], ['text_encoder', 'CLIPTextModel', CLIP_H],
+]);
+
+// ControlNets for SD 1.5 (config.json at the repository's root: the SD 1.x UNet's encoder settings, conditioning
+// embedding (16, 32, 96, 256) from 3 channels).
+const SD15_CONTROLNET: DiffusersConfig = { ...SD1_UNET, up_block_types: undefined, conditioning_embedding_out_channels: [16, 32, 96, 256], conditioning_channels: 3 };
+addRepo([
+  ...['canny', 'depth', 'openpose', 'scribble', 'seg', 'hed', 'mlsd', 'normal'].map((k) => `lllyasviel/sd-controlnet-${k}`),
+  ...['canny', 'openpose', 'lineart', 'softedge', 'scribble', 'seg', 'normalbae', 'inpaint', 'mlsd'].map((k) => `lllyasviel/control_v11p_sd15_${k}`),
+  'lllyasviel/control_v11f1p_sd15_depth',
+], [['', 'ControlNetModel', SD15_CONTROLNET]]);
+
+// Stand-alone VAEs loaded with AutoencoderKL.from_pretrained(id) (no subfolder): fine-tunes of the SD VAE with its
+// architecture (config.json at the repository's root).
+addRepo(['madebyollin/sdxl-vae-fp16-fix', 'stabilityai/sd-vae-ft-mse', 'stabilityai/sd-vae-ft-ema'], [['', 'AutoencoderKL', SD_VAE]]);
 
 /** Every component entry (for the test that checks them against diffusers and transformers). */
 export const DIFFUSERS_COMPONENTS: readonly ComponentEntry[] = COMPONENTS;

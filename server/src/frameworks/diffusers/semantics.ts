@@ -21,7 +21,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkpointDir, readLocalSubfolder } from '../transformers/hf-cache';
 import { moduleSizes, type HfConfig, type ModuleSize } from '../transformers/catalog';
-import { loadResolved, type ResolvedCheckpoint } from '../transformers/semantics';
+import { hfLoadOf, loadResolved, type ResolvedCheckpoint } from '../transformers/semantics';
 import { DIFFUSERS_CLASSES, diffusersSizes, lookupComponent, repoComponents, type DiffusersConfig } from './catalog';
 
 /** diffusers classes that are not models: configs, schedulers, processors, utilities. */
@@ -43,6 +43,7 @@ export function installDiffusers(it: Interpreter): void {
     const parts = fnv.name.split('.');
     const last = parts[parts.length - 1];
     const className = parts[parts.length - 2];
+    if (last === 'from_unet' && className === 'ControlNetModel') return controlNetFromUnet(it, c.args, c.kw, node);
     if (last !== 'from_pretrained' || !className || NOT_MODELS.test(className)) return unknown('__pass__');
     if (PIPELINE.test(className) && (c.args[0] ?? c.kw.get('pretrained_model_name_or_path'))?.t === 'str') return loadPipeline(it, className, c.args, c.kw, node);
     if (PIPELINE.test(className)) {
@@ -138,6 +139,38 @@ function readModelIndex(id: string, baseDir: string | undefined): { components: 
   } catch (e) {
     return { unknown: `${p} is not valid JSON: ${(e as Error).message}` };
   }
+}
+
+/**
+ * `ControlNetModel.from_unet(unet, conditioning_embedding_out_channels=…, conditioning_channels=…)`
+ * (models/controlnets/controlnet.py from_unet): a ControlNetModel built from the UNet's config, in torch's default
+ * dtype (`cls(...)`), with the UNet's encoder weights copied in (load_state_dict keeps the ControlNet's dtype).
+ */
+function controlNetFromUnet(it: Interpreter, args: Value[], kw: Map<string, Value>, node: SyntaxNode): Value {
+  const unet = args[0] ?? kw.get('unet');
+  const load = hfLoadOf(unet);
+  const torchDefault = (it.state.get('torchDefaultDtype') as DType | undefined) ?? 'float32';
+  const dtype = { dtype: torchDefault, why: `ControlNetModel.from_unet builds the model in torch's default dtype (${torchDefault}; controlnet.py from_unet: cls(...))` };
+  const name = `ControlNetModel.from_unet(${load ? load.checkpoint : '…'})`;
+  const resolved: ResolvedCheckpoint = { framework: 'torch', library: 'diffusers' };
+  const cfg = load?.config as unknown as DiffusersConfig | undefined;
+  if (!load || !cfg || !String(cfg.model_type ?? '').startsWith('diffusers:UNet2DConditionModel')) resolved.why = `the UNet given to ControlNetModel.from_unet is not one oomlens sized (${unet ? describe(unet) : 'none given'})`;
+  else {
+    const extra: DiffusersConfig = {};
+    for (const k of ['conditioning_embedding_out_channels', 'conditioning_channels']) {
+      const v = kw.get(k);
+      if (!v || v.t === 'none') continue;
+      if (v.t === 'int') extra[k] = v.v;
+      else if ((v.t === 'list' || v.t === 'tuple') && v.items.every((x) => x.t === 'int')) extra[k] = v.items.map((x) => (x as { v: number }).v);
+      else resolved.why = `ControlNetModel.from_unet(${k}=…): the value is not known`;
+    }
+    if (!resolved.why) {
+      const s = diffusersSizes('ControlNetModel', { ...cfg, ...extra });
+      if ('why' in s) resolved.why = s.why;
+      else { resolved.sizes = s.modules; resolved.layout = { linears: s.linears, others: [] }; resolved.config = { ...cfg, ...extra, model_type: 'diffusers:ControlNetModel' } as unknown as ResolvedCheckpoint['config']; resolved.source = `the config of ${load.checkpoint} (ControlNetModel.from_unet)`; }
+    }
+  }
+  return loadResolved(it, 'ControlNetModel', [{ t: 'str', v: name }], new Map(), node, resolved, dtype);
 }
 
 function loadModel(it: Interpreter, className: string, args: Value[], kw: Map<string, Value>, node: SyntaxNode): Value {
