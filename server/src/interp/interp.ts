@@ -365,7 +365,7 @@ export class Interpreter {
       }
       case 'exec_statement': {
         // tree-sitter-python reads `exec(code)` as Python 2's exec statement: the builtin, called with the code.
-        const e = node.namedChildren.filter((c): c is SyntaxNode => !!c);
+        const e = node.namedChildren.filter((c): c is SyntaxNode => !!c && !c.isExtra);
         const h = this.externs.get('builtins.exec');
         if (h && e.length === 1) h(this, undefined, { args: [this.eval(e[0])], kw: new Map() }, node, { t: 'extern', name: 'builtins.exec' });
         return;
@@ -902,7 +902,7 @@ export class Interpreter {
    */
   private execTry(node: SyntaxNode): void {
     const frame = this.currentFrame();
-    const clauses = node.namedChildren.filter((c): c is SyntaxNode => !!c);
+    const clauses = node.namedChildren.filter((c): c is SyntaxNode => !!c && !c.isExtra);
     const blockOf = (c: SyntaxNode) => c.childForFieldName('body') ?? c.namedChildren.find((x) => x?.type === 'block') ?? null;
     try {
       let raised: RaiseSignal | undefined;
@@ -1316,7 +1316,8 @@ export class Interpreter {
       }
       case 'comparison_operator': return this.evalCompare(node);
       case 'conditional_expression': {
-        const [a, cond, b] = node.namedChildren as SyntaxNode[];
+        // A comment or a `\` line continuation is an extra node among the named children: skipped.
+        const [a, cond, b] = node.namedChildren.filter((c): c is SyntaxNode => !!c && !c.isExtra);
         const c = truthy(this.eval(cond));
         if (c === undefined) {
           this.note(`condition \`${clip(cond.text)}\` could not be decided; the first branch is assumed`, cond);
@@ -1389,7 +1390,7 @@ export class Interpreter {
     // The items so far stay alive while the next is evaluated: pinned once, as the list being built.
     const pin: Value[] = [{ t: 'list', items: out }];
     for (const c of node.namedChildren) {
-      if (!c || c.type === 'comment') continue;
+      if (!c || c.isExtra) continue;
       if (c.type === 'list_splat') {
         const v = this.withTemps(pin, () => this.eval(c.namedChildren[0]!));
         const it = this.iterate(v, c);
@@ -1475,7 +1476,7 @@ export class Interpreter {
   }
 
   private evalCompare(node: SyntaxNode): Value {
-    const operands = node.namedChildren.filter((c): c is SyntaxNode => !!c);
+    const operands = node.namedChildren.filter((c): c is SyntaxNode => !!c && !c.isExtra);
     const ops = node.childrenForFieldName('operators').map((o) => o?.text ?? '');
     let left = this.eval(operands[0]);
     for (let i = 1; i < operands.length; i++) {
@@ -1734,7 +1735,7 @@ export class Interpreter {
       return { args, kw };
     }
     for (const c of argNode.namedChildren) {
-      if (!c || c.type === 'comment') continue;
+      if (!c || c.isExtra) continue;
       const pinned = [...args, ...kw.values()];
       if (c.type === 'keyword_argument') {
         kw.set(c.childForFieldName('name')!.text, this.withTemps(pinned, () => this.eval(c.childForFieldName('value')!)));
@@ -1792,7 +1793,7 @@ export class Interpreter {
     if (e.type === 'call') {
       const fnNode = e.childForFieldName('function');
       const argList = e.childForFieldName('arguments');
-      const args = argList?.namedChildren.filter((a) => a && a.type !== 'comment') ?? [];
+      const args = argList?.namedChildren.filter((a) => a && !a.isExtra) ?? [];
       if (fnNode?.type !== 'identifier' || fnNode.text !== 'vars' || args.length !== 1) return undefined;
       const fn = this.eval(fnNode);
       if (fn.t !== 'extern' || fn.name !== 'builtins.vars') return undefined;

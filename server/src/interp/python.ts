@@ -377,6 +377,18 @@ export function installPython(it: Interpreter): void {
       return n === 'ceil' || n === 'floor' || n === 'trunc' ? int(r) : { t: 'float', v: r };
     });
   }
+  // numpy's ufuncs on a Python number give a numpy float64 scalar with the same value as math's (numpy docs,
+  // "Universal functions": a scalar input gives a scalar output; np.floor / np.ceil / np.trunc stay floats).
+  // On arrays (not modelled as numpy values here) the result stays unknown.
+  for (const [n, f] of Object.entries(math1)) {
+    if (n === 'fabs') continue;
+    reg(`numpy.${n}`, (_s, c, node) => {
+      const a = c.args[0] ?? NONE;
+      const x = a.t === 'int' || a.t === 'float' ? a.v : undefined;
+      if (x === undefined) return unknown(`numpy.${n} of a value that is not a known number (${describe(a)})`, it.span(node));
+      return { t: 'float', v: f(x) };
+    });
+  }
   reg('math.prod', (_s, c, node) => {
     const items = c.args[0] ? it.iterate(c.args[0], node) : undefined;
     if (!items) return unknown('math.prod of an unknown sequence', it.span(node));
