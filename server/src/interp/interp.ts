@@ -1346,9 +1346,18 @@ export class Interpreter {
         }
         return fn;
       }
-      case 'list_comprehension': case 'generator_expression': case 'set_comprehension':
-        return { t: node.type === 'generator_expression' ? 'tuple' : 'list', items: this.evalComprehension(node) };
-      case 'dictionary_comprehension': return this.evalDictComprehension(node);
+      case 'list_comprehension': case 'generator_expression': case 'set_comprehension': case 'dictionary_comprehension': {
+        // A comprehension over more items than the size cap is an unknown (runClauses), not the items built so far.
+        const outer = this.compOverCap;
+        this.compOverCap = undefined;
+        try {
+          const v: Value = node.type === 'dictionary_comprehension' ? this.evalDictComprehension(node)
+            : { t: node.type === 'generator_expression' ? 'tuple' : 'list', items: this.evalComprehension(node) };
+          return this.compOverCap ?? v;
+        } finally {
+          this.compOverCap = outer;
+        }
+      }
       case 'named_expression': {
         const v = this.eval(node.childForFieldName('value')!);
         this.assign(node.childForFieldName('name')!, v, node);
@@ -1434,17 +1443,27 @@ export class Interpreter {
       return;
     }
     const iterV = this.eval(c.childForFieldName('right')!);
+    // Over more items than a list may hold (a corpus encoded character by character): what it builds is past the
+    // size cap anyway, so it is not run item by item (which would only spend the step budget); it is an unknown.
+    const overCap = (n: number): void => {
+      this.compOverCap = this.note(`comprehension over ${clip(c.childForFieldName('right')!.text)} of ${n} items is over the analysis size cap (${MAX_ITEMS} items)`, c);
+    };
+    if (iterV.t === 'str' && iterV.v.length > MAX_ITEMS) { overCap(iterV.v.length); return; }
     const items = this.iterate(iterV, c);
     if (!items) {
       this.note(`comprehension over ${clip(c.childForFieldName('right')!.text)} could not be unrolled (${describe(iterV)})`, c);
       return;
     }
+    if (items.length > MAX_ITEMS) { overCap(items.length); return; }
     for (const it of items) {
       this.tick(c);
       this.assign(c.childForFieldName('left')!, it, at);
       this.runClauses(clauses, i + 1, env, emit, at);
     }
   }
+
+  /** Set by runClauses when the comprehension being evaluated iterates over more than MAX_ITEMS items. */
+  private compOverCap: UnknownV | undefined;
 
   private evalComprehension(node: SyntaxNode): Value[] {
     const { body, clauses } = this.comprehensionClauses(node);
@@ -1957,7 +1976,12 @@ export class Interpreter {
           else if (kw.has('**')) v = kw.get('**');
           else v = fn.defaults.get(name);
           if (v === undefined) {
-            v = kw.has('**') ? kw.get('**')! : unknown(`argument \`${name}\` of ${fn.name} was not given`, this.span(node));
+            // A call written in the program that leaves out a required argument raises TypeError in Python ("missing
+            // 1 required positional argument"): what it would have built is not built, so the record being built
+            // (and the value) is unknown, never a count made without that argument.
+            v = kw.has('**') ? kw.get('**')!
+              : node.type === 'call' ? this.note(`\`${clip(node.text)}\` leaves out the required argument \`${name}\` of ${fn.name}: Python raises TypeError here`, node)
+              : unknown(`argument \`${name}\` of ${fn.name} was not given`, this.span(node));
           }
           env.vars.set(name, v);
           env.params!.push(name);

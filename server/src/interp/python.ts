@@ -129,6 +129,9 @@ export function installPython(it: Interpreter): void {
   });
   reg('builtins.set', (_s, c, node) => {
     if (!c.args[0]) return { t: 'list', items: [] };
+    // The characters of a string, in first-seen order (a character vocabulary: `sorted(set(text))` of a whole
+    // corpus file), without one value per character of the text.
+    if (c.args[0].t === 'str') return { t: 'list', items: [...new Set(c.args[0].v)].map(str) };
     const items = it.iterate(c.args[0], node);
     if (!items) return unknown('set()', it.span(node));
     const out: Value[] = [];
