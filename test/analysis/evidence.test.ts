@@ -66,3 +66,59 @@ test('typing a hub id character by character: no OOM201 and no numbers until the
   }
   assert.deepEqual(seen, [id], 'OOM201 fires only once the id is a known checkpoint');
 });
+
+test('blocks built first and handed down into a model (through a ModuleList and another module) are its parts, not models of their own', async () => {
+  const src = `import torch.nn as nn
+
+class Block(nn.Module):
+    def __init__(self, d):
+        super().__init__()
+        self.fc = nn.Linear(d, d)
+
+class Encoder(nn.Module):
+    def __init__(self, layers):
+        super().__init__()
+        self.layers = layers
+
+class Net(nn.Module):
+    def __init__(self, encoder, vocab):
+        super().__init__()
+        self.encoder = encoder
+        self.emb = nn.Embedding(vocab, 8)
+
+def build(vocab):
+    blocks = []
+    for _ in range(3):
+        block = Block(8)
+        blocks.append(block)
+    return Net(Encoder(nn.ModuleList(blocks)), vocab)
+
+model = build(100)
+other = build(open('vocab.txt').read())
+q, q_target = Block(4), Block(4)
+`;
+  const r = await analyze(src, { device: 'a100-80gb' });
+  const got = r.models.map((m) => [m.facts.name, m.facts.paramCount]);
+  // The known model (3 * 72 + 800), the one whose vocabulary is unknown (its blocks are still its parts), and two
+  // separate Blocks that nothing holds.
+  assert.deepEqual(got, [['Net', 1016], ['Net', null], ['Block', 20], ['Block', 20]]);
+});
+
+test('a call that leaves out a required argument raises TypeError in Python: the model it would build has no count', async () => {
+  const src = `import torch.nn as nn
+
+class Net(nn.Module):
+    def __init__(self, d, key):
+        super().__init__()
+        self.fc = nn.Linear(d, d)
+
+model = Net(8)
+ok = Net(8, key=None)
+`;
+  const r = await analyze(src, { device: 'a100-80gb' });
+  const [bad, good] = r.models;
+  assert.equal(bad.facts.paramCount, null);
+  assert.match(bad.facts.unknowns.map((u) => u.reason).join('\n'), /leaves out the required argument `key` of __init__: Python raises TypeError/);
+  assert.equal(good.facts.paramCount, 72);
+  assert.deepEqual(good.facts.unknowns, []);
+});

@@ -20,6 +20,66 @@ const HEADER = 'import math\nimport torch\nimport torch.nn as nn\nimport torch.n
 
 const SNIPPETS: Snippet[] = [
   {
+    // timm / DINO / Swin style stochastic depth: the per-block rates come from torch.linspace(...).item(), and a
+    // rate > 0 picks a block of another class. Built on the CPU (Tensor.item() refuses meta tensors).
+    name: 'drop-path schedule from torch.linspace(...).item() decides which block class each depth gets',
+    model: 'Net',
+    src: `
+class DropPath(nn.Module):
+    def __init__(self, p):
+        super().__init__()
+        self.p = p
+
+class Net(nn.Module):
+    def __init__(self, depth=12, drop_path_rate=0.1):
+        super().__init__()
+        dpr = [x.item() for x in torch.linspace(0, drop_path_rate, depth)]
+        widths = [int(w * 64) for w in torch.linspace(1, 2, 5).tolist()]
+        self.blocks = nn.ModuleList([nn.Linear(8, 8) if dpr[i] > 0.05 else DropPath(dpr[i]) for i in range(depth)])
+        self.heads = nn.ModuleList([nn.Linear(w, 3) for w in widths])
+        self.last = nn.Linear(4, 4) if torch.linspace(-1, 1, 3)[-1].item() == 1.0 else nn.Identity()
+
+with torch.device('cpu'):
+    model = Net()
+`,
+  },
+  {
+    // A conditional expression broken over lines with a backslash: the line continuation is an extra node of the
+    // syntax tree, not the condition (DDPM U-Net style up-sampling block).
+    name: 'a conditional expression continued with a backslash',
+    model: 'Up',
+    src: `
+class Up(nn.Module):
+    def __init__(self, c, up_sample=True):
+        super().__init__()
+        self.up_sample = up_sample
+        self.conv = nn.ConvTranspose2d(c // 2, c // 2,
+                                       4, 2, 1) \\
+            if self.up_sample else nn.Identity()
+        self.out = nn.Conv2d(c, c, kernel_size=3, padding=1) if not self.up_sample \\
+            else nn.Conv2d(c, c // 2, kernel_size=1)
+
+model = Up(16)
+`,
+  },
+  {
+    // SAC's learnable temperature: torch.tensor(np.log(init_alpha)) is a 0-d tensor attribute (not a parameter).
+    name: 'torch.tensor of a numpy scalar (np.log of a Python float) is a known 0-d tensor, not a parameter',
+    model: 'Policy',
+    src: `
+import numpy as np
+
+class Policy(nn.Module):
+    def __init__(self, init_alpha=0.01):
+        super().__init__()
+        self.fc = nn.Linear(3, int(np.sqrt(16.0)) * 32)
+        self.log_alpha = torch.tensor(np.log(init_alpha))
+        self.log_alpha.requires_grad = True
+
+model = Policy()
+`,
+  },
+  {
     name: 'nn.Sequential subclass filled by super().__init__',
     model: 'Net',
     src: `

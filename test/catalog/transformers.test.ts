@@ -177,3 +177,12 @@ test('readLocalConfig reads the local HF cache and local directories, never the 
     rmSync(root, { recursive: true, force: true });
   }
 });
+
+test('lookupCheckpoint: a Hub id matches with or without its organisation; a filesystem path is never matched by its folder name', () => {
+  assert.equal(lookupCheckpoint('llama-13b-hf')?.id, lookupCheckpoint('decapoda-research/llama-13b-hf')?.id);
+  assert.ok(lookupCheckpoint('someone/llama-13b-hf'), 'namespace/name: the same name under another organisation');
+  // What a local folder holds is not known from its name (the folder is read when it exists: hf-cache.ts).
+  for (const p of ['/model/llama-13b-hf', './llama-13b-hf', '../weights/llama-13b-hf', '~/llama-13b-hf', 'C:/models/llama-13b-hf', 'models/hf/llama-13b-hf']) {
+    assert.equal(lookupCheckpoint(p), undefined, p);
+  }
+});

@@ -36,7 +36,7 @@ import { runDeclarations } from '../program/declarations';
 import { readProjectConfig } from '../config/pyproject';
 import { findRoot, workspaceFor } from '../program/workspace';
 import { launchCommandsFor, type LaunchCommand } from '../program/launch';
-import type { TensorV } from '../interp/values';
+import type { TensorV, Value } from '../interp/values';
 import { resolve } from 'node:path';
 import { hasModelEvidence, isBareLayer } from './evidence';
 
@@ -205,11 +205,20 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
     const candidates = it.memory.reported().filter((r) => (!r.atImport || declared.has(r)) && (r.span.file ? !isBareLayer(r) : hasModelEvidence(r, tree)));
     // A module built first and then handed to another model (hydra's nested `net: {_target_: …}`, a backbone
     // passed to a wrapper) is part of that model, not a model of its own.
-    const held = new Set<unknown>();
-    for (const r of candidates) if (r.result?.t === 'inst') for (const v of r.result.attrs.values()) if (v.t === 'inst') held.add(v);
+    // Held at any depth: blocks built in a loop, put in an nn.ModuleList and handed to an Encoder that the model
+    // holds (`Transformer(Encoder(nn.ModuleList(blocks)), ...)`) are parts as much as a direct attribute is. Two
+    // models that hold each other (a shared submodule cycle) are both kept.
+    const reach = new Map<unknown, Set<unknown>>();
+    const partsOf = (root: Value): Set<unknown> => {
+      let got = reach.get(root);
+      if (!got) { got = reachableInstances(root); reach.set(root, got); }
+      return got;
+    };
     // A part whose class another file asks about (opts.partsOf) is reported as well.
     const asked = (r: ModelRecord): boolean => !!opts.partsOf && r.definitionSpan?.file === opts.partsOf.file && opts.partsOf.starts.includes(r.definitionSpan.start);
-    const kept = candidates.filter((r) => asked(r) || !(r.framework === 'torch' && r.result?.t === 'inst' && held.has(r.result) && candidates.some((o) => o !== r && o.result?.t === 'inst' && o.result.attrs.size && [...o.result.attrs.values()].includes(r.result!))));
+    const isPart = (r: ModelRecord): boolean => r.framework === 'torch' && r.result?.t === 'inst'
+      && candidates.some((o) => o !== r && o.result?.t === 'inst' && o.result !== r.result && partsOf(o.result).has(r.result) && !partsOf(r.result!).has(o.result));
+    const kept = candidates.filter((r) => asked(r) || !isPart(r));
     // A model that lives only on the host (a transformers copy never moved, run or handed on: frameworks/transformers/
     // semantics.ts hostOnlyReason) is no device model: listed with its host size, not estimated. Only when the run
     // was complete (a budget or an internal error may have cut off the code that moves or uses it) and no other
@@ -464,6 +473,28 @@ function stateDictEvents(rec: ModelRecord, it: Interpreter, unknowns: Unknown[])
 }
 
 /** Whether an instance other than `target` holds it in an attribute (or a list/dict attribute), reachable from `roots`. */
+/**
+ * The module instances reachable from `root` through attributes, container items (nn.ModuleList / Sequential /
+ * ModuleDict) and the lists, tuples and dicts they hold, `root` itself excluded. Bounded in depth and size.
+ */
+function reachableInstances(root: Value): Set<unknown> {
+  const out = new Set<unknown>();
+  const seen = new Set<unknown>();
+  const walk = (v: unknown, depth: number): void => {
+    if (!v || typeof v !== 'object' || depth > 32 || seen.has(v) || seen.size > 200_000) return;
+    seen.add(v);
+    const x = v as { t?: string; attrs?: Map<string, unknown>; items?: unknown[]; vals?: unknown[] };
+    if (x.t === 'inst') {
+      if (v !== root) out.add(v);
+      if (x.attrs) for (const a of x.attrs.values()) walk(a, depth + 1);
+      if (x.items) for (const a of x.items) walk(a, depth + 1);
+    } else if ((x.t === 'list' || x.t === 'tuple') && x.items) for (const a of x.items) walk(a, depth + 1);
+    else if (x.t === 'dict' && x.vals) for (const a of x.vals) walk(a, depth + 1);
+  };
+  walk(root, 0);
+  return out;
+}
+
 function heldByAnother(target: object, roots: Iterable<unknown>): boolean {
   const seen = new Set<unknown>();
   const walk = (v: unknown, inInst: boolean, depth: number): boolean => {

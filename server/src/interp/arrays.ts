@@ -335,13 +335,54 @@ function sliceNum(v: Value): number | null | { unknown: string } {
   return n === undefined ? { unknown: `slice bound ${describe(v)}` } : n;
 }
 
+/**
+ * The element values of a 1-D tensor whose values are known exactly (so far only torch.linspace with known
+ * bounds, `linspaceValues`), keyed by the tensor value itself: any other operation makes a new value that is
+ * not in the map, so its elements are unknown, never stale.
+ */
+const knownValues = new WeakMap<TensorV, number[]>();
+
+/** The values of a known-valued tensor of at most this many elements are recorded (a drop-path schedule is ~depth long). */
+const MAX_KNOWN_VALUES = 4096;
+
+/**
+ * torch.linspace(start, end, steps) element values, as the CPU kernel computes them in the result's dtype
+ * (aten/src/ATen/native/cpu/RangeFactoriesKernel.cpp LinspaceKernel, torch 2.x: step = (end - start) / (steps - 1);
+ * index < steps / 2 gives start + step * index, the rest end - step * (steps - index - 1)). float32 results are
+ * rounded with Math.fround; other dtypes are left unknown.
+ */
+export function recordLinspace(t: Value, c: CallArgs): void {
+  if (t.t !== 'tensor' || t.dtype !== 'float32' || t.shape.length !== 1) return;
+  const start = num(c.args[0] ?? c.kw.get('start') ?? NONE), end = num(c.args[1] ?? c.kw.get('end') ?? NONE), steps = num(c.args[2] ?? c.kw.get('steps') ?? NONE);
+  if (start === undefined || end === undefined || steps === undefined || !Number.isInteger(steps) || steps < 1 || steps > MAX_KNOWN_VALUES) return;
+  if (steps === 1) { knownValues.set(t, [Math.fround(start)]); return; }
+  const f = Math.fround;
+  const step = f(f(f(end) - f(start)) / (steps - 1));
+  const half = Math.floor(steps / 2);
+  knownValues.set(t, Array.from({ length: steps }, (_, i) => (i < half ? f(f(start) + f(step * i)) : f(f(end) - f(step * (steps - i - 1))))));
+}
+
+/** The known element values of a tensor (flat), or undefined. */
+export function tensorValues(t: TensorV): number[] | undefined {
+  return knownValues.get(t);
+}
+
 function indexTensor(it: Interpreter, t: TensorV, key: Value, node: SyntaxNode): Value {
   const idx = key.t === 'tuple' ? key.items.map((k) => toIndex(it, k)) : [toIndex(it, key)];
   const shape = indexShape(t.shape, idx);
   if ('kind' in shape) return unknown(shape.reason, it.span(node));
   // Basic indexing in torch returns a view; in eager JAX every indexing op makes a new buffer.
   const view = t.lib === 'torch' && !idx.some((i) => i.kind === 'array');
-  if (view) return { ...t, id: t.id, shape };
+  if (view) {
+    const r: TensorV = { ...t, id: t.id, shape };
+    // An integer index into a 1-D tensor of known values: a 0-d tensor holding that element.
+    const vals = knownValues.get(t);
+    if (vals && t.shape.length === 1 && key.t === 'int' && shape.length === 0) {
+      const i = key.v < 0 ? vals.length + key.v : key.v;
+      if (i >= 0 && i < vals.length) knownValues.set(r, [vals[i]]);
+    }
+    return r;
+  }
   return it.memory.alloc({ shape, dtype: t.dtype, role: 'activation', name: 'index', span: it.span(node), lib: t.lib, from: [t], placement: t.placement });
 }
 
@@ -362,6 +403,7 @@ export function applyOp(it: Interpreter, name: string, c: CallArgs, node: Syntax
     (it.state.get(JIT_RANDOM_DRAWS) as JitDraw[] | undefined)?.push({ shape: r.shape, dtype: r.dtype, span: it.span(node), name: shortOp(name) });
   }
   const res = applyResult(it, name, op, r, arrays, lib, placement, node, c);
+  if (name === 'torch.linspace') recordLinspace(res, c);
   // Tensors inside list arguments (torch.cat([a, b])) are inputs too.
   it.memory.op(name, [...c.args, ...c.kw.values()], res, args as Record<string, unknown>);
   return res;

@@ -365,7 +365,7 @@ export class Interpreter {
       }
       case 'exec_statement': {
         // tree-sitter-python reads `exec(code)` as Python 2's exec statement: the builtin, called with the code.
-        const e = node.namedChildren.filter((c): c is SyntaxNode => !!c);
+        const e = node.namedChildren.filter((c): c is SyntaxNode => !!c && !c.isExtra);
         const h = this.externs.get('builtins.exec');
         if (h && e.length === 1) h(this, undefined, { args: [this.eval(e[0])], kw: new Map() }, node, { t: 'extern', name: 'builtins.exec' });
         return;
@@ -902,7 +902,7 @@ export class Interpreter {
    */
   private execTry(node: SyntaxNode): void {
     const frame = this.currentFrame();
-    const clauses = node.namedChildren.filter((c): c is SyntaxNode => !!c);
+    const clauses = node.namedChildren.filter((c): c is SyntaxNode => !!c && !c.isExtra);
     const blockOf = (c: SyntaxNode) => c.childForFieldName('body') ?? c.namedChildren.find((x) => x?.type === 'block') ?? null;
     try {
       let raised: RaiseSignal | undefined;
@@ -1316,7 +1316,8 @@ export class Interpreter {
       }
       case 'comparison_operator': return this.evalCompare(node);
       case 'conditional_expression': {
-        const [a, cond, b] = node.namedChildren as SyntaxNode[];
+        // A comment or a `\` line continuation is an extra node among the named children: skipped.
+        const [a, cond, b] = node.namedChildren.filter((c): c is SyntaxNode => !!c && !c.isExtra);
         const c = truthy(this.eval(cond));
         if (c === undefined) {
           this.note(`condition \`${clip(cond.text)}\` could not be decided; the first branch is assumed`, cond);
@@ -1345,9 +1346,18 @@ export class Interpreter {
         }
         return fn;
       }
-      case 'list_comprehension': case 'generator_expression': case 'set_comprehension':
-        return { t: node.type === 'generator_expression' ? 'tuple' : 'list', items: this.evalComprehension(node) };
-      case 'dictionary_comprehension': return this.evalDictComprehension(node);
+      case 'list_comprehension': case 'generator_expression': case 'set_comprehension': case 'dictionary_comprehension': {
+        // A comprehension over more items than the size cap is an unknown (runClauses), not the items built so far.
+        const outer = this.compOverCap;
+        this.compOverCap = undefined;
+        try {
+          const v: Value = node.type === 'dictionary_comprehension' ? this.evalDictComprehension(node)
+            : { t: node.type === 'generator_expression' ? 'tuple' : 'list', items: this.evalComprehension(node) };
+          return this.compOverCap ?? v;
+        } finally {
+          this.compOverCap = outer;
+        }
+      }
       case 'named_expression': {
         const v = this.eval(node.childForFieldName('value')!);
         this.assign(node.childForFieldName('name')!, v, node);
@@ -1389,7 +1399,7 @@ export class Interpreter {
     // The items so far stay alive while the next is evaluated: pinned once, as the list being built.
     const pin: Value[] = [{ t: 'list', items: out }];
     for (const c of node.namedChildren) {
-      if (!c || c.type === 'comment') continue;
+      if (!c || c.isExtra) continue;
       if (c.type === 'list_splat') {
         const v = this.withTemps(pin, () => this.eval(c.namedChildren[0]!));
         const it = this.iterate(v, c);
@@ -1433,17 +1443,27 @@ export class Interpreter {
       return;
     }
     const iterV = this.eval(c.childForFieldName('right')!);
+    // Over more items than a list may hold (a corpus encoded character by character): what it builds is past the
+    // size cap anyway, so it is not run item by item (which would only spend the step budget); it is an unknown.
+    const overCap = (n: number): void => {
+      this.compOverCap = this.note(`comprehension over ${clip(c.childForFieldName('right')!.text)} of ${n} items is over the analysis size cap (${MAX_ITEMS} items)`, c);
+    };
+    if (iterV.t === 'str' && iterV.v.length > MAX_ITEMS) { overCap(iterV.v.length); return; }
     const items = this.iterate(iterV, c);
     if (!items) {
       this.note(`comprehension over ${clip(c.childForFieldName('right')!.text)} could not be unrolled (${describe(iterV)})`, c);
       return;
     }
+    if (items.length > MAX_ITEMS) { overCap(items.length); return; }
     for (const it of items) {
       this.tick(c);
       this.assign(c.childForFieldName('left')!, it, at);
       this.runClauses(clauses, i + 1, env, emit, at);
     }
   }
+
+  /** Set by runClauses when the comprehension being evaluated iterates over more than MAX_ITEMS items. */
+  private compOverCap: UnknownV | undefined;
 
   private evalComprehension(node: SyntaxNode): Value[] {
     const { body, clauses } = this.comprehensionClauses(node);
@@ -1475,7 +1495,7 @@ export class Interpreter {
   }
 
   private evalCompare(node: SyntaxNode): Value {
-    const operands = node.namedChildren.filter((c): c is SyntaxNode => !!c);
+    const operands = node.namedChildren.filter((c): c is SyntaxNode => !!c && !c.isExtra);
     const ops = node.childrenForFieldName('operators').map((o) => o?.text ?? '');
     let left = this.eval(operands[0]);
     for (let i = 1; i < operands.length; i++) {
@@ -1734,7 +1754,7 @@ export class Interpreter {
       return { args, kw };
     }
     for (const c of argNode.namedChildren) {
-      if (!c || c.type === 'comment') continue;
+      if (!c || c.isExtra) continue;
       const pinned = [...args, ...kw.values()];
       if (c.type === 'keyword_argument') {
         kw.set(c.childForFieldName('name')!.text, this.withTemps(pinned, () => this.eval(c.childForFieldName('value')!)));
@@ -1792,7 +1812,7 @@ export class Interpreter {
     if (e.type === 'call') {
       const fnNode = e.childForFieldName('function');
       const argList = e.childForFieldName('arguments');
-      const args = argList?.namedChildren.filter((a) => a && a.type !== 'comment') ?? [];
+      const args = argList?.namedChildren.filter((a) => a && !a.isExtra) ?? [];
       if (fnNode?.type !== 'identifier' || fnNode.text !== 'vars' || args.length !== 1) return undefined;
       const fn = this.eval(fnNode);
       if (fn.t !== 'extern' || fn.name !== 'builtins.vars') return undefined;
@@ -1956,7 +1976,12 @@ export class Interpreter {
           else if (kw.has('**')) v = kw.get('**');
           else v = fn.defaults.get(name);
           if (v === undefined) {
-            v = kw.has('**') ? kw.get('**')! : unknown(`argument \`${name}\` of ${fn.name} was not given`, this.span(node));
+            // A call written in the program that leaves out a required argument raises TypeError in Python ("missing
+            // 1 required positional argument"): what it would have built is not built, so the record being built
+            // (and the value) is unknown, never a count made without that argument.
+            v = kw.has('**') ? kw.get('**')!
+              : node.type === 'call' ? this.note(`\`${clip(node.text)}\` leaves out the required argument \`${name}\` of ${fn.name}: Python raises TypeError here`, node)
+              : unknown(`argument \`${name}\` of ${fn.name} was not given`, this.span(node));
           }
           env.vars.set(name, v);
           env.params!.push(name);

@@ -129,6 +129,9 @@ export function installPython(it: Interpreter): void {
   });
   reg('builtins.set', (_s, c, node) => {
     if (!c.args[0]) return { t: 'list', items: [] };
+    // The characters of a string, in first-seen order (a character vocabulary: `sorted(set(text))` of a whole
+    // corpus file), without one value per character of the text.
+    if (c.args[0].t === 'str') return { t: 'list', items: [...new Set(c.args[0].v)].map(str) };
     const items = it.iterate(c.args[0], node);
     if (!items) return unknown('set()', it.span(node));
     const out: Value[] = [];
@@ -375,6 +378,18 @@ export function installPython(it: Interpreter): void {
       if (x === undefined) return unknown(`math.${n} of an unknown value`, it.span(node));
       const r = f(x);
       return n === 'ceil' || n === 'floor' || n === 'trunc' ? int(r) : { t: 'float', v: r };
+    });
+  }
+  // numpy's ufuncs on a Python number give a numpy float64 scalar with the same value as math's (numpy docs,
+  // "Universal functions": a scalar input gives a scalar output; np.floor / np.ceil / np.trunc stay floats).
+  // On arrays (not modelled as numpy values here) the result stays unknown.
+  for (const [n, f] of Object.entries(math1)) {
+    if (n === 'fabs') continue;
+    reg(`numpy.${n}`, (_s, c, node) => {
+      const a = c.args[0] ?? NONE;
+      const x = a.t === 'int' || a.t === 'float' ? a.v : undefined;
+      if (x === undefined) return unknown(`numpy.${n} of a value that is not a known number (${describe(a)})`, it.span(node));
+      return { t: 'float', v: f(x) };
     });
   }
   reg('math.prod', (_s, c, node) => {

@@ -8,6 +8,7 @@
 import type { DType, Span } from '../../../../shared/src/facts';
 import type { CallArgs, Interpreter } from '../../interp/interp';
 import { linearize } from '../../interp/interp';
+import { tensorValues } from '../../interp/arrays';
 import type { LayerEntry } from '../../interp/catalog-types';
 import { callLayer } from '../modules';
 import type { SyntaxNode } from '../../interp/parser';
@@ -348,6 +349,19 @@ export function installTorch(it: Interpreter): void {
       return it.callExtern({ t: 'extern', name: f }, { args: c.args, kw }, node);
     });
   }
+  // Tensor.item(): "Returns the value of this tensor as a standard Python number. This only works for tensors with
+  // one element" (torch/_tensor_docs.py); tolist() returns the elements as a (nested) list of Python numbers. Known
+  // only where the tensor's values are (interp/arrays.ts tensorValues); a float tensor gives Python floats.
+  reg(['torch.Tensor.item'], (self, _c, node) => {
+    const vals = self?.t === 'tensor' ? tensorValues(self) : undefined;
+    if (!vals || vals.length !== 1) return unknown('the value of the tensor is not known (Tensor.item)', it.span(node));
+    return { t: 'float', v: vals[0] };
+  });
+  reg(['torch.Tensor.tolist'], (self, _c, node) => {
+    const vals = self?.t === 'tensor' && self.shape.length === 1 ? tensorValues(self) : undefined;
+    if (!vals) return unknown('the values of the tensor are not known (Tensor.tolist)', it.span(node));
+    return { t: 'list', items: vals.map((v) => ({ t: 'float' as const, v })) };
+  });
   reg(['torch.Tensor.requires_grad_'], (self, c) => {
     const rg = c.args[0] ?? c.kw.get('requires_grad');
     if (self?.t === 'tensor' && self.role === 'param') freeze(self, rg?.t === 'bool' && !rg.v);

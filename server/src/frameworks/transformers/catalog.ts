@@ -142,6 +142,10 @@ export function lookupCheckpoint(id: string): CheckpointEntry | undefined {
   const key = id.trim().replace(/\/+$/, '').replace(/^https?:\/\/huggingface\.co\//i, '').toLowerCase();
   const exact = TABLE.find((e) => e.id.toLowerCase() === key);
   if (exact) return exact;
+  // A filesystem path (absolute, ./ ../ ~/, a drive letter, or more than one `/`) is not a Hub id (repo ids are
+  // `name` or `namespace/name`: huggingface_hub validate_repo_id): what its folder holds is not known from its
+  // name, so it is not matched by its last segment ("/model/llama-13b-hf" may hold anything).
+  if (/^(\/|\.{1,2}\/|~|[a-z]:[\\/])/.test(key) || key.split('/').length > 2) return undefined;
   const name = key.split('/').pop()!;
   const hits = TABLE.filter((e) => e.id.toLowerCase().split('/').pop() === name);
   // Ids differing only by organisation share a config, so any hit will do.
