@@ -205,3 +205,29 @@ test('ControlNetModel.from_unet(unet): the UNet\'s encoder half and the control 
   assert.equal(c.estimate.paramCount, CN);
   assert.equal(c.estimate.paramBytes, CN * 4);
 });
+
+test('PretrainedConfig.from_pretrained(id, subfolder=…) reads that folder\'s config: the text encoder class comes from its architectures', async () => {
+  // The diffusers SDXL scripts pick the class with `PretrainedConfig.from_pretrained(..., subfolder=...).architectures[0]`.
+  const r = await analyze(`import torch
+from transformers import PretrainedConfig
+
+def pick(name, subfolder):
+    cfg = PretrainedConfig.from_pretrained(name, subfolder=subfolder)
+    model_class = cfg.architectures[0]
+    if model_class == "CLIPTextModel":
+        from transformers import CLIPTextModel
+        return CLIPTextModel
+    elif model_class == "CLIPTextModelWithProjection":
+        from transformers import CLIPTextModelWithProjection
+        return CLIPTextModelWithProjection
+    raise ValueError(model_class)
+
+repo = "stabilityai/stable-diffusion-xl-base-1.0"
+one = pick(repo, "text_encoder").from_pretrained(repo, subfolder="text_encoder")
+two = pick(repo, "text_encoder_2").from_pretrained(repo, subfolder="text_encoder_2")
+`, { device: 'a100-80gb', versions: {} });
+  const p = (re: RegExp) => r.models.find((m) => re.test(m.facts.name))?.estimate.paramCount;
+  assert.equal(p(/\(text_encoder\)/), CLIP_L);
+  // CLIPTextModelWithProjection(bigG): the text tower and its 1280 × 1280 projection (= transformers, catalog test).
+  assert.equal(p(/\(text_encoder_2\)/), 694_659_840);
+});

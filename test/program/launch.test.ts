@@ -472,3 +472,14 @@ test('a README is one shell session: a variable exported in an earlier code bloc
     assert.deepEqual(got, ['--width 11', '--width 13']);
   } finally { rmSync(root, { recursive: true, force: true }); }
 });
+
+test('the README beside a script is read even when the repository has more Markdown files than the listing holds', () => {
+  // 450 documentation pages sort before examples/ and fill the workspace listing (MAX_FILES, name order).
+  const files: Record<string, string> = { 'examples/train/train.py': ARGPARSE, 'examples/train/README.md': '```bash\npython train.py --width 21\n```\n' };
+  for (let i = 0; i < 450; i++) files[`docs/page${String(i).padStart(3, '0')}.md`] = `# page ${i}\n`;
+  const root = project(files);
+  try {
+    const got = launchCommandsFor(workspaceFor(root), join(root, 'examples', 'train', 'train.py')).map((c) => [c.source, c.argv.join(' ')]);
+    assert.deepEqual(got, [['examples/train/README.md:2', '--width 21']]);
+  } finally { rmSync(root, { recursive: true, force: true }); }
+});

@@ -30,6 +30,7 @@
  * except that a command with a word the shell fills at run time comes after
  * every complete one (a declared run stays first).
  */
+import { readdirSync } from 'node:fs';
 import { dirname, extname, isAbsolute, join, resolve } from 'node:path';
 import { parse as shParse } from 'shell-quote';
 import { findNodeAtLocation, getNodeValue, parseTree } from 'jsonc-parser';
@@ -388,6 +389,29 @@ function candidateFiles(ws: Workspace): string[] {
   return out;
 }
 
+/**
+ * The shell scripts and Markdown files of the script's own folder and of each folder above it up to the root (the
+ * README beside a script is where its command is most often written), then the workspace listing. The listing is
+ * capped (MAX_FILES, in name order), so in a large repository (a library with hundreds of documentation pages) the
+ * files next to the script would otherwise be cut off.
+ */
+function nearFirst(ws: Workspace, script: string, listed: string[]): string[] {
+  const near: string[] = [];
+  const root = resolve(ws.root);
+  for (let d = dirname(script); isInside(d, root); d = dirname(d)) {
+    let names: string[] = [];
+    try { names = readdirSync(d).sort(); } catch { /* unreadable folder: nothing near */ }
+    for (const n of names) if (/\.(sh|bash|md)$/i.test(n)) near.push(join(d, n));
+    if (d === root || dirname(d) === d) break;
+  }
+  // Shell scripts before Markdown, as in the listing.
+  near.sort((a, b) => Number(/\.md$/i.test(a)) - Number(/\.md$/i.test(b)));
+  const seen = new Set(near);
+  const rest = listed.filter((f) => !seen.has(f));
+  // pyproject.toml and launch.json keep their place first (a declared run is preferred in any case).
+  return [...rest.filter((f) => !/\.(sh|bash|md)$/i.test(f)), ...near, ...rest.filter((f) => /\.(sh|bash|md)$/i.test(f))];
+}
+
 function commandsIn(ws: Workspace, file: string, current: string): LaunchCommand[] {
   const text = ws.readText(file);
   if (text === undefined || text.length > MAX_BYTES) return [];
@@ -449,7 +473,7 @@ export function commandFromText(ws: Workspace, text: string, source: string): La
 export function launchCommandsFor(ws: Workspace, script: string): LaunchCommand[] {
   const p = resolve(script);
   const out: LaunchCommand[] = [];
-  for (const f of candidateFiles(ws)) for (const c of commandsIn(ws, f, p)) if (c.script === p) out.push(c);
+  for (const f of nearFirst(ws, p, candidateFiles(ws))) for (const c of commandsIn(ws, f, p)) if (c.script === p) out.push(c);
   // Last: usage written in the script's own module docstring or leading comments ("python trl/scripts/sft.py ...").
   for (const c of usageInScript(ws, p)) if (c.script === p) out.push(c);
   // A declared run always comes first; among the rest, a command whose every word is known (no unset

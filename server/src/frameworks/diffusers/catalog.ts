@@ -399,9 +399,9 @@ const SD_VAE: DiffusersConfig = {
 };
 
 /** Text encoders (transformers CLIP configs, model_type clip_text_model), config.json of the text_encoder folders. */
-const CLIP_L = { model_type: 'clip_text_model', vocab_size: 49408, hidden_size: 768, intermediate_size: 3072, num_hidden_layers: 12, num_attention_heads: 12, max_position_embeddings: 77, projection_dim: 768, hidden_act: 'quick_gelu' };
-const CLIP_H = { model_type: 'clip_text_model', vocab_size: 49408, hidden_size: 1024, intermediate_size: 4096, num_hidden_layers: 23, num_attention_heads: 16, max_position_embeddings: 77, projection_dim: 512, hidden_act: 'gelu' };
-const CLIP_BIGG = { model_type: 'clip_text_model', vocab_size: 49408, hidden_size: 1280, intermediate_size: 5120, num_hidden_layers: 32, num_attention_heads: 20, max_position_embeddings: 77, projection_dim: 1280, hidden_act: 'gelu' };
+const CLIP_L = { architectures: ['CLIPTextModel'], model_type: 'clip_text_model', vocab_size: 49408, hidden_size: 768, intermediate_size: 3072, num_hidden_layers: 12, num_attention_heads: 12, max_position_embeddings: 77, projection_dim: 768, hidden_act: 'quick_gelu' };
+const CLIP_H = { architectures: ['CLIPTextModel'], model_type: 'clip_text_model', vocab_size: 49408, hidden_size: 1024, intermediate_size: 4096, num_hidden_layers: 23, num_attention_heads: 16, max_position_embeddings: 77, projection_dim: 512, hidden_act: 'gelu' };
+const CLIP_BIGG = { architectures: ['CLIPTextModelWithProjection'], model_type: 'clip_text_model', vocab_size: 49408, hidden_size: 1280, intermediate_size: 5120, num_hidden_layers: 32, num_attention_heads: 20, max_position_embeddings: 77, projection_dim: 1280, hidden_act: 'gelu' };
 
 const COMPONENTS: ComponentEntry[] = [];
 function addRepo(ids: string[], parts: [string, string, DiffusersConfig][]): void {

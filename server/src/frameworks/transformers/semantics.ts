@@ -228,7 +228,17 @@ export function installTransformers(it: Interpreter): void {
     // table), so `config.model_type == "llama"` decides as it does at run time (configuration_utils.py).
     if (/^(Auto|[A-Z]\w*)Config$/.test(className) && !/^(Generation|BitsAndBytes|Lora|Peft)Config$/.test(className)) {
       const idV = c.args[0] ?? c.kw.get('pretrained_model_name_or_path');
-      if (idV?.t === 'str') {
+      const subV = c.kw.get('subfolder');
+      if (idV?.t === 'str' && subV?.t === 'str' && subV.v.trim()) {
+        // `PretrainedConfig.from_pretrained(id, subfolder="text_encoder_2")`: that folder's config.json (diffusers
+        // training scripts read `architectures[0]` from it to pick the text encoder class).
+        const cfg = resolveSubfolder(idV.v, subV.v, it.state.get('fileDir') as string | undefined).config;
+        if (cfg) {
+          const v = fromData(cfg, true);
+          CONFIG_ID.set(v, `${idV.v} (${subV.v.trim()})`);
+          return v;
+        }
+      } else if (idV?.t === 'str') {
         const local = readLocalConfig(idV.v, process.env, it.state.get('fileDir') as string | undefined);
         const cfg = (local && 'config' in local ? local.config as HfConfig : undefined) ?? lookupCheckpoint(idV.v)?.config;
         if (cfg) {
