@@ -108,7 +108,7 @@ function makeParams(it: Interpreter, entry: LayerEntry, specs: ParamSpec[], node
   const out = new Map<string, TensorV>();
   for (const p of specs) {
     const t = it.memory.alloc({
-      shape: [...stackedAxes(it), ...p.shape], dtype: p.dtype, role: p.role, name: p.name, span: it.span(node), random: p.init === 'random',
+      shape: [...stackedAxes(it), ...p.shape], dtype: p.dtype, role: p.role, name: p.name, span: it.span(node), random: p.init === 'random', sampler: p.sampler,
       partition: p.partition, citation: entry.citation, lib, placement, path,
     });
     if (p.init === 'random' && lib === 'jax') { randomInitCost(it, t, node); eagerInitCost(it, entry, t, node); }

@@ -11,15 +11,19 @@
  *   expects (flax/jax_utils.py replicate → jax.device_put_replicated): every
  *   device holds the whole tree.
  * - `jax.lax.with_sharding_constraint(tree, shardings)` on the parameters a jitted computation has just
- *   built (a model created inside `jax.jit` / `nnx.jit`, then constrained to its partition specs): what each
- *   device holds while the parameters are drawn depends on the mesh's axis types, which oomlens does not
- *   model. With Auto axes XLA's partitioner pushes the constraint back to the draw and each device makes
- *   only its shard; with Explicit axes (the default of `jax.make_mesh` in jax 0.10.2,
- *   jax/_src/sharding_impls.py `make_mesh`: `axis_types = (AxisType.Explicit,) * ...`) an array made
- *   inside `jit` without a sharding is replicated, so every device draws the whole parameters before the
- *   constraint reshards them (measured on 8 CPU devices: 8.4 MB per device with Auto axes, 142.6 MB with
- *   Explicit, for 67.1 MB of parameters; test/truth). The build's peak is then unknown, not the
- *   replicated size.
+ *   built (a model created inside `jax.jit` / `nnx.jit`, then constrained to its partition specs): each device
+ *   keeps its shard of every leaf; what it holds while the parameters are drawn depends on the mesh's axis
+ *   types. With Auto axes XLA's partitioner pushes the constraint back to the draw and each device makes only
+ *   its shard (measured on 8 CPU devices: 8.4 MB per device for 67.1 MB of parameters; test/truth
+ *   nnx_sharded_init_auto). With Explicit axes (`jax.make_mesh`'s default from jax 0.9.0: frameworks/jax/
+ *   semantics.ts) an array made inside `jit` without an `out_sharding` of its own is replicated by type, and
+ *   the reshard (flax NNX does it as each Variable with sharding metadata is made, flax/core/spmd.py
+ *   `_apply_sharding`: `jax.sharding.reshard` on an Explicit mesh, flax 0.12.8) slices each device's shard out
+ *   of a draw every device made whole: the temporaries XLA keeps of those whole draws
+ *   (shared/src/threefry.ts `explicitReshardDrawTemporaries`: float32 normal / truncated_normal 2 × elements
+ *   × 4 B, float32 uniform and fills nothing; measured 142.6 MB per device, test/truth nnx_sharded_init) are
+ *   added, all at once. A draw whose sampler or dtype is not covered, or a mesh whose axis types are not
+ *   known, leaves the shards as a lower bound, never the replicated size presented as the answer.
  * Unknown sizes or specs leave the placement unknown with a note; nothing is guessed.
  */
 import type { Placement } from '../../../shared/src/facts';
@@ -29,6 +33,7 @@ import { type Value, NONE, unknown } from '../interp/values';
 import { visitTensors } from '../interp/memory';
 import { treeMap } from '../frameworks/jax/semantics';
 import { markBackendStart } from '../frameworks/jax/runtime';
+import { explicitReshardDrawTemporaries } from '../../../shared/src/threefry';
 
 export function installSharding(it: Interpreter): void {
   for (const name of ['jax.sharding.NamedSharding']) {
@@ -95,13 +100,44 @@ export function installSharding(it: Interpreter): void {
       if (n > 1) t.placement = { kind: 'sharded', over: n };
     });
     // With Auto axes the partitioner shards the draw itself: each device makes only its shard (measured on 8
-    // CPU devices, test/truth). Otherwise the transient is not modelled.
+    // CPU devices, test/truth).
     if (fromMetadata && mesh.axisTypes === 'auto' && !unresolved) return x;
+    // With Explicit axes every split leaf was drawn whole on every device and resharded: what XLA keeps of each
+    // whole draw (shared/src/threefry.ts explicitReshardDrawTemporaries), all draws' at once.
+    let why = 'the mesh\'s axis types are not known (jax.make_mesh without axis_types: Auto before jax 0.9.0, Explicit from it; pin jax to decide)';
+    if (fromMetadata && mesh.axisTypes === 'explicit' && !unresolved) {
+      let bytes = 0;
+      const formulas: string[] = [];
+      const citations = new Set<string>();
+      const unknownLeaves: string[] = [];
+      visitTensors(x, (t) => {
+        // Made by this jitted call (not yet materialised: memory.ts `virtual`) and split by the constraint.
+        if (t.placement.kind !== 'sharded' || !t.virtual) return;
+        const elements = t.shape.reduce<number>((a, d) => a * (typeof d === 'number' ? d : NaN), 1);
+        const cost = Number.isFinite(elements)
+          ? explicitReshardDrawTemporaries({ sampler: t.random ? t.sampler : 'none', dtype: t.dtype, elements })
+          : { unknown: 'its shape is not known' };
+        if ('unknown' in cost) { unknownLeaves.push(`${t.label} (${cost.unknown})`); return; }
+        if (cost.bytesPerDevice > 0) { bytes += cost.bytesPerDevice; formulas.push(`${t.label}: ${cost.formula}`); citations.add(cost.citation); }
+      });
+      if (bytes > 0) {
+        it.memory.transient({
+          op: 'transient', label: 'whole random draws on every device before the reshard (Explicit mesh axes)',
+          bytesPerDevice: bytes, role: 'temporary', span: it.span(node), formula: formulas.join('; '), citation: [...citations].join('; '),
+        });
+      }
+      if (!unknownLeaves.length) return x;
+      why = `the mesh's axes are Explicit, so every device draws the split parameters whole first; what XLA keeps of the draw is not known for ${unknownLeaves.join(', ')}`;
+    } else if (fromMetadata && mesh.axisTypes === 'explicit') {
+      why = 'the mesh\'s axes are Explicit, so every device draws the split parameters whole first, and some leaves\' sharding is not resolved';
+    } else if (!fromMetadata || mesh.axisTypes === 'auto') {
+      why = 'the sharding of some leaves is not resolved';
+    }
     for (const r of built) {
       if (r.unknowns.some((u) => u.what === 'per-device placement')) continue;
       r.unknowns.push({
         what: 'per-device placement',
-        reason: 'jax.lax.with_sharding_constraint reshards the parameters this jitted call built: with the mesh\'s Explicit axes (jax.make_mesh\'s default in jax 0.10) every device draws them whole first, with Auto axes only its shard; the draw\'s size on an Explicit mesh, or a mesh whose axis types are not known, is not modelled, so only the shards are counted',
+        reason: `jax.lax.with_sharding_constraint reshards the parameters this jitted call built: with Explicit mesh axes every device draws them whole first, with Auto axes only its shard; ${why}, so only the shards are counted`,
         span: it.span(node),
       });
     }
