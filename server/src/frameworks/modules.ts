@@ -10,6 +10,7 @@
  */
 import type { DType, Placement } from '../../../shared/src/facts';
 import { threefryTemporaries } from '../../../shared/src/threefry';
+import { nnxEagerSharding } from '../phases/sharding';
 import { dtypeBytes as dtypeSize } from '../../../shared/src/dtypes';
 import type { Args, ArrayValue, LayerEntry, ParamSpec } from '../interp/catalog-types';
 import type { CallArgs, Interpreter } from '../interp/interp';
@@ -112,6 +113,7 @@ function makeParams(it: Interpreter, entry: LayerEntry, specs: ParamSpec[], node
       partition: p.partition, citation: entry.citation, lib, placement, path,
     });
     if (p.init === 'random' && lib === 'jax') { randomInitCost(it, t, node); eagerInitCost(it, entry, t, node); }
+    if (entry.framework === 'nnx') nnxEagerSharding(it, t, node);
     out.set(p.name, t);
   }
   return out;

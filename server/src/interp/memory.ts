@@ -543,6 +543,11 @@ export class Memory {
     this.jits.push({ node, mesh, transients: [], onExit: [] });
   }
 
+  /** The outermost jitted call running now, as an identity (undefined outside jit). */
+  outerJitKey(): object | undefined {
+    return this.jits[0];
+  }
+
   /** The model records begun inside the jitted call running now (its outermost frame). */
   builtInJit(): readonly ModelRecord[] {
     return this.jits[0]?.built ?? [];
