@@ -46,10 +46,16 @@ export function componentOf(label: string): string {
   if (/^optimizer state/.test(label)) return 'optimizer';
   if (/^optimizer step temporaries/.test(label)) return 'activations+other'; // measured: the step segment's own tensors
   if (/^parameters/.test(label)) return 'parameters';
+  // A model built from a config holds its head's own weight until tie_weights() replaces it: a registered
+  // parameter of the head at that instant (the tracker counts a storage as a parameter from its registration).
+  if (/the head's own weight before tie_weights\(\)/.test(label)) return 'parameters';
   // generate()'s working sets: the prefill forward, the last decode step (phases/inference.ts transients).
   if (/activations|logits|log-probs|KV cache|kv-cache|forward input|: |^prefill forward|^decode step|^last step without cache/.test(label)) return 'activations+other';
   return 'parameters'; // a module's weights (load/init breakdown: "h (float32)"), buffers
 }
+
+/** oomlens breakdown entries that are XLA temporaries inside one jitted execution (shared/src/threefry.ts). */
+const XLA_INSIDE = /^Threefry random bits for |^whole random draws on every device before the reshard/;
 
 /** measured kind -> component. */
 function measuredComponent(kind: string): string | null {
@@ -109,7 +115,10 @@ export function compare(program: string, measured: Measured, models: OModel[]): 
       // The arrays alive between XLA executions (tracker_jax.py peakLive): an eager init's op-by-op copies
       // (initializer sample and scaled product) without the XLA temporaries inside each execution; the
       // same on every backend, so it is its own basis.
-      rows.push(mk({ program, phase, component: 'live arrays', measured: mp.peakLive, cpu: mp.peakLive, oomlens: o, memTracker: null,
+      // oomlens's own XLA temporaries inside one execution (the Threefry bits of a non-partitionable draw, the
+      // whole draws an Explicit-axes reshard leaves) are not arrays alive between executions: left out here.
+      const inside = sumBy(op.breakdown, b => (XLA_INSIDE.test(b.label) ? 'inside' : 'between'), b => b.bytes).inside ?? 0;
+      rows.push(mk({ program, phase, component: 'live arrays', measured: mp.peakLive, cpu: mp.peakLive, oomlens: o === null ? null : o - inside, memTracker: null,
         segment: mp.segmentLive ?? mp.segment, basis: 'cpu', why: '' }));
     }
     if (jax || !op) continue;

@@ -78,6 +78,18 @@ def torch_checks():
         t2 = t.clone()
     check("torch: in-place ops do not add storage", tr.report()["segments"][0]["peak"], 8192)
 
+    # 4b. a model cast with .half() before any forward: at the cast's peak both float32 weights and the first
+    # half copy are alive (torch/nn/modules/module.py `_apply`: `param.data = fn(param)` one parameter at a
+    # time), and all of them are parameters then, though the float32 storages are gone by the next scan
+    with track_program(use_memtracker=False) as tr:
+        two = nn.Sequential(nn.Linear(256, 256, bias=False), nn.Linear(256, 256, bias=False))
+        two.half()
+        tr.scan()
+        cast_peak = tr.segments[0].peak
+        cast_kinds = tr.classify(tr.segments[0].snapshot)
+    check("torch: cast peak (2 float32 weights + the first half copy)", cast_peak, 2 * 262144 + 131072)
+    check("torch: cast peak: every storage alive is a parameter", cast_kinds, {"parameter": 2 * 262144 + 131072})
+
     # 5. MemTracker side by side sees the same simple peak
     with track_program(use_memtracker=True) as tr:
         m = nn.Identity()

@@ -318,8 +318,19 @@ def track_program(use_memtracker=True):
                     if isinstance(v, torch.Tensor):
                         tr.mark(v, "output")
 
+    # A storage is a parameter (buffer) from the moment it is registered as one, not only at the next scan: a
+    # model cast with .half() / .to(dtype) before its first forward swaps each parameter's storage
+    # (`param.data = fn(param)`, torch/nn/modules/module.py `_apply`), and the float32 storages alive at the
+    # cast's peak were parameters then, though no scan saw them (selfcheck.py: a cast Linear).
     def param_reg(module, name, param):
         tr.modules.add(module)
+        if param is not None:
+            tr.mark(param, "parameter")
+
+    def buffer_reg(module, name, buf):
+        tr.modules.add(module)
+        if buf is not None:
+            tr.mark(buf, "buffer")
 
     def opt_pre(opt, args, kwargs):
         tr.optimizers.add(opt)
@@ -359,7 +370,7 @@ def track_program(use_memtracker=True):
     handles.append(nn.modules.module.register_module_forward_pre_hook(pre_hook))
     handles.append(nn.modules.module.register_module_forward_hook(post_hook))
     handles.append(nn.modules.module.register_module_parameter_registration_hook(param_reg))
-    handles.append(nn.modules.module.register_module_buffer_registration_hook(param_reg))
+    handles.append(nn.modules.module.register_module_buffer_registration_hook(buffer_reg))
     from torch.optim.optimizer import register_optimizer_step_pre_hook
     handles.append(register_optimizer_step_pre_hook(opt_pre))
     patch(torch.autograd, "backward", wrap_backward)

@@ -77,6 +77,19 @@ test('ground truth: tracker self-checks, then oomlens against the measured peaks
     assert.equal(r.status, 0, `a tracker self-check failed: the measurements cannot be trusted\n${r.stdout}\n${r.stderr}`);
   });
 
+  // programs/requirements.txt pins what the programs run with, as a project would (oomlens reads the pins next
+  // to a file: server/src/config/versions.ts); a pin that is not the installed version would score oomlens
+  // against defaults the measurement does not have.
+  await t.test('the versions pinned beside the programs are the installed ones', () => {
+    const pins = readFileSync(join(programsDir, 'requirements.txt'), 'utf8').split('\n')
+      .map(l => /^([A-Za-z0-9_.-]+)==(\S+)/.exec(l.trim())).filter((m): m is RegExpExecArray => !!m);
+    assert.ok(pins.length > 0, 'programs/requirements.txt pins nothing');
+    for (const [, name, version] of pins) {
+      const r = spawnSync(py, ['-c', `import importlib.metadata as m; print(m.version(${JSON.stringify(name)}))`], { encoding: 'utf8' });
+      assert.equal(r.stdout.trim(), version, `programs/requirements.txt pins ${name}==${version}, the venv has ${r.stdout.trim() || r.stderr}`);
+    }
+  });
+
   const programs = readdirSync(programsDir).filter(f => f.endsWith('.py')).sort();
   assert.ok(programs.length >= 20, 'at least 20 programs');
   const files = programs.map(p => join(programsDir, p));

@@ -92,3 +92,35 @@ export function initPartition(v: unknown): (string | null)[] | undefined {
   if (typeof v !== 'object' || v === null || Array.isArray(v) || (v as { kind?: string }).kind !== 'init') return undefined;
   return (v as InitValue).partition;
 }
+
+/**
+ * The jax.random sampler a random initializer draws with, for the temporaries XLA keeps when the draw is
+ * made whole and then resharded (phases/sharding.ts):
+ * - jax/_src/nn/initializers.py (jax 0.10.2): lecun_normal, glorot_normal / xavier_normal, he_normal /
+ *   kaiming_normal are `variance_scaling(..., "truncated_normal")` → `random.truncated_normal(...) * stddev`;
+ *   lecun_uniform, glorot_uniform / xavier_uniform, he_uniform / kaiming_uniform are
+ *   `variance_scaling(..., "uniform")` → `random.uniform(...) * sqrt(3 * variance)`; `normal(stddev)` →
+ *   `random.normal`, `uniform(scale)` → `random.uniform`, `truncated_normal(stddev)` → `random.truncated_normal`.
+ * - haiku/_src/initializers.py (dm-haiku 0.0.12): TruncatedNormal → `jax.random.truncated_normal`,
+ *   RandomNormal → `jax.random.normal`, RandomUniform and UniformScaling → `jax.random.uniform`.
+ * `variance_scaling` / `VarianceScaling` (the distribution is an argument not kept here), `orthogonal` (a QR of
+ * a normal draw) and anything else: not known. Deterministic fills (zeros, ones, constant) draw nothing.
+ */
+export type Sampler = 'normal' | 'truncated_normal' | 'uniform' | 'none';
+
+const SAMPLER_OF: Record<string, Sampler> = {
+  lecun_normal: 'truncated_normal', glorot_normal: 'truncated_normal', xavier_normal: 'truncated_normal',
+  he_normal: 'truncated_normal', kaiming_normal: 'truncated_normal', truncated_normal: 'truncated_normal',
+  lecun_uniform: 'uniform', glorot_uniform: 'uniform', xavier_uniform: 'uniform', he_uniform: 'uniform',
+  kaiming_uniform: 'uniform', uniform: 'uniform', normal: 'normal',
+  TruncatedNormal: 'truncated_normal', RandomNormal: 'normal', RandomUniform: 'uniform', UniformScaling: 'uniform',
+};
+
+/** The sampler of an initializer argument; `fallback` (the layer's documented default) when none is given. */
+export function initSampler(v: unknown, fallback?: Sampler): Sampler | undefined {
+  if (v === undefined || v === null) return fallback;
+  if (typeof v !== 'object' || Array.isArray(v) || (v as { kind?: string }).kind !== 'init') return undefined;
+  const i = v as InitValue;
+  if (!i.random) return 'none';
+  return SAMPLER_OF[i.name.split('.').pop() ?? ''];
+}

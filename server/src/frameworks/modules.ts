@@ -10,6 +10,7 @@
  */
 import type { DType, Placement } from '../../../shared/src/facts';
 import { threefryTemporaries } from '../../../shared/src/threefry';
+import { nnxEagerSharding } from '../phases/sharding';
 import { dtypeBytes as dtypeSize } from '../../../shared/src/dtypes';
 import type { Args, ArrayValue, LayerEntry, ParamSpec } from '../interp/catalog-types';
 import type { CallArgs, Interpreter } from '../interp/interp';
@@ -108,10 +109,11 @@ function makeParams(it: Interpreter, entry: LayerEntry, specs: ParamSpec[], node
   const out = new Map<string, TensorV>();
   for (const p of specs) {
     const t = it.memory.alloc({
-      shape: [...stackedAxes(it), ...p.shape], dtype: p.dtype, role: p.role, name: p.name, span: it.span(node), random: p.init === 'random',
+      shape: [...stackedAxes(it), ...p.shape], dtype: p.dtype, role: p.role, name: p.name, span: it.span(node), random: p.init === 'random', sampler: p.sampler,
       partition: p.partition, citation: entry.citation, lib, placement, path,
     });
     if (p.init === 'random' && lib === 'jax') { randomInitCost(it, t, node); eagerInitCost(it, entry, t, node); }
+    if (entry.framework === 'nnx') nnxEagerSharding(it, t, node);
     out.set(p.name, t);
   }
   return out;

@@ -56,6 +56,8 @@ export interface ParamSpec {
   init: 'random' | 'zeros' | 'ones' | 'constant' | 'empty';
   /** Logical partition names (flax with_partitioning), one per dimension. */
   partition?: (string | null)[];
+  /** The jax.random sampler a random fill draws with, when known (frameworks/initializers.ts initSampler). */
+  sampler?: 'normal' | 'truncated_normal' | 'uniform' | 'none';
 }
 
 export type LayerFramework = 'equinox' | 'flax' | 'nnx' | 'haiku' | 'torch';

@@ -98,6 +98,7 @@ export interface AllocSpec {
   name?: string;
   span?: Span;
   random?: boolean;
+  sampler?: TensorV['sampler'];
   partition?: (string | null)[];
   note?: string;
   citation?: string;
@@ -472,7 +473,7 @@ export class Memory {
     const group = paramLike ? `${head} (${quals.join(', ')})` : `${path.join('.') || 'array'}${spec.name ? `: ${spec.name}` : ''} (${quals.join(', ')})`;
     const t: TensorV = {
       t: 'tensor', id: this.nextId++, shape, dtype: spec.dtype, role: spec.role, label, group,
-      span: spec.span, random: spec.random, partition: spec.partition, note: spec.note, citation: spec.citation,
+      span: spec.span, random: spec.random, sampler: spec.sampler, partition: spec.partition, note: spec.note, citation: spec.citation,
       placement: spec.placement ?? { kind: 'device', index: 0 },
       lib: spec.lib ?? 'jax',
       batched: batch.length ? depth : inherits ? depth : undefined,
@@ -540,6 +541,11 @@ export class Memory {
   enterJit(node: SyntaxNode, mesh?: Map<string, number | undefined>): void {
     this.jitDepth++;
     this.jits.push({ node, mesh, transients: [], onExit: [] });
+  }
+
+  /** The outermost jitted call running now, as an identity (undefined outside jit). */
+  outerJitKey(): object | undefined {
+    return this.jits[0];
   }
 
   /** The model records begun inside the jitted call running now (its outermost frame). */

@@ -149,6 +149,8 @@ export interface TensorV {
   span?: Span;
   role: 'param' | 'buffer' | 'activation' | 'temporary' | 'input';
   random?: boolean;
+  /** For a random fill, the jax.random sampler it draws with when known (ParamSpec.sampler). */
+  sampler?: 'normal' | 'truncated_normal' | 'uniform' | 'none';
   partition?: (string | null)[];
   note?: string;
   citation?: string;

@@ -11,24 +11,107 @@
  *   expects (flax/jax_utils.py replicate → jax.device_put_replicated): every
  *   device holds the whole tree.
  * - `jax.lax.with_sharding_constraint(tree, shardings)` on the parameters a jitted computation has just
- *   built (a model created inside `jax.jit` / `nnx.jit`, then constrained to its partition specs): what each
- *   device holds while the parameters are drawn depends on the mesh's axis types, which oomlens does not
- *   model. With Auto axes XLA's partitioner pushes the constraint back to the draw and each device makes
- *   only its shard; with Explicit axes (the default of `jax.make_mesh` in jax 0.10.2,
- *   jax/_src/sharding_impls.py `make_mesh`: `axis_types = (AxisType.Explicit,) * ...`) an array made
- *   inside `jit` without a sharding is replicated, so every device draws the whole parameters before the
- *   constraint reshards them (measured on 8 CPU devices: 8.4 MB per device with Auto axes, 142.6 MB with
- *   Explicit, for 67.1 MB of parameters; test/truth). The build's peak is then unknown, not the
- *   replicated size.
+ *   built (a model created inside `jax.jit` / `nnx.jit`, then constrained to its partition specs): each device
+ *   keeps its shard of every leaf; what it holds while the parameters are drawn depends on the mesh's axis
+ *   types. With Auto axes XLA's partitioner pushes the constraint back to the draw and each device makes only
+ *   its shard (measured on 8 CPU devices: 8.4 MB per device for 67.1 MB of parameters; test/truth
+ *   nnx_sharded_init_auto). With Explicit axes (`jax.make_mesh`'s default from jax 0.9.0: frameworks/jax/
+ *   semantics.ts) an array made inside `jit` without an `out_sharding` of its own is replicated by type, and
+ *   the reshard (flax NNX does it as each Variable with sharding metadata is made, flax/core/spmd.py
+ *   `_apply_sharding`: `jax.sharding.reshard` on an Explicit mesh, flax 0.12.8) slices each device's shard out
+ *   of a draw every device made whole: the temporaries XLA keeps of those whole draws
+ *   (shared/src/threefry.ts `explicitReshardDrawTemporaries`: float32 normal / truncated_normal 2 × elements
+ *   × 4 B, float32 uniform and fills nothing; measured 142.6 MB per device, test/truth nnx_sharded_init) are
+ *   added, all at once. A draw whose sampler or dtype is not covered, or a mesh whose axis types are not
+ *   known, leaves the shards as a lower bound, never the replicated size presented as the answer.
+ * - flax NNX (≥ 0.12.0) reshards a Variable with sharding metadata as it is made under a mesh, without any
+ *   constraint in the program (`nnxEagerSharding`, called as an NNX layer's parameters are made): the same
+ *   shards and, on Explicit axes, the same whole draws, each counted once.
  * Unknown sizes or specs leave the placement unknown with a note; nothing is guessed.
  */
 import type { Placement } from '../../../shared/src/facts';
 import type { Interpreter } from '../interp/interp';
 import type { SyntaxNode } from '../interp/parser';
-import { type Value, NONE, unknown } from '../interp/values';
+import { type Value, type TensorV, NONE, unknown } from '../interp/values';
+import type { MemoryEvent } from '../../../shared/src/facts';
 import { visitTensors } from '../interp/memory';
 import { treeMap } from '../frameworks/jax/semantics';
 import { markBackendStart } from '../frameworks/jax/runtime';
+import { explicitReshardDrawTemporaries } from '../../../shared/src/threefry';
+
+const EAGER_SHARDING_UNKNOWN = 'per-device placement (flax eager sharding)';
+
+/**
+ * Adds what XLA keeps of the whole draw of `t` (made inside the running jitted call, on an Explicit mesh,
+ * resharded to its split) to the one transient of that call that holds every such draw: they are alive at
+ * once (shared/src/threefry.ts explicitReshardDrawTemporaries). Each tensor is counted once. Returns why
+ * the draw's temporaries are not known, if they are not.
+ */
+function addWholeDraw(it: Interpreter, t: TensorV, node: SyntaxNode): string | undefined {
+  const key = it.memory.outerJitKey();
+  if (!key) return undefined;
+  let acc = WHOLE_DRAWS.get(key);
+  if (acc?.counted.has(t.id)) return undefined;
+  const elements = t.shape.reduce<number>((a, d) => a * (typeof d === 'number' ? d : NaN), 1);
+  const cost = Number.isFinite(elements)
+    ? explicitReshardDrawTemporaries({ sampler: t.random ? t.sampler : 'none', dtype: t.dtype, elements })
+    : { unknown: 'its shape is not known' };
+  if ('unknown' in cost) return `${t.label} (${cost.unknown})`;
+  if (!acc) {
+    acc = { counted: new Set(), formulas: [], citations: new Set() };
+    WHOLE_DRAWS.set(key, acc);
+  }
+  acc.counted.add(t.id);
+  if (cost.bytesPerDevice <= 0) return undefined;
+  acc.formulas.push(`${t.label}: ${cost.formula}`);
+  acc.citations.add(cost.citation);
+  if (!acc.ev) {
+    acc.ev = {
+      op: 'transient', label: 'whole random draws on every device before the reshard (Explicit mesh axes)',
+      bytesPerDevice: 0, role: 'temporary', span: it.span(node), formula: '', citation: '',
+    };
+    it.memory.transient(acc.ev);
+  }
+  acc.ev.bytesPerDevice += cost.bytesPerDevice;
+  acc.ev.formula = acc.formulas.join('; ');
+  acc.ev.citation = [...acc.citations].join('; ');
+  return undefined;
+}
+
+type TransientEvent = Extract<MemoryEvent, { op: 'transient' }>;
+const WHOLE_DRAWS = new WeakMap<object, { counted: Set<number>; formulas: string[]; citations: Set<string>; ev?: TransientEvent }>();
+
+/**
+ * flax NNX shards a Variable with sharding metadata as it is made, under a mesh context (flax/nnx/variablelib.py
+ * Variable.__init__ → flax/core/spmd.py shard_value / `_apply_sharding`: `jax.sharding.reshard` on an Explicit
+ * mesh, `with_sharding_constraint` on an Auto one), when `flax_always_shard_variable` is on: its default from flax
+ * 0.12.0 (flax/configurations.py; absent through v0.11.2). Inside a jitted call each device then keeps its shard;
+ * on Explicit axes it first draws the whole parameter (addWholeDraw). With flax not pinned, the shards are the least
+ * a device holds, and the phase is a lower bound until a constraint settles the placement.
+ */
+export function nnxEagerSharding(it: Interpreter, t: TensorV, node: SyntaxNode): void {
+  if (!t.partition || !it.memory.jitDepth) return;
+  const mesh = it.state.get('activeMesh') as Value | undefined;
+  if (mesh?.t !== 'mesh') return;
+  const v = (it.state.get('versions') as Record<string, string> | undefined)?.flax;
+  const m = v ? /^(\d+)\.(\d+)/.exec(v) : null;
+  const on = m ? Number(m[1]) > 0 || Number(m[2]) >= 12 : undefined;
+  if (on === false) return;
+  const over = specShards(mesh.axes, { t: 'tuple', items: t.partition.map((n) => (n === null ? NONE : { t: 'str', v: n })) });
+  if (typeof over !== 'number' || over <= 1) return;
+  t.placement = { kind: 'sharded', over };
+  const rec = it.memory.current;
+  const pending = (what: string, reason: string) => {
+    if (rec && !rec.unknowns.some((u) => u.what === what)) rec.unknowns.push({ what, reason, span: it.span(node) });
+  };
+  if (on === undefined) {
+    pending(EAGER_SHARDING_UNKNOWN, 'flax NNX shards a Variable with sharding metadata as it is made under a mesh from flax 0.12.0 (flax_always_shard_variable) and keeps it whole before; the flax version is not pinned, so only the shards are counted');
+    return;
+  }
+  if (mesh.axisTypes === 'auto') return;
+  const why = mesh.axisTypes === 'explicit' ? addWholeDraw(it, t, node) : 'the mesh\'s axis types are not known (jax.make_mesh without axis_types: Auto before jax 0.9.0, Explicit from it; pin jax to decide)';
+  if (why) pending(EAGER_SHARDING_UNKNOWN, `flax NNX reshards each Variable with sharding metadata as it is made: with Explicit mesh axes every device draws it whole first; ${why}, so only the shards are counted`);
+}
 
 export function installSharding(it: Interpreter): void {
   for (const name of ['jax.sharding.NamedSharding']) {
@@ -77,6 +160,11 @@ export function installSharding(it: Interpreter): void {
       return holds;
     });
     if (!built.length) return x;
+    // The constraint settles where each leaf lives, whatever flax did as the Variables were made.
+    for (const r of built) {
+      const i = r.unknowns.findIndex((u) => u.what === EAGER_SHARDING_UNKNOWN);
+      if (i >= 0) r.unknowns.splice(i, 1);
+    }
     // What each device keeps once the call returns: its shard of every leaf. A leaf whose split is not known
     // is counted as split over every device (the least a device can hold), so the known part stays a lower bound.
     const specs = c.args[1] ?? c.kw.get('shardings');
@@ -95,13 +183,31 @@ export function installSharding(it: Interpreter): void {
       if (n > 1) t.placement = { kind: 'sharded', over: n };
     });
     // With Auto axes the partitioner shards the draw itself: each device makes only its shard (measured on 8
-    // CPU devices, test/truth). Otherwise the transient is not modelled.
+    // CPU devices, test/truth).
     if (fromMetadata && mesh.axisTypes === 'auto' && !unresolved) return x;
+    // With Explicit axes every split leaf was drawn whole on every device and resharded: what XLA keeps of each
+    // whole draw (shared/src/threefry.ts explicitReshardDrawTemporaries), all draws' at once.
+    let why = 'the mesh\'s axis types are not known (jax.make_mesh without axis_types: Auto before jax 0.9.0, Explicit from it; pin jax to decide)';
+    if (fromMetadata && mesh.axisTypes === 'explicit' && !unresolved) {
+      const unknownLeaves: string[] = [];
+      visitTensors(x, (t) => {
+        // Made by this jitted call (not yet materialised: memory.ts `virtual`) and split by the constraint.
+        if (t.placement.kind !== 'sharded' || !t.virtual) return;
+        const u = addWholeDraw(it, t, node);
+        if (u) unknownLeaves.push(u);
+      });
+      if (!unknownLeaves.length) return x;
+      why = `the mesh's axes are Explicit, so every device draws the split parameters whole first; what XLA keeps of the draw is not known for ${unknownLeaves.join(', ')}`;
+    } else if (fromMetadata && mesh.axisTypes === 'explicit') {
+      why = 'the mesh\'s axes are Explicit, so every device draws the split parameters whole first, and some leaves\' sharding is not resolved';
+    } else if (!fromMetadata || mesh.axisTypes === 'auto') {
+      why = 'the sharding of some leaves is not resolved';
+    }
     for (const r of built) {
       if (r.unknowns.some((u) => u.what === 'per-device placement')) continue;
       r.unknowns.push({
         what: 'per-device placement',
-        reason: 'jax.lax.with_sharding_constraint reshards the parameters this jitted call built: with the mesh\'s Explicit axes (jax.make_mesh\'s default in jax 0.10) every device draws them whole first, with Auto axes only its shard; the draw\'s size on an Explicit mesh, or a mesh whose axis types are not known, is not modelled, so only the shards are counted',
+        reason: `jax.lax.with_sharding_constraint reshards the parameters this jitted call built: with Explicit mesh axes every device draws them whole first, with Auto axes only its shard; ${why}, so only the shards are counted`,
         span: it.span(node),
       });
     }

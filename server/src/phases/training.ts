@@ -41,7 +41,7 @@ import { hfConfig, inferenceUses, inTrainingCall, inTrainingStep } from './infer
 import { hfConfigView, hfLoadOf, hfLoads, readConfig, UnknownConfigField } from '../frameworks/transformers/semantics';
 import { autoClassFor, numLabels, type HfConfig } from '../frameworks/transformers/catalog';
 import { llamaBlockExtra, pythonActivation, trainingCacheCopies } from '../frameworks/transformers/activations';
-import { kbitPrepOf, peftOf } from '../frameworks/peft/semantics';
+import { adapterReadInputs, kbitPrepOf, peftOf } from '../frameworks/peft/semantics';
 import { FROZEN, unknownModuleSlots } from '../frameworks/torch/semantics';
 
 export interface OptimizerUse {
@@ -1235,13 +1235,26 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
     if (arch.dropout === undefined) notes.push('a dropout probability is not known: dropout masks are counted');
     if (fused) notes.push('fused attention (scaled_dot_product_attention / FlashAttention): the s×s attention scores are not stored');
     if (recompute === 'full') notes.push(`gradient checkpointing (${prog.checkpointing[0].how}): only each layer's input is kept; the layer is recomputed in the backward`);
-    const per = Array.from({ length: arch.layers }, () => act.perLayer);
+    // Under PEFT the base is frozen: a projection's input is saved only where an adapter reads it
+    // (frameworks/peft/semantics.ts adapterReadInputs). The formula's terms (shared/src/activations.ts): QKV input,
+    // output-projection input and the MLP's first input 1·sbh each, the second MLP linear's input (the activation's
+    // output) 4·sbh. A Llama-family block is sized with more terms (llamaBlockExtra), so nothing is taken off there.
+    const lbEarly = cfg && recompute === 'none' && !autocastOn && dpReplicas <= 1 ? readConfig(() => llamaBlockExtra(cfg as Record<string, unknown>, arch.hidden, e)) : undefined;
+    const llamaLike = !!lbEarly && !(lbEarly instanceof UnknownConfigField) && lbEarly.bytesPerToken > 0;
+    const read = peft && !peft.why && recompute === 'none' && !llamaLike ? adapterReadInputs(peft) : undefined;
+    const unread = read ? ([['qkv', 1], ['out', 1], ['fc1', 1], ['fc2', 4]] as const).filter(([r]) => !read.has(r)) : [];
+    const dropCoef = unread.reduce((a, [, c]) => a + c, 0);
+    const drop = Math.min(act.perLayer, dropCoef * e * shape.seq * shape.batch * arch.hidden);
+    if (drop > 0) notes.push(`the base model is frozen (PEFT): the inputs of the ${unread.map(([r]) => ({ qkv: 'QKV', out: 'attention output', fc1: 'first MLP', fc2: 'second MLP' })[r]).join(', ')} projections are not saved (no adapter reads them; derivatives.yaml addmm saves mat1 only for mat2's gradient): ${dropCoef}·s·b·h·${e} B less per layer`);
+    const per = Array.from({ length: arch.layers }, () => act.perLayer - drop);
+    const perFormula = drop > 0 ? `${act.formula} − ${dropCoef}·s·b·h·${e} B per layer (frozen projections' inputs no adapter reads)` : act.formula;
+    const perCitation = drop > 0 ? `${act.citation}; tools/autograd/derivatives.yaml addmm/mm (mat1 saved for mat2's gradient); peft tuners/lora/layer.py Linear.forward` : act.citation;
     archSavedFrom = events.length;
     for (let l = 0; l < (dpReplicas > 1 ? 0 : arch.layers); l++) {
-      mk(`activations layer ${l}`, `activations saved for backward (${arch.layers} layers, ${computeDtype})`, per[l], 'activation', { kind: 'device', index: 0 }, shape.span, act.formula, act.citation);
+      mk(`activations layer ${l}`, `activations saved for backward (${arch.layers} layers, ${computeDtype})`, per[l], 'activation', { kind: 'device', index: 0 }, shape.span, perFormula, perCitation);
     }
-    actBytes = dpReplicas > 1 ? 0 : act.total;
-    activation = { bytes: act.total, fullRecompute: full.total, formula: act.formula, recompute, layers: arch.layers };
+    actBytes = dpReplicas > 1 ? 0 : act.total - drop * arch.layers;
+    activation = { bytes: act.total - drop * arch.layers, fullRecompute: full.total, formula: act.formula, recompute, layers: arch.layers };
     if (peft && !peft.why && recompute === 'none' && dpReplicas <= 1) {
       // LoRA's own saved tensors per adapted layer: the r-wide x·Aᵀ that lora_B's weight gradient reads, and with
       // lora_dropout > 0 the dropped-out input lora_A reads plus its mask (peft tuners/lora/layer.py Linear.forward:

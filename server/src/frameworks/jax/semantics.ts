@@ -266,9 +266,19 @@ export function installJax(it: Interpreter): void {
   });
   reg(['jax.experimental.mesh_utils.create_device_mesh'], (_s, c) => ({ t: 'extern', name: '__devices__', args: [c.args[0] ?? NONE] }));
   // A mesh's axis types (jax/_src/mesh.py, jax 0.10.2): `Mesh(...)` without axis_types makes every axis
-  // Auto (`_normalize_axis_types`); `jax.make_mesh` without them makes every axis Explicit in jax 0.10.2
-  // (jax/_src/sharding_impls.py make_mesh) and Auto in older releases, so its default is left unknown.
-  const axisTypes = (v: Value | undefined, dflt: 'auto' | undefined): 'auto' | 'explicit' | undefined => {
+  // Auto (`_normalize_axis_types`). `jax.make_mesh` without them makes every axis Explicit from jax 0.9.0
+  // (jax/_src/sharding_impls.py make_mesh at the jax-v0.9.0 tag: `axis_types = (AxisType.Explicit,) * ...`;
+  // CHANGELOG 0.8.1: "Default axis_types of jax.make_mesh will change in JAX v0.9.0 to return
+  // jax.sharding.AxisType.Explicit") and Auto before (through jax-v0.8.3 it passes None on to `Mesh`, with a
+  // DeprecationWarning from 0.8.1). So its default follows the pinned jax version, and is unknown without one.
+  const makeMeshDefault = (): 'auto' | 'explicit' | undefined => {
+    const v = (it.state.get('versions') as Record<string, string> | undefined)?.jax;
+    const m = v ? /^(\d+)\.(\d+)/.exec(v) : null;
+    if (!m) return undefined;
+    const [maj, min] = [Number(m[1]), Number(m[2])];
+    return maj > 0 || min >= 9 ? 'explicit' : 'auto';
+  };
+  const axisTypes = (v: Value | undefined, dflt: 'auto' | 'explicit' | undefined): 'auto' | 'explicit' | undefined => {
     if (!v || v.t === 'none') return dflt;
     const items = v.t === 'tuple' || v.t === 'list' ? v.items : [v];
     const kinds = new Set(items.map((x) => (x.t === 'extern' ? /\.AxisType\.(Auto|Explicit|Manual)$/.exec(x.name)?.[1] : undefined)));
@@ -293,7 +303,7 @@ export function installJax(it: Interpreter): void {
     if ((shape?.t === 'tuple' || shape?.t === 'list') && (names?.t === 'tuple' || names?.t === 'list')) {
       names.items.forEach((n, i) => { if (n.t === 'str') axes.set(n.v, num(shape.items[i] ?? NONE)); });
     }
-    return { t: 'mesh', axes, axisTypes: axisTypes(c.kw.get('axis_types') ?? c.args[2], undefined) };
+    return { t: 'mesh', axes, axisTypes: axisTypes(c.kw.get('axis_types') ?? c.args[2], makeMeshDefault()) };
   });
   // Logical axis rules: ((logical, mesh_axis | None | (mesh_axes...)), ...) (flax/linen/spmd.py, flax 0.12.8,
   // `_logical_to_mesh_axes`: the first rule naming a logical axis gives its mesh axes; None replicates it).

@@ -10,7 +10,7 @@
 import type { DType } from '../../../../shared/src/facts';
 import type { ArrayValue, Args, CatValue, Dim, LayerEntry, ParamSpec, UnknownValue } from '../../interp/catalog-types';
 import { int, ints, isUnknown, unknown } from '../args';
-import { initFill, initPartition } from '../initializers';
+import { initFill, initPartition, initSampler, type Sampler } from '../initializers';
 import { FLAX_LAYERS } from '../flax/catalog';
 
 const V = 'flax 0.12.8';
@@ -23,12 +23,22 @@ function pdt(v: CatValue | undefined): DType {
 function odt(a: Args, x: ArrayValue): DType {
   return typeof a.dtype === 'object' && a.dtype !== null && !Array.isArray(a.dtype) && a.dtype.kind === 'dtype' ? a.dtype.dtype : x.dtype;
 }
-function spec(name: string, shape: Dim[], dtype: DType, init: ParamSpec['init'], initArg?: CatValue, role: ParamSpec['role'] = 'param'): ParamSpec {
+function spec(name: string, shape: Dim[], dtype: DType, init: ParamSpec['init'], initArg?: CatValue, role: ParamSpec['role'] = 'param', dfltSampler?: Sampler): ParamSpec {
   const s: ParamSpec = { name, shape, dtype, role, init: initArg === undefined ? init : initFill(initArg, init === 'random' || init === 'zeros' || init === 'ones' ? init : 'random') };
   const part = initPartition(initArg);
   if (part) s.partition = part;
+  const sampler = initSampler(initArg, dfltSampler);
+  if (sampler) s.sampler = sampler;
   return s;
 }
+/**
+ * The default kernel initializer of nnx Linear, LinearGeneral, Conv, ConvTranspose and Einsum,
+ * `default_kernel_init = initializers.lecun_normal()`, draws with `random.truncated_normal`; Embed's
+ * `default_embed_init = initializers.variance_scaling(1.0, 'fan_in', 'normal', out_axis=0)` with `random.normal`
+ * (flax/nnx/nn/linear.py, flax 0.12.8; jax/_src/nn/initializers.py, jax 0.10.2).
+ */
+const KERNEL_DEFAULT: Sampler = 'truncated_normal';
+const EMBED_DEFAULT: Sampler = 'normal';
 function names(cls: string, file: string): string[] { return [`flax.nnx.${cls}`, `flax.nnx.nn.${file}.${cls}`]; }
 /** Delegates a forward shape to the linen layer with the same computation. */
 function linenOutput(cls: string, a: Args, x: ArrayValue): ArrayValue | UnknownValue {
@@ -49,7 +59,7 @@ function linearGeneral(a: Args, prefix = ''): ParamSpec[] | UnknownValue {
   const outF = tuple(a.out_features, 'out_features'); if (isUnknown(outF)) return outF;
   if (a.batch_axis !== undefined && !(Array.isArray(a.batch_axis) && a.batch_axis.length === 0)) return unknown('LinearGeneral batch_axis is not modelled');
   const d = pdt(a.param_dtype);
-  const out = [spec(`${prefix}kernel`, [...inF, ...outF], d, 'random', a.kernel_init)];
+  const out = [spec(`${prefix}kernel`, [...inF, ...outF], d, 'random', a.kernel_init, 'param', KERNEL_DEFAULT)];
   if (a.use_bias !== false) out.push(spec(`${prefix}bias`, outF, d, 'zeros', a.bias_init));
   return out;
 }
@@ -73,7 +83,7 @@ function conv(cls: 'Conv' | 'ConvTranspose'): LayerEntry {
       const g = transpose ? 1 : int(a.feature_group_count ?? 1, 'feature_group_count'); if (isUnknown(g)) return g;
       const kshape = transpose ? (a.transpose_kernel === true ? [...k, cout, cin] : [...k, cin, cout]) : [...k, Math.floor(cin / g), cout];
       const d = pdt(a.param_dtype);
-      const out = [spec('kernel', kshape, d, 'random', a.kernel_init)];
+      const out = [spec('kernel', kshape, d, 'random', a.kernel_init, 'param', KERNEL_DEFAULT)];
       if (a.use_bias !== false) out.push(spec('bias', [cout], d, 'zeros', a.bias_init));
       return out;
     },
@@ -100,7 +110,7 @@ export const NNX_LAYERS: LayerEntry[] = [
       const i = int(a.in_features, 'in_features'); if (isUnknown(i)) return i;
       const o = int(a.out_features, 'out_features'); if (isUnknown(o)) return o;
       const d = pdt(a.param_dtype);
-      const out = [spec('kernel', [i, o], d, 'random', a.kernel_init)];
+      const out = [spec('kernel', [i, o], d, 'random', a.kernel_init, 'param', KERNEL_DEFAULT)];
       if (a.use_bias !== false) out.push(spec('bias', [o], d, 'zeros', a.bias_init));
       return out;
     },
@@ -125,7 +135,7 @@ export const NNX_LAYERS: LayerEntry[] = [
     params: (a: Args) => {
       const k = ints(a.kernel_shape, 'kernel_shape'); if (isUnknown(k)) return k;
       const d = pdt(a.param_dtype);
-      const out = [spec('kernel', k, d, 'random', a.kernel_init)];
+      const out = [spec('kernel', k, d, 'random', a.kernel_init, 'param', KERNEL_DEFAULT)];
       if (a.bias_shape !== null && a.bias_shape !== undefined) {
         const b = ints(a.bias_shape, 'bias_shape'); if (isUnknown(b)) return b;
         out.push(spec('bias', b, d, 'zeros', a.bias_init));
@@ -141,7 +151,7 @@ export const NNX_LAYERS: LayerEntry[] = [
     params: (a: Args) => {
       const n = int(a.num_embeddings, 'num_embeddings'); if (isUnknown(n)) return n;
       const f = int(a.features, 'features'); if (isUnknown(f)) return f;
-      return [spec('embedding', [n, f], pdt(a.param_dtype), 'random', a.embedding_init)];
+      return [spec('embedding', [n, f], pdt(a.param_dtype), 'random', a.embedding_init, 'param', EMBED_DEFAULT)];
     },
     output: (a: Args, x) => {
       const f = int(a.features, 'features'); if (isUnknown(f)) return f;

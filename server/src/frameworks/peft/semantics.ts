@@ -301,3 +301,46 @@ function loraInfo(it: Interpreter, model: InstV, cfgV: Value | undefined, autoca
   }
   return info;
 }
+
+/**
+ * Which of the transformer formula's linear-input terms (shared/src/activations.ts: the QKV input, the attention
+ * output projection's input, the MLP's first linear's input, its second linear's input = the activation's
+ * output) an adapter still reads, when the base model is frozen. A frozen projection makes no weight gradient,
+ * so its own backward keeps only its weight, not its input (tools/autograd/derivatives.yaml `addmm` / `mm`:
+ * `mat1` is saved for `mat2`'s gradient only); the input is still saved where an adapter on the projection reads
+ * it (peft tuners/lora/layer.py Linear.forward: `lora_A(dropout(x))`). Roles come from the module names of the
+ * usual transformers layouts (GPT-2 `attn.c_attn` / `attn.c_proj` / `mlp.c_fc` / `mlp.c_proj`, Llama-style
+ * `q_proj`/`k_proj`/`v_proj`/`o_proj`/`gate_proj`/`up_proj`/`down_proj`, OPT/BART `fc1`/`fc2`/`out_proj`, BERT
+ * `query`/`key`/`value`/`attention.output.dense`/`intermediate.dense`/`output.dense`, GPT-NeoX/Falcon
+ * `query_key_value`/`dense`/`dense_h_to_4h`/`dense_4h_to_h`); undefined when a targeted module has no known
+ * role, when a modules_to_save copy trains, or when adapters sit on fused parameters: then nothing is taken off.
+ */
+export type LinearInputRole = 'qkv' | 'out' | 'fc1' | 'fc2';
+export function adapterReadInputs(peft: PeftInfo): Set<LinearInputRole> | undefined {
+  if (peft.activationWhy || peft.trainable.some((t) => /modules_to_save|bias="all"/.test(t.label))) return undefined;
+  const read = new Set<LinearInputRole>();
+  for (const l of peft.targeted) {
+    const r = linearRole(l.name);
+    if (!r) return undefined;
+    read.add(r);
+  }
+  return read;
+}
+
+function linearRole(name: string): LinearInputRole | undefined {
+  const n = name.split('.');
+  const last = n[n.length - 1];
+  const parent = n[n.length - 2] ?? '';
+  const grand = n[n.length - 3] ?? '';
+  if (['c_attn', 'q_proj', 'k_proj', 'v_proj', 'query', 'key', 'value', 'query_key_value', 'qkv_proj', 'Wqkv'].includes(last)) return 'qkv';
+  if (['o_proj', 'out_proj'].includes(last)) return 'out';
+  if (['c_fc', 'gate_proj', 'up_proj', 'fc1', 'dense_h_to_4h'].includes(last)) return 'fc1';
+  if (['down_proj', 'fc2', 'dense_4h_to_h'].includes(last)) return 'fc2';
+  if (last === 'c_proj') return parent === 'attn' ? 'out' : parent === 'mlp' ? 'fc2' : undefined;
+  if (last === 'dense') {
+    if (parent === 'attention' || (parent === 'output' && grand === 'attention') || parent === 'self_attention') return 'out';
+    if (parent === 'intermediate') return 'fc1';
+    if (parent === 'output') return 'fc2';
+  }
+  return undefined;
+}
