@@ -21,6 +21,8 @@ import { type FuncV, type Value, unknown } from '../interp/values';
 /** At most this many uncalled functions are tried, and this many reported. */
 const MAX_TRIED = 24;
 const MAX_REPORTED = 3;
+/** Wall-clock time all the tries of one file may take, in ms. */
+const PROBE_MS = 3_000;
 
 /** A checkpoint load whose name the call could not know (frameworks/transformers: from_pretrained). */
 const UNNAMED_LOAD = /\.from_pretrained: the checkpoint name is /;
@@ -28,6 +30,17 @@ const UNNAMED_LOAD = /\.from_pretrained: the checkpoint name is /;
 export const NOT_RUN = 'not run';
 
 export function unreachedModels(it: Interpreter): Unknown[] {
+  // The tries share a time cap of their own: a file of many helpers stays as quick to analyse as it was.
+  const deadline = it.deadline;
+  it.deadline = Math.min(deadline, Date.now() + PROBE_MS);
+  try {
+    return tryFunctions(it);
+  } finally {
+    it.deadline = deadline;
+  }
+}
+
+function tryFunctions(it: Interpreter): Unknown[] {
   const out: Unknown[] = [];
   let tried = 0;
   for (const { fn, owner, self } of candidates(it)) {
