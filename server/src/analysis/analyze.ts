@@ -32,6 +32,7 @@ import { parsePython, type Tree } from '../interp/parser';
 import { moduleLoader } from '../program/loader';
 import { installProgram } from '../program';
 import { buildFromDefaults } from '../program/defaults';
+import { unreachedModels } from '../program/unreached';
 import { runDeclarations } from '../program/declarations';
 import { readProjectConfig } from '../config/pyproject';
 import { findRoot, workspaceFor } from '../program/workspace';
@@ -328,6 +329,16 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
       }
     }
     findings.sort((a, b) => a.span.start - b.span.start);
+    // Nothing to say so far: a model built in a function the run never called is named, with what it needs
+    // (program/unreached.ts), rather than "no model found". After the rules: its tries change no finding.
+    if (!models.length && !unbuilt.length && !unknowns.length && !host.length) {
+      try {
+        unknowns.push(...unreachedModels(it));
+      } catch (e) {
+        if (e instanceof Cancelled) throw e;
+        opts.onInternalError?.('unreached functions', e);
+      }
+    }
     return done(models.map((m) => m.report), findings);
   } finally {
     for (const t of it.ownedTrees.splice(0)) t.delete();

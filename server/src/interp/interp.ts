@@ -141,6 +141,10 @@ export class Interpreter {
   plainInitDraw?: (node: SyntaxNode) => void;
   plainInitEnd?: (r: ModelRecord, bound: Value | undefined, stmt: SyntaxNode | undefined) => boolean;
   readonly unknowns: UnknownV[] = [];
+  /** Start offsets of the analysed file's functions the run called (program/unreached.ts asks which were not). */
+  readonly entered = new Set<number>();
+  /** The last object the run made of each plain class of the analysed file, by class start (program/unreached.ts). */
+  readonly lastInstance = new Map<number, InstV>();
   /**
    * Objects whose attributes are all known to be their instance dict (an argparse Namespace from
    * parse_args): `**vars(obj)` / `**obj.__dict__` expand to them. One whose `__dict__` was handed
@@ -1946,6 +1950,7 @@ export class Interpreter {
 
   /** Binds arguments to a def's parameters and runs its body. */
   callFunction(fn: FuncV, call: CallArgs, node: SyntaxNode): Value {
+    if (fn.node.tree === this.tree) this.entered.add(fn.node.startIndex);
     if (this.frames.length > MAX_DEPTH) return this.note(`call depth limit reached calling ${fn.name}`, node);
     const env: Env = { vars: new Map(), parent: fn.closure, params: [] };
     const args = [...(fn.partialArgs ?? []), ...call.args];
@@ -2027,6 +2032,7 @@ export class Interpreter {
   /** Python object creation: dataclass fields or __init__. */
   instantiatePlain(cls: ClassV, call: CallArgs, node: SyntaxNode): InstV {
     const inst = this.newInst(cls);
+    if (cls.kind === 'plain' && cls.node?.tree === this.tree) this.lastInstance.set(cls.node.startIndex, inst);
     // A plain object of a class the program defines, every class of whose MRO it defines too (no library base that
     // may set attributes oomlens does not see): its instance dict is the attributes set on it, as long as each is set
     // under a known name and it is not handed to code that is not followed (forgetMutableArgs, setattr).

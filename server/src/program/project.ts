@@ -19,6 +19,7 @@ import type { Tree } from '../interp/parser';
 import { anchorSpan, type AnalysisResult, type AnalyzeOptions, type ModelReport } from '../analysis/api';
 import { findRoot, hashText, isInside, workspaceFor, type Workspace } from './workspace';
 import { launchCommandsNaming, type LaunchCommand } from './launch';
+import { NOT_RUN } from './unreached';
 
 /** At most this many programs are analysed to reach one file's classes. */
 const MAX_PROGRAMS = 6;
@@ -123,7 +124,9 @@ async function withPrograms(text: string, own: AnalysisResult, opts: AnalyzeOpti
   const defaulted = own.models.filter((m) => m.origin && m.facts.definitionSpan);
   // Constructions in this file's functions that only a program reaches (train.py's `create_state`, called by main.py).
   const lookForCalls = own.models.length === 0 && /^\s*def\s/m.test(text);
-  if (!defaulted.length && !own.unbuilt.length && !lookForCalls) return own;
+  // A module of values only (a dict of configurations a program picks from by a flag): its programs' missing inputs.
+  const dataOnly = own.models.length === 0 && !own.unknowns.length && !/^\s*(def|class)\s/m.test(text) && /^\w+\s*(:[^=\n]+)?=/m.test(text);
+  if (!defaulted.length && !own.unbuilt.length && !lookForCalls && !dataOnly) return own;
   const ws = workspaceFor(opts.workspaceRoot ?? findRoot(path));
   const wanted = new Set([...defaulted.map((m) => m.facts.definitionSpan!.start), ...own.unbuilt.map((u) => u.span.start)]);
   const found = new Map<number, ModelReport>();
@@ -131,12 +134,16 @@ async function withPrograms(text: string, own: AnalysisResult, opts: AnalyzeOpti
   const ownDefs = new Set(own.models.flatMap((m) => (m.facts.definitionSpan && m.facts.definitionSpan.file === undefined ? [m.facts.definitionSpan.start] : m.facts.definitionSpan?.file === path ? [m.facts.definitionSpan.start] : [])));
   const calls = new Map<number, ModelReport>();
   const deps = new Set(own.dependencies ?? []);
+  // What the first program that reaches nothing here lacks (a required flag, a checkpoint it cannot name).
+  let inputs: AnalysisResult['unknowns'] = [];
   for (const prog of programsImporting(ws, path)) {
     deps.add(prog);
-    if (wanted.size === found.size && [...found.values()].every(known) && !lookForCalls) break;
+    if (wanted.size === found.size && [...found.values()].every(known) && !lookForCalls && !(dataOnly && !inputs.length)) break;
     const r = await analyzeProgram(ws, prog, opts, own.unbuilt.length ? { file: path, starts: own.unbuilt.map((u) => u.span.start) } : undefined);
     if (!r) continue;
     const progText = ws.readText(prog) ?? '';
+    // Only from a program that is stuck itself (no model of known size): a sized program's flags are not this file's.
+    if (!inputs.length && r.models.every((m) => !known(m))) inputs = missingInputs(r, prog, progText, ws.root);
     for (const m of r.models) {
       const def = m.facts.definitionSpan;
       // A program whose build has a size is preferred to one that loads it from a checkpoint it cannot read.
@@ -149,7 +156,12 @@ async function withPrograms(text: string, own: AnalysisResult, opts: AnalyzeOpti
     if (calls.size) break; // the first program that reaches this file's constructions is the one shown
   }
   own.dependencies = [...deps];
-  if (!found.size && !calls.size && !parts.size) return own;
+  if (!found.size && !calls.size && !parts.size) {
+    // Nothing here is built by the programs either, and the file has nothing to say of its own: the inputs the
+    // programs that import it lack are why, and are named rather than "no model found".
+    const silent = !own.models.length && !own.unbuilt.length && !own.unknowns.length && !own.host?.length;
+    return silent && inputs.length ? { ...own, unknowns: inputs } : own;
+  }
   // The program's build takes the place of the class built from its own defaults; the file's
   // builder functions (`def resnet20(): return ResNet(...)`, reported under their own names) stay.
   const models = own.models.filter((m) => {
@@ -159,10 +171,27 @@ async function withPrograms(text: string, own: AnalysisResult, opts: AnalyzeOpti
   });
   models.push(...found.values(), ...calls.values(), ...[...parts].filter(([k]) => !found.has(k)).map(([, m]) => m));
   models.sort((a, b) => anchorSpan(a).start - anchorSpan(b).start);
-  return { ...own, models, unbuilt: own.unbuilt.filter((u) => !found.has(u.span.start)) };
+  // A program that reaches the file's functions says what they build: no "not run" unknown stands beside it.
+  const unknowns = calls.size ? own.unknowns.filter((u) => u.what !== NOT_RUN) : own.unknowns;
+  return { ...own, models, unknowns, unbuilt: own.unbuilt.filter((u) => !found.has(u.span.start)) };
 }
 
 const known = (m: ModelReport): boolean => m.facts.paramCount !== null;
+
+/**
+ * A program's file-level unknowns that name an input it lacks (a command-line value no command gives, a checkpoint
+ * whose name is not known: analysis/analyze.ts), seen from a file the program imports: "as run by main.py: …",
+ * with the program's line.
+ */
+function missingInputs(r: AnalysisResult, prog: string, progText: string, root: string): AnalysisResult['unknowns'] {
+  const starts = lineStarts(progText);
+  const shown = relative(root, prog).split(sep).join('/');
+  return r.unknowns.filter((u) => u.what === 'command line' || u.what === 'model').slice(0, 3).map((u) => ({
+    what: u.what,
+    reason: `as run by ${shown}: ${u.reason}`,
+    ...(u.span ? { span: u.span.file ? u.span : { ...u.span, file: prog, line: lineAt(starts, u.span.start) } } : {}),
+  }));
+}
 
 /**
  * The span in `file` where a program's model was built: its construction, or the call in `file` that led to a
