@@ -30,6 +30,12 @@ const NOT_MODELS = /(Scheduler|Config|Processor|ImageProcessor|FeatureExtractor|
 const MODEL_CLASS = /^(UNet\w*Model|Autoencoder\w*|VQModel|\w*Transformer\w*Model|ControlNet\w*Model|\w*Adapter|PriorTransformer|ConsistencyDecoderVAE|AsymmetricAutoencoderKL)$/;
 const PIPELINE = /(Pipeline|PipelineForText2Image|PipelineForImage2Image|PipelineForInpainting)$/;
 
+/** The dtype a diffusers model is built in when no torch_dtype is given: torch's default (torch.set_default_dtype). */
+function defaultDtype(it: Interpreter, why: (d: DType) => string): { dtype: DType; why: string } {
+  const d = (it.state.get('torchDefaultDtype') as DType | undefined) ?? 'float32';
+  return { dtype: d, why: why(d) };
+}
+
 export function installDiffusers(it: Interpreter): void {
   // pipeline_utils.py DiffusionPipeline.enable_model_cpu_offload / enable_sequential_cpu_offload: the components
   // stay on the CPU and move to the accelerator while they run (accelerate hooks).
@@ -74,8 +80,7 @@ export function installDiffusers(it: Interpreter): void {
  */
 function loadPipeline(it: Interpreter, className: string, args: Value[], kw: Map<string, Value>, node: SyntaxNode): Value {
   const id = (args[0] ?? kw.get('pretrained_model_name_or_path')) as { t: 'str'; v: string };
-  const torchDefault = (it.state.get('torchDefaultDtype') as DType | undefined) ?? 'float32';
-  const dtype = { dtype: torchDefault, why: `no torch_dtype given: a diffusers pipeline loads every component in torch's default dtype (${torchDefault}; pipeline_utils.py from_pretrained → each component's from_pretrained)` };
+  const dtype = defaultDtype(it, (d) => `no torch_dtype given: a diffusers pipeline loads every component in torch's default dtype (${d}; pipeline_utils.py from_pretrained → each component's from_pretrained)`);
   const baseDir = it.state.get('fileDir') as string | undefined;
   const unknowns: string[] = [];
   let parts: { name: string; className: string; config: DiffusersConfig; source: string }[] = [];
@@ -149,8 +154,7 @@ function readModelIndex(id: string, baseDir: string | undefined): { components: 
 function controlNetFromUnet(it: Interpreter, args: Value[], kw: Map<string, Value>, node: SyntaxNode): Value {
   const unet = args[0] ?? kw.get('unet');
   const load = hfLoadOf(unet);
-  const torchDefault = (it.state.get('torchDefaultDtype') as DType | undefined) ?? 'float32';
-  const dtype = { dtype: torchDefault, why: `ControlNetModel.from_unet builds the model in torch's default dtype (${torchDefault}; controlnet.py from_unet: cls(...))` };
+  const dtype = defaultDtype(it, (d) => `ControlNetModel.from_unet builds the model in torch's default dtype (${d}; controlnet.py from_unet: cls(...))`);
   const name = `ControlNetModel.from_unet(${load ? load.checkpoint : '…'})`;
   const resolved: ResolvedCheckpoint = { framework: 'torch', library: 'diffusers' };
   const cfg = load?.config as unknown as DiffusersConfig | undefined;
@@ -176,8 +180,7 @@ function controlNetFromUnet(it: Interpreter, args: Value[], kw: Map<string, Valu
 function loadModel(it: Interpreter, className: string, args: Value[], kw: Map<string, Value>, node: SyntaxNode): Value {
   const idV = args[0] ?? kw.get('pretrained_model_name_or_path');
   const subV = kw.get('subfolder');
-  const torchDefault = (it.state.get('torchDefaultDtype') as DType | undefined) ?? 'float32';
-  const dtype = { dtype: torchDefault, why: `no torch_dtype given: diffusers builds the model in torch's default dtype (${torchDefault}) and loads the weights into it (diffusers 0.42 modeling_utils.py from_pretrained; model_loading_utils.py load_model_dict_into_meta)` };
+  const dtype = defaultDtype(it, (d) => `no torch_dtype given: diffusers builds the model in torch's default dtype (${d}) and loads the weights into it (diffusers 0.42 modeling_utils.py from_pretrained; model_loading_utils.py load_model_dict_into_meta)`);
   if (idV?.t !== 'str') return loadResolved(it, className, args, kw, node, { framework: 'torch', library: 'diffusers' }, dtype);
   if (subV && subV.t !== 'str' && subV.t !== 'none') {
     return it.note(`${className}.from_pretrained("${idV.v}", subfolder=…): the subfolder is not known (${describe(subV)}), so which model is loaded is not known`, node);

@@ -559,7 +559,7 @@ function fromPretrained(it: Interpreter, className: string, args: Value[], kw: M
     else if (stored) quantWhy = `${qSpec.how}: quantising a checkpoint sized from its safetensors headers is not modelled`;
     else { sizes = quantizeSizes(sizes, layout, qSpec); load.quant = qSpec; }
   }
-  load.sizedFrom = fromConfig ? `the config given to ${className} (model_type ${config?.model_type})` : stored ? `${weights && 'source' in weights ? weights.source : 'safetensors headers'} in ${dir}` : resolved?.source ? resolved.source : stored ? `${weights && 'source' in weights ? weights.source : 'safetensors headers'} in ${dir}` : local && 'config' in local ? `${local.path} (model_type ${config?.model_type})` : entry ? entry.source : undefined;
+  load.sizedFrom = fromConfig ? `the config given to ${className} (model_type ${config?.model_type})` : stored ? `${weights && 'source' in weights ? weights.source : 'safetensors headers'} in ${dir}` : resolved?.source ? resolved.source : local && 'config' in local ? `${local.path} (model_type ${config?.model_type})` : entry ? entry.source : undefined;
   if (weights && 'unknown' in weights) it.note(`checkpoint files of "${id}": ${weights.unknown}`, node);
   if (resolved?.why && !stored) {
     it.note(`checkpoint "${id}": ${resolved.why}; its size is unknown`, node);
