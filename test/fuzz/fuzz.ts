@@ -16,7 +16,9 @@
 // than the size of whatever analysis happens to be running. A progress line
 // is printed every 30 s. FUZZ_RSS_EVERY=N adds a quiet point every N documents
 // and prints each (RSS growth over the first, workers replaced so far) and the
-// highest.
+// highest. To find what a problem waited for: FUZZ_LOG=file (the server's log),
+// FUZZ_SMAPS=dir (its /proc smaps at each quiet point), FUZZ_SLOW=dir (the texts
+// of documents whose diagnostics took over 5 s or never came).
 import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, statSync, writeFileSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -117,6 +119,8 @@ void (async () => {
     return rss();
   };
 
+  // FUZZ_SMAPS=dir: the server's /proc/<pid>/smaps at each quiet point, to see which mappings hold what grew.
+  const smaps = () => { if (process.env.FUZZ_SMAPS) { try { writeFileSync(join(process.env.FUZZ_SMAPS, `smaps-${docsOpened}.txt`), readFileSync(`/proc/${c.proc.pid}/smaps`, 'utf8')); } catch { /* the server is gone */ } } };
   const t0 = Date.now();
   const deadline = t0 + SECONDS * 1000;
   let rssStart = NaN, rssMax = 0, nextReport = t0 + 30_000;
@@ -125,11 +129,12 @@ void (async () => {
   const rssEvery = Number(process.env.FUZZ_RSS_EVERY) || 0;
   let lastQuiet = 0, quietMax = 0;
   while (Date.now() < deadline && docsOpened < DOCS && !crashed) {
-    if (Number.isNaN(rssStart) && docsOpened >= WARM_DOCS) { rssStart = await quietRss(); lastQuiet = docsOpened; }
+    if (Number.isNaN(rssStart) && docsOpened >= WARM_DOCS) { rssStart = await quietRss(); lastQuiet = docsOpened; smaps(); }
     else if (rssEvery && docsOpened - lastQuiet >= rssEvery && !Number.isNaN(rssStart)) {
       lastQuiet = docsOpened;
       const r = await quietRss();
       quietMax = Math.max(quietMax, r);
+      smaps();
       const replaced = (c.log.match(/analysis worker replaced/g) ?? []).length;
       console.log(`  quiet point at ${docsOpened} documents: RSS ${r.toFixed(0)} MB (${(r - rssStart) >= 0 ? '+' : ''}${(r - rssStart).toFixed(0)} MB), workers replaced so far: ${replaced}`);
     }
@@ -160,7 +165,15 @@ void (async () => {
       }
     }
     // Every document must get diagnostics for its last version within 15 s.
-    try { await c.diagnostics(current, 15_000); } catch (e) { if (!crashed) problems.push({ kind: 'unanswered', what: `no diagnostics within 15 s: ${(e as Error).message.slice(0, 200)}`, text: current.text }); }
+    const waited = Date.now();
+    try {
+      await c.diagnostics(current, 15_000);
+      // FUZZ_SLOW=dir: keeps each document whose diagnostics took over 5 s (and each that got none), to profile them.
+      if (process.env.FUZZ_SLOW && Date.now() - waited > 5000) writeFileSync(join(process.env.FUZZ_SLOW, `slow-${docsOpened}-${Date.now() - waited}ms.py`), current.text);
+    } catch (e) {
+      if (process.env.FUZZ_SLOW) writeFileSync(join(process.env.FUZZ_SLOW, `unanswered-${docsOpened}.py`), current.text);
+      if (!crashed) problems.push({ kind: 'unanswered', what: `no diagnostics within 15 s: ${(e as Error).message.slice(0, 200)}`, text: current.text });
+    }
   }
   const rssEnd = crashed ? NaN : await quietRss();
   closing = true;
@@ -174,6 +187,8 @@ void (async () => {
   console.log(`  server RSS, all documents closed and idle: ${rssStart.toFixed(0)} MB after ${WARM_DOCS} documents → ${rssEnd.toFixed(0)} MB at the end (${(rssEnd - rssStart).toFixed(0)} MB); max ${rssMax.toFixed(0)} MB while running`);
   if (rssEvery) console.log(`  RSS at the quiet points every ${rssEvery} documents: at most ${Math.max(quietMax, rssEnd).toFixed(0)} MB (${(Math.max(quietMax, rssEnd) - rssStart).toFixed(0)} MB over the first)`);
   for (const p of problems.slice(0, 10)) console.log(`  ${p.kind}: ${p.what.slice(0, 300)}`);
+  // FUZZ_LOG=file: the server's whole log (analysis times, worker replacements), to find what a problem was waiting for.
+  if (process.env.FUZZ_LOG) writeFileSync(process.env.FUZZ_LOG, c.log);
   // Shrink each crash/hang document (at most 2 minutes in all) by deleting lines while the analyzer still fails on it.
   // The analyzer runs in a child process (the CLI) with a time limit, so an analyzer that never returns cannot stall the driver.
   const probe = join(dir, 'probe.py');
@@ -202,8 +217,6 @@ void (async () => {
     written.push(f);
   }
   for (const w of written) console.log(`  reproduction: ${w}`);
-  // FUZZ_LOG=file: the server's whole log (analysis times, worker replacements), to find what a problem was waiting for.
-  if (process.env.FUZZ_LOG) writeFileSync(process.env.FUZZ_LOG, c.log);
   if (process.env.FUZZ_DEBUG) console.error(c.log.split('\n').filter((l) => /worker/.test(l)).join('\n'));
   process.exit(count('crash') + count('unanswered') > 0 ? 1 : 0);
 })();

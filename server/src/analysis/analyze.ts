@@ -47,6 +47,20 @@ export { initParser } from '../interp/parser';
 export const MAX_BYTES = 5_000_000;
 const DEFAULT_STEPS = 2_000_000;
 const DEFAULT_TIME_MS = 20_000;
+/**
+ * Models sized per file: the first this many built, in the order the program builds them; the rest are named in
+ * one unknown. Sizing is per model (forward, step, estimate, result), so a file that builds thousands (generated,
+ * or a loop the fuzzer unrolled) made a result of ~100 MB and left ~140 MB resident in malloc's arenas after its
+ * document closed (`npm run fuzz`: a 12,831-model file, 6.4 s; docs/performance.md). Real model files build a
+ * few; the bench's 2,000-line file builds 110.
+ */
+export const MAX_MODELS = 1000;
+/**
+ * How long sizing the models may run past the run's time budget. Before it had no bound: under the editor's 5 s
+ * budget a mutated 51,600-line file kept the worker 19 s, and the documents queued behind it got no diagnostics
+ * within the fuzzer's 15 s (docs/performance.md).
+ */
+const SIZING_GRACE_MS = 1000;
 const DEFAULT_HEAP_MB = 2048;
 
 /**
@@ -235,7 +249,13 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
         for (const r of rs) if (r !== o && !parts.has(r) && !partsOf(r.result!).has(o.result)) parts.add(r);
       }
     }
-    const kept = candidates.filter((r) => asked(r) || !parts.has(r));
+    const allKept = candidates.filter((r) => asked(r) || !parts.has(r));
+    const kept = allKept.slice(0, MAX_MODELS);
+    if (allKept.length > kept.length) {
+      const first = allKept[MAX_MODELS];
+      const where = first.span.file ? '' : `, from line ${lineIndex(computeLineStarts(text), first.span.start) + 1} on,`;
+      unknowns.push({ what: 'analysis', reason: `${allKept.length - kept.length} more models${where} are not sized: over the analysis cap of ${MAX_MODELS} models per file`, ...(first.span.file ? {} : { span: first.span }) });
+    }
     // A model that lives only on the host (a transformers copy never moved, run or handed on: frameworks/transformers/
     // semantics.ts hostOnlyReason) is no device model: listed with its host size, not estimated. Only when the run
     // was complete (a budget or an internal error may have cut off the code that moves or uses it) and no other
@@ -261,7 +281,18 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
     }
     const records = kept.filter((r) => !onHost.has(r));
     const models: { report: ModelReport; record: ModelRecord }[] = [];
-    for (const rec of records) {
+    // Sizing stops at the run's deadline, but gets SIZING_GRACE_MS however much of the budget the program used: the
+    // models built before a slow loop are still sized.
+    const sizingDeadline = Math.max(it.deadline, Date.now() + (opts.sizingGraceMs ?? SIZING_GRACE_MS));
+    for (const [i, rec] of records.entries()) {
+      // Sizing a model runs its forward and step through the interpreter, but the work between its checks does not;
+      // a file with many models must stop here when its document is closed or edited, and when the run's time is up.
+      if (opts.cancelled?.()) throw new Cancelled('superseded by a newer edit');
+      if (Date.now() > sizingDeadline) {
+        const where = rec.span.file ? '' : `, from line ${lineIndex(computeLineStarts(text), rec.span.start) + 1} on,`;
+        unknowns.push({ what: 'analysis', reason: `${records.length - i} more model${records.length - i === 1 ? '' : 's'}${where} not sized: analysis time budget exhausted`, ...(rec.span.file ? {} : { span: rec.span }) });
+        break;
+      }
       let facts: ModelFacts;
       try {
         facts = toFacts(rec, versions, it, spec);

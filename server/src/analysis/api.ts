@@ -96,6 +96,8 @@ export interface AnalyzeOptions {
   stepBudget?: number;
   /** Wall-clock budget of the interpretation in ms (default 20 s); past it the rest is an unknown. */
   timeBudgetMs?: number;
+  /** How long sizing the models may run past `timeBudgetMs` (default 1 s); the models left are one unknown. */
+  sizingGraceMs?: number;
   /** Heap budget in MiB (default 2048); past it the rest is an unknown. */
   heapBudgetMb?: number;
   /** Polled while interpreting: true ends the run by throwing `Cancelled` (the caller drops it). */

@@ -48,6 +48,15 @@ const RECYCLE_HEAP_BYTES = 96 * 2 ** 20;
 const RECYCLE_RSS_GROWTH_BYTES = 20 * 2 ** 20;
 /** How long the server must have been idle before the collection (and perhaps the replacement). */
 const IDLE_MS = 1000;
+/**
+ * How long a cancelled run (its document closed, or a newer edit) may take to stop before its worker is
+ * replaced. The interpreter sees the cancel flag every few thousand steps (interp.ts CHECK_EVERY, well under
+ * 10 ms), but work between its checks can run on: under `npm run fuzz` one mutated file of ~25,000 lines
+ * kept the worker 11 s after its document was closed, and the documents opened after it waited behind it
+ * past 15 s. A fresh worker is ready in a few hundred ms (docs/performance.md), so a run that has not stopped
+ * within a second is cheaper to end than to wait for.
+ */
+export const CANCEL_GRACE_MS = 1000;
 /** How long a hover waits for advice the worker is making before making it itself. */
 const ADVICE_WAIT_MS = 100;
 
@@ -97,6 +106,8 @@ export class AnalysisWorker {
   private codeCacheDone = false;
   private resultSeen = false;
   private running?: Job;
+  /** Set while the running job has been cancelled and not yet stopped (CANCEL_GRACE_MS). */
+  private cancelTimer?: ReturnType<typeof setTimeout>;
   /** Waiting runs, at most one per document (a newer one replaces it). */
   private readonly queue = new Map<string, Job>();
   private nextId = 1;
@@ -105,6 +116,8 @@ export class AnalysisWorker {
   lastMemory?: WorkerMemory;
   /** Workers replaced because of their memory (for tests and logs). */
   recycled = 0;
+  /** Workers ended because a cancelled run did not stop within CANCEL_GRACE_MS (for tests and logs). */
+  stoppedLate = 0;
   /** The process's idle RSS against its baselines (RECYCLE_RSS_GROWTH_BYTES). */
   private readonly idleRss = new IdleRss();
   /** How many documents are open (set by the server). */
@@ -175,7 +188,7 @@ export class AnalysisWorker {
     this.paths.delete(uri);
     const q = this.queue.get(uri);
     if (q) { this.queue.delete(uri); q.resolve({ kind: 'cancelled' }); }
-    if (this.running?.uri === uri) Atomics.store(this.cancel, 0, this.running.id);
+    if (this.running?.uri === uri) this.cancelRunning();
     if (this.worker) this.send({ kind: 'close', uri });
     // What the document held is garbage now: collect it (and perhaps replace the worker) at the next idle point.
     this.busySinceGc = true;
@@ -189,9 +202,37 @@ export class AnalysisWorker {
       const prev = this.queue.get(uri);
       if (prev) prev.resolve({ kind: 'cancelled' });
       this.queue.set(uri, job);
-      if (this.running?.uri === uri) Atomics.store(this.cancel, 0, this.running.id);
+      if (this.running?.uri === uri) this.cancelRunning();
       this.pump();
     });
+  }
+
+  /**
+   * Asks the running job to stop (the worker reads the shared flag); if it has not within CANCEL_GRACE_MS, ends
+   * its worker and goes on with the queue on a fresh one, which is given the open documents again (ensure).
+   */
+  private cancelRunning(): void {
+    const job = this.running;
+    if (!job) return;
+    Atomics.store(this.cancel, 0, job.id);
+    if (this.cancelTimer || !this.worker) return;
+    this.cancelTimer = setTimeout(() => {
+      this.cancelTimer = undefined;
+      const w = this.worker;
+      if (this.running !== job || !w) return;
+      this.log(`oomlens: a cancelled analysis of ${job.uri} did not stop within ${CANCEL_GRACE_MS} ms; its worker is replaced`);
+      this.worker = undefined;
+      this.lastMemory = undefined;
+      this.idleRss.workerReplaced();
+      this.stoppedLate++;
+      this.running = undefined;
+      // The advice that worker was making will not come.
+      this.settleAdvice();
+      void w.terminate();
+      job.resolve({ kind: 'cancelled' });
+      this.pump();
+    }, CANCEL_GRACE_MS);
+    this.cancelTimer.unref();
   }
 
   private pump(): void {
@@ -312,12 +353,14 @@ export class AnalysisWorker {
     const r = this.running;
     if (!r || r.id !== id) return;
     this.running = undefined;
+    if (this.cancelTimer) { clearTimeout(this.cancelTimer); this.cancelTimer = undefined; }
     r.resolve(out);
     this.pump();
   }
 
   async dispose(): Promise<void> {
     if (this.idleTimer) clearTimeout(this.idleTimer);
+    if (this.cancelTimer) clearTimeout(this.cancelTimer);
     const w = this.worker;
     this.worker = undefined;
     this.settleAdvice();

@@ -48,6 +48,8 @@ const DEBOUNCE_MS = 0;
  * document must get diagnostics.
  */
 const EDITOR_TIME_BUDGET_MS = 5000;
+/** How many model names one "analysed" log line lists. */
+const LOGGED_MODEL_NAMES = 12;
 
 export class OomlensServer {
   readonly store = new DocumentStore();
@@ -105,7 +107,9 @@ export class OomlensServer {
   /** Logs one analysis at info level: file, time, models, unknowns (the "oomlens" output channel). */
   logAnalysis(uri: string, r: AnalysisResult, ms: number, extra = ''): void {
     const unknowns = r.unknowns.length + r.models.reduce((n, m) => n + m.facts.unknowns.length + m.estimate.unknowns.length, 0);
-    const models = r.models.map((m) => m.facts.name).join(', ');
+    // At most LOGGED_MODEL_NAMES names: a file with thousands of models made one log line of hundreds of kB.
+    const names = r.models.slice(0, LOGGED_MODEL_NAMES).map((m) => m.facts.name);
+    const models = names.join(', ') + (r.models.length > names.length ? `, and ${r.models.length - names.length} more` : '');
     this.connection.console.info(`analysed ${uri}${extra} in ${ms} ms: ${r.models.length} model${r.models.length === 1 ? '' : 's'}${models ? ` (${models})` : ''}, ${r.findings.length} finding${r.findings.length === 1 ? '' : 's'}, ${unknowns} unknown${unknowns === 1 ? '' : 's'}`);
   }
 

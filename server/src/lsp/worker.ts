@@ -93,6 +93,8 @@ async function handle(m: ToWorker): Promise<void> {
         const tree = await treeFor(m.uri, m.text);
         // Fault injection for the tests of internal-error reporting (test/lsp/internal_errors.test.ts).
         if (process.env.OOMLENS_TEST_FAULT === 'worker') throw new Error('injected worker fault (OOMLENS_TEST_FAULT=worker)');
+        // A run that never looks at its cancel flag (test/lsp/cancel_grace.test.ts): only a text asking for it.
+        if (process.env.OOMLENS_TEST_FAULT === 'hang' && m.text.includes('OOMLENS_TEST_HANG')) for (;;) { /* spins until the worker is terminated */ }
         const internalErrors: string[] = [];
         const opts = {
           ...m.opts, cancelled: () => Atomics.load(cancelFlag, 0) === m.job,
