@@ -29,7 +29,7 @@ it(`a file building ${MAX_MODELS + 5} models: ${MAX_MODELS} sized, the other 5 n
   assert.equal(capped[0].reason, `5 more models, from line ${12 + MAX_MODELS} on, are not sized: over the analysis cap of ${MAX_MODELS} models per file`);
 });
 
-it('a file at the cap reports every model and no cap', async () => {
+it('a file under the cap reports every model and no cap', async () => {
   const lines = Array.from({ length: 12 }, (_, i) => `m${i} = Head()`);
   const r = await analyze(head + lines.join('\n') + '\n', { device: 't4' });
   assert.equal(r.models.length, 12);
