@@ -23,6 +23,13 @@
  * model = AutoModelForCausalLM.from_pretrained("meta-llama/Llama-2-7b-hf", torch_dtype=torch.float16)
  * ```
  *
+ * Quiet for a model the program trains in full (gradients for its
+ * parameters, as with a plain fine-tune and no adapters): float32 weights
+ * are what mixed-precision training keeps as its master copy, and a
+ * float16 load breaks it (`GradScaler.unscale_` raises "Attempting to
+ * unscale FP16 gradients", which the Trainer's `fp16=True` calls). Its
+ * memory is OOM403's and OOM001's to explain.
+ *
  * ## Fix safety
  * Unsafe: computing in 16 bits changes numerics. The fix picks float16 on
  * devices without bfloat16 (V100, T4) and the checkpoint's own dtype
@@ -32,9 +39,12 @@
  * ## References
  * - transformers docs, main_classes/model.md: "Under Pytorch a model normally gets instantiated with torch.float32 format"
  * - diffusers models/modeling_utils.py `from_pretrained` (0.42): the model is built under torch's default dtype unless `torch_dtype` is set
+ * - torch/amp/grad_scaler.py `_unscale_grads_` (2.13): `raise ValueError("Attempting to unscale FP16 gradients.")`
  * - huggingface/transformers#42805 (v5.0: dtype "auto" by default); #39782 (4.56: `torch_dtype` → `dtype`)
  */
 import { dtypeBytes } from '../../../shared/src/dtypes';
+import type { ModelFacts } from '../../../shared/src/facts';
+import { hfLoadOf } from '../frameworks/transformers/semantics';
 import type { Rule } from './types';
 import { deviceLabel, fmt } from './util';
 
@@ -60,6 +70,8 @@ export const fullPrecisionFromPretrained: Rule = {
       const diffusers = load.library === 'diffusers';
       const v = diffusers ? undefined : load.transformersVersion;
       if (v && Number(v.split('.')[0]) >= 5) continue;
+      const model = ctx.models.find((m) => hfLoadOf(m.record.result) === load);
+      if (model && trainedInFull(model.report.facts)) continue;
       const bf16 = ctx.target.device.bf16;
       const want = load.checkpointDtype === 'bfloat16' && bf16 ? 'bfloat16' : 'float16';
       // The dtype is spelled through the name the program bound torch to at
@@ -85,3 +97,17 @@ export const fullPrecisionFromPretrained: Rule = {
     return out;
   },
 };
+
+/**
+ * Whether a training phase makes gradients for at least half of the model's parameters: a full fine-tune, not
+ * adapters (LoRA's gradients are a fraction of a percent of the weights) or a frozen model.
+ */
+function trainedInFull(facts: ModelFacts): boolean {
+  const training = facts.phases.find((p) => p.phase === 'training');
+  if (!training || !facts.paramCount) return false;
+  let grads = 0;
+  for (const e of training.events) {
+    if (e.op === 'alloc' && e.tensor.role === 'gradient') grads += e.tensor.shape.reduce((a, b) => a * b, 1);
+  }
+  return grads >= facts.paramCount / 2;
+}
