@@ -7,50 +7,46 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Diagnostic } from 'vscode-languageserver-protocol';
 import { LspClient, ROOT } from './harness';
 
 const small = readFileSync(join(ROOT, 'examples/gpt2_train/train.py'), 'utf8');
 
-test('a closed document whose analysis does not stop: the next document still gets its diagnostics', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'oomlens-grace-'));
-  const c = new LspClient({ OOMLENS_TEST_FAULT: 'hang' });
-  c.settings = { target: { device: 't4' } };
-  try {
-    await c.initialize();
-    const ref = c.open(join(dir, 'ref.py'), small);
-    const before = await c.diagnostics(ref, 30_000);
-    c.closeDocument(ref);
-    const stuck = c.open(join(dir, 'stuck.py'), `# OOMLENS_TEST_HANG\n${small}`);
-    await new Promise((r) => setTimeout(r, 500));
-    c.closeDocument(stuck);
-    const b = c.open(join(dir, 'b.py'), small);
-    const after = await c.diagnostics(b, 15_000);
-    assert.match(c.log, /a cancelled analysis of file:.*stuck\.py did not stop within 1000 ms; its worker is replaced/);
-    const strip = (ds: typeof before) => ds.map((d) => ({ code: d.code, message: d.message, range: d.range }));
-    assert.deepEqual(strip(after), strip(before));
-  } finally {
-    await c.close();
-  }
-});
+const strip = (ds: Diagnostic[]) => ds.map((d) => ({ code: d.code, message: d.message, range: d.range }));
 
-test('an edit superseding an analysis that does not stop: the edited text is analysed on a fresh worker', async () => {
+/** A server whose runs spin on a text asking for it, and the diagnostics of the example analysed normally. */
+async function withHangingServer(body: (c: LspClient, dir: string, reference: Diagnostic[]) => Promise<void>): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'oomlens-grace-'));
   const c = new LspClient({ OOMLENS_TEST_FAULT: 'hang' });
   c.settings = { target: { device: 't4' } };
   try {
     await c.initialize();
     const ref = c.open(join(dir, 'ref.py'), small);
-    const before = await c.diagnostics(ref, 30_000);
-    // An open document (not ref.py) kept open across the replacement: the fresh worker must be given its text.
-    const doc = c.open(join(dir, 'doc.py'), `# OOMLENS_TEST_HANG\n${small}`);
-    await new Promise((r) => setTimeout(r, 500));
-    // Delete the first line: the text is now ref.py's, which the fresh worker analyses.
-    c.edit(doc, 0, doc.text.indexOf('\n') + 1, '');
-    const after = await c.diagnostics(doc, 15_000);
-    const strip = (ds: typeof before) => ds.map((d) => ({ code: d.code, message: d.message, range: d.range }));
-    assert.deepEqual(strip(after), strip(before));
-    assert.match(c.log, /did not stop within 1000 ms; its worker is replaced/);
+    const reference = await c.diagnostics(ref, 30_000);
+    c.closeDocument(ref);
+    await body(c, dir, reference);
   } finally {
     await c.close();
   }
-});
+}
+
+test('a closed document whose analysis does not stop: the next document still gets its diagnostics', () => withHangingServer(async (c, dir, reference) => {
+  const stuck = c.open(join(dir, 'stuck.py'), `# OOMLENS_TEST_HANG\n${small}`);
+  await new Promise((r) => setTimeout(r, 500));
+  c.closeDocument(stuck);
+  const b = c.open(join(dir, 'b.py'), small);
+  const after = await c.diagnostics(b, 15_000);
+  assert.match(c.log, /a cancelled analysis of file:.*stuck\.py did not stop within 1000 ms; its worker is replaced/);
+  assert.deepEqual(strip(after), strip(reference));
+}));
+
+test('an edit superseding an analysis that does not stop: the edited text is analysed on a fresh worker', () => withHangingServer(async (c, dir, reference) => {
+  // Kept open across the replacement: the fresh worker must be given its text again.
+  const doc = c.open(join(dir, 'doc.py'), `# OOMLENS_TEST_HANG\n${small}`);
+  await new Promise((r) => setTimeout(r, 500));
+  // Delete the first line: the text is now the reference's, which the fresh worker analyses.
+  c.edit(doc, 0, doc.text.indexOf('\n') + 1, '');
+  const after = await c.diagnostics(doc, 15_000);
+  assert.deepEqual(strip(after), strip(reference));
+  assert.match(c.log, /did not stop within 1000 ms; its worker is replaced/);
+}));
