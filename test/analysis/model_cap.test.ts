@@ -42,11 +42,17 @@ it('models left when sizing is out of time are named as one budget unknown, not 
   const many = head + Array.from({ length: 2000 }, (_, i) => `m${i} = Head()`).join('\n') + '\n';
   const r = await analyze(many, { device: 't4', timeBudgetMs: -1, sizingGraceMs: -1 });
   assert.equal(r.models.length, 0);
-  const left = r.unknowns.filter((u) => /not sized: analysis time budget exhausted/.test(u.reason));
+  const left = r.unknowns.filter((u) => /are not sized: analysis time budget exhausted/.test(u.reason));
   assert.equal(left.length, 1, JSON.stringify(r.unknowns.map((u) => u.reason)));
-  assert.match(left[0].reason, /^\d+ more models, from line 12 on, not sized: analysis time budget exhausted$/);
+  assert.match(left[0].reason, /^\d+ more models, from line 12 on, are not sized: analysis time budget exhausted$/);
   assert.ok(r.unknowns.some((u) => /^analysis time budget exhausted at line \d+$/.test(u.reason)));
   // With the default grace the same models are sized.
   const sized = await analyze(many, { device: 't4', timeBudgetMs: -1 });
   assert.equal(sized.models.length, Number(/^(\d+)/.exec(left[0].reason)![1]));
+});
+
+it('one model over the cap is named in the singular', async () => {
+  const lines = Array.from({ length: MAX_MODELS + 1 }, (_, i) => `m${i} = Head()`);
+  const r = await analyze(head + lines.join('\n') + '\n', { device: 't4' });
+  assert.deepEqual(r.unknowns.filter((u) => /over the analysis cap/.test(u.reason)).map((u) => u.reason), [`1 more model, from line ${12 + MAX_MODELS} on, is not sized: over the analysis cap of ${MAX_MODELS} models per file`]);
 });

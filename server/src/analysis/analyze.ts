@@ -253,9 +253,7 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
     const allKept = candidates.filter((r) => asked(r) || !parts.has(r));
     const kept = allKept.slice(0, MAX_MODELS);
     if (allKept.length > kept.length) {
-      const first = allKept[MAX_MODELS];
-      const where = first.span.file ? '' : `, from line ${lineIndex(computeLineStarts(text), first.span.start) + 1} on,`;
-      unknowns.push({ what: 'analysis', reason: `${allKept.length - kept.length} more models${where} are not sized: over the analysis cap of ${MAX_MODELS} models per file`, ...(first.span.file ? {} : { span: first.span }) });
+      unknowns.push(notSized(text, allKept.length - kept.length, allKept[MAX_MODELS], `over the analysis cap of ${MAX_MODELS} models per file`));
     }
     // A model that lives only on the host (a transformers copy never moved, run or handed on: frameworks/transformers/
     // semantics.ts hostOnlyReason) is no device model: listed with its host size, not estimated. Only when the run
@@ -290,8 +288,7 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
       // a file with many models must stop here when its document is closed or edited, and when the run's time is up.
       if (opts.cancelled?.()) throw new Cancelled('superseded by a newer edit');
       if (Date.now() > sizingDeadline) {
-        const where = rec.span.file ? '' : `, from line ${lineIndex(computeLineStarts(text), rec.span.start) + 1} on,`;
-        unknowns.push({ what: 'analysis', reason: `${records.length - i} more model${records.length - i === 1 ? '' : 's'}${where} not sized: analysis time budget exhausted`, ...(rec.span.file ? {} : { span: rec.span }) });
+        unknowns.push(notSized(text, records.length - i, rec, 'analysis time budget exhausted'));
         break;
       }
       let facts: ModelFacts;
@@ -552,6 +549,13 @@ function reachableInstances(root: Value): Set<unknown> {
   };
   walk(root, 0);
   return out;
+}
+
+/** One file-level unknown for `count` models left unsized from `first` on (its line when it is in this file), and why. */
+function notSized(text: string, count: number, first: ModelRecord, why: string): Unknown {
+  const where = first.span.file ? '' : `, from line ${lineIndex(computeLineStarts(text), first.span.start) + 1} on,`;
+  const what = count === 1 ? '1 more model' : `${count} more models`;
+  return { what: 'analysis', reason: `${what}${where} ${count === 1 ? 'is' : 'are'} not sized: ${why}`, ...(first.span.file ? {} : { span: first.span }) };
 }
 
 function heldByAnother(target: object, roots: Iterable<unknown>): boolean {

@@ -116,8 +116,6 @@ export class AnalysisWorker {
   lastMemory?: WorkerMemory;
   /** Workers replaced because of their memory (for tests and logs). */
   recycled = 0;
-  /** Workers ended because a cancelled run did not stop within CANCEL_GRACE_MS (for tests and logs). */
-  stoppedLate = 0;
   /** The process's idle RSS against its baselines (RECYCLE_RSS_GROWTH_BYTES). */
   private readonly idleRss = new IdleRss();
   /** How many documents are open (set by the server). */
@@ -224,7 +222,6 @@ export class AnalysisWorker {
       this.worker = undefined;
       this.lastMemory = undefined;
       this.idleRss.workerReplaced();
-      this.stoppedLate++;
       this.running = undefined;
       // The advice that worker was making will not come.
       this.settleAdvice();
