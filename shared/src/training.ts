@@ -8,7 +8,8 @@ import { dtypeBytes } from './dtypes';
 
 export type OptimizerKind =
   | 'optax.adam' | 'optax.adamw' | 'optax.sgd' | 'optax.adafactor'
-  | 'torch.adam' | 'torch.adamw' | 'torch.sgd' | 'bnb.adam8bit' | 'bnb.adamw8bit';
+  | 'torch.adam' | 'torch.adamw' | 'torch.sgd' | 'bnb.adam8bit' | 'bnb.adamw8bit'
+  | 'torch.rmsprop' | 'torch.adagrad' | 'torch.adamax' | 'torch.nadam' | 'torch.radam' | 'torch.adadelta';
 
 export interface OptimizerOptions {
   /** optax `mu_dtype`: the first moment's dtype (defaults to the param's). */
@@ -21,6 +22,10 @@ export interface OptimizerOptions {
   foreach?: boolean;
   /** torch.optim `fused=True`: one kernel updates every tensor in place. */
   fused?: boolean;
+  /** torch RMSprop `centered=True` keeps a running mean of the gradient too. */
+  centered?: boolean;
+  /** torch.optim `weight_decay` (undefined: the optimizer's default, 0 for RMSprop); null when not a literal. */
+  weightDecay?: number | null;
 }
 
 export interface ParamShape { shape: number[]; dtype: DType }
@@ -51,6 +56,12 @@ const ADAFACTOR_MIN_DIM = 128;
  * - torch SGD: one `momentum_buffer` (clone of the gradient) when momentum ≠ 0 (torch/optim/sgd.py).
  * - bitsandbytes Adam8bit: two uint8 states, 2 B per parameter (bitsandbytes/optim/optimizer.py
  *   `Optimizer2State.init_state`, blockwise; the float32 absmax per 2048-element block is ignored).
+ * - torch RMSprop: `square_avg`, plus `momentum_buffer` when momentum > 0 and `grad_avg` when centered, each
+ *   `torch.zeros_like(p)` (torch/optim/rmsprop.py `_init_group`, torch 2.13).
+ * - torch Adagrad: `sum = torch.full_like(p, initial_accumulator_value)`, made in the constructor (torch/optim/adagrad.py).
+ * - torch Adamax: `exp_avg`, `exp_inf`; NAdam and RAdam: `exp_avg`, `exp_avg_sq`; Adadelta: `square_avg`, `acc_delta`
+ *   (torch/optim/{adamax,nadam,radam,adadelta}.py `_init_group`). NAdam's `mu_product` is a 0-d tensor, like every
+ *   optimizer's `step`, on the host unless `capturable`/`fused`: not counted.
  */
 export function optimizerBytesPerParam(kind: OptimizerKind, p: ParamShape, opts: OptimizerOptions = {}): number {
   const n = numel(p.shape);
@@ -76,6 +87,27 @@ export function optimizerBytesPerParam(kind: OptimizerKind, p: ParamShape, opts:
     case 'bnb.adam8bit':
     case 'bnb.adamw8bit':
       return n * 2;
+    case 'torch.rmsprop':
+      return n * b * (1 + (opts.momentum ? 1 : 0) + (opts.centered ? 1 : 0));
+    case 'torch.adagrad':
+      return n * b;
+    case 'torch.adamax':
+    case 'torch.nadam':
+    case 'torch.radam':
+    case 'torch.adadelta':
+      return n * b * 2;
+  }
+}
+
+/** The state names of a torch optimizer, as its `_init_group` makes them (see optimizerBytesPerParam). */
+function torchStateNames(kind: OptimizerKind, opts: OptimizerOptions): string {
+  switch (kind) {
+    case 'torch.rmsprop': return ['square_avg', ...(opts.momentum ? ['momentum_buffer'] : []), ...(opts.centered ? ['grad_avg'] : [])].join(' + ');
+    case 'torch.adagrad': return 'sum';
+    case 'torch.adamax': return 'exp_avg + exp_inf';
+    case 'torch.nadam': case 'torch.radam': return 'exp_avg + exp_avg_sq';
+    case 'torch.adadelta': return 'square_avg + acc_delta';
+    default: return '';
   }
 }
 
@@ -89,8 +121,10 @@ export function optimizerStateBytes(kind: OptimizerKind, params: ParamShape[], o
       : kind === 'optax.adafactor' ? 'float32 row + column accumulators for factored params, full v otherwise'
       : kind.startsWith('torch.adam') ? `exp_avg + exp_avg_sq${opts.amsgrad ? ' + max_exp_avg_sq' : ''} (zeros_like(p))`
       : kind.startsWith('bnb.') ? '2 × uint8 state per parameter'
+      : torchStateNames(kind, opts) ? `${torchStateNames(kind, opts)} (zeros_like(p))`
       : opts.momentum ? 'one momentum buffer (param dtype)' : 'no state',
     citation: kind.startsWith('optax') ? 'optax/_src/transform.py scale_by_adam, trace; optax/_src/factorized.py'
+      : torchStateNames(kind, opts) ? `torch/optim/${kind.slice(6)}.py _init_group (torch 2.13)`
       : kind.startsWith('torch') ? 'torch/optim/adamw.py, torch/optim/sgd.py (torch 2.x)'
       : 'bitsandbytes/optim/optimizer.py Optimizer2State',
   };
@@ -111,6 +145,7 @@ export function optimizerStateBytes(kind: OptimizerKind, params: ParamShape[], o
  * CUDA default swapped in).
  */
 export function optimizerStepTemporaries(kind: OptimizerKind, params: ParamShape[], opts: OptimizerOptions = {}): SizeWithSource | undefined {
+  if (kind === 'torch.rmsprop') return rmspropStepTemporaries(params, opts);
   if (kind !== 'torch.adam' && kind !== 'torch.adamw') return undefined;
   if (opts.fused) return { bytes: 0, formula: 'fused=True: updated in place', citation: 'torch/optim/adam.py _fused_adam (torch._fused_adam_)' };
   if (opts.foreach === false) {
@@ -122,6 +157,30 @@ export function optimizerStepTemporaries(kind: OptimizerKind, params: ParamShape
     bytes: all,
     formula: `${opts.foreach ? 'foreach=True' : 'foreach by default on a CUDA device'}: sqrt(exp_avg_sq) of every parameter at once, ${all.toLocaleString('en-US')} B`,
     citation: 'torch/optim/optimizer.py _default_to_fused_or_foreach; torch/optim/adam.py _multi_tensor_adam (exp_avg_sq_sqrt = torch._foreach_sqrt(device_exp_avg_sqs))',
+  };
+}
+
+/**
+ * What a torch RMSprop `step()` allocates beside parameters, gradients and state (torch/optim/rmsprop.py, torch 2.13;
+ * it has no fused path):
+ * - multi-tensor (foreach unset on a CUDA device, or True): `avg = torch._foreach_sqrt(grouped_square_avgs)` (centered:
+ *   `_foreach_addcmul` then sqrt in place) is one tensor like every parameter; with `weight_decay != 0` (and not
+ *   maximize) `grouped_grads = torch._foreach_add(grouped_grads, grouped_params, ...)` is another, alive with it;
+ * - `foreach=False`: per parameter, `grad.add(param)` and `square_avg.sqrt()`: 1 or 2 × the largest parameter.
+ * A `weight_decay` that is not a literal counts as non-zero (the larger).
+ */
+function rmspropStepTemporaries(params: ParamShape[], opts: OptimizerOptions): SizeWithSource {
+  const copies = opts.weightDecay === 0 || opts.weightDecay === undefined ? 1 : 2;
+  const why = copies === 2 ? 'the square root of square_avg and the gradient plus weight decay' : 'the square root of square_avg';
+  if (opts.foreach === false) {
+    const largest = params.reduce((a, p) => Math.max(a, numel(p.shape) * dtypeBytes(p.dtype)), 0);
+    return { bytes: copies * largest, formula: `foreach=False: ${why} for the largest parameter, ${copies} × ${largest.toLocaleString('en-US')} B`, citation: 'torch/optim/rmsprop.py _single_tensor_rmsprop (grad.add(param), square_avg.sqrt())' };
+  }
+  const all = gradientBytes(params);
+  return {
+    bytes: copies * all,
+    formula: `${opts.foreach ? 'foreach=True' : 'foreach by default on a CUDA device'}: ${why} of every parameter at once, ${copies} × ${all.toLocaleString('en-US')} B`,
+    citation: 'torch/optim/optimizer.py _default_to_fused_or_foreach; torch/optim/rmsprop.py _multi_tensor_rmsprop (torch._foreach_add, torch._foreach_sqrt)',
   };
 }
 

@@ -138,6 +138,28 @@ test('lmHeadBytes, accumulationBytes and 8-bit AdamW', () => {
   assert.equal(optimizerStateBytes('bnb.adamw8bit', [{ shape: [1024, 1024], dtype: 'float32' }]).bytes, 2 * MiB);
 });
 
+test('torch RMSprop, Adagrad, Adamax, NAdam, RAdam, Adadelta state (torch 2.13: a [1024, 1024] float32 Linear weight after one step, 0-d step tensors excluded)', () => {
+  // Measured with torch 2.13.0 (sum of the state's storages after optimizer.step()): 4, 8, 12, 4, 8, 8, 8, 8 MiB.
+  const p = { shape: [1024, 1024], dtype: 'float32' as const };
+  assert.equal(optimizerBytesPerParam('torch.rmsprop', p), 4 * MiB);
+  assert.equal(optimizerBytesPerParam('torch.rmsprop', p, { momentum: 0.9 }), 8 * MiB);
+  assert.equal(optimizerBytesPerParam('torch.rmsprop', p, { momentum: 0.9, centered: true }), 12 * MiB);
+  assert.equal(optimizerBytesPerParam('torch.adagrad', p), 4 * MiB);
+  for (const k of ['torch.adamax', 'torch.nadam', 'torch.radam', 'torch.adadelta'] as const) assert.equal(optimizerBytesPerParam(k, p), 8 * MiB, k);
+  assert.match(optimizerStateBytes('torch.rmsprop', [p], { momentum: 0.9 }).formula, /square_avg \+ momentum_buffer/);
+});
+
+test('torch RMSprop step temporaries: sqrt(square_avg) of every parameter, and the weight-decayed gradients beside it', () => {
+  // test/truth/programs/cnn_rmsprop_scaler.py measures both (_foreach_sqrt, _foreach_add) alive at the step's peak.
+  const ps = [{ shape: [64, 64, 3, 3], dtype: 'float32' as const }, { shape: [64], dtype: 'float32' as const }];
+  const all = (64 * 64 * 9 + 64) * 4;
+  assert.equal(optimizerStepTemporaries('torch.rmsprop', ps)!.bytes, all);
+  assert.equal(optimizerStepTemporaries('torch.rmsprop', ps, { weightDecay: 0 })!.bytes, all);
+  assert.equal(optimizerStepTemporaries('torch.rmsprop', ps, { weightDecay: 1e-8 })!.bytes, 2 * all);
+  assert.equal(optimizerStepTemporaries('torch.rmsprop', ps, { weightDecay: null })!.bytes, 2 * all);
+  assert.equal(optimizerStepTemporaries('torch.rmsprop', ps, { foreach: false, weightDecay: 1e-8 })!.bytes, 2 * 64 * 64 * 9 * 4);
+});
+
 test('torch Adam/AdamW step temporaries: foreach (the CUDA default) one tensor like every parameter, foreach=False 2 × the largest, fused none', () => {
   const ps = [{ shape: [4096, 4096], dtype: 'bfloat16' as const }, { shape: [4096], dtype: 'bfloat16' as const }, { shape: [32000, 4096], dtype: 'bfloat16' as const }];
   const all = (4096 * 4096 + 4096 + 32000 * 4096) * 2;

@@ -117,6 +117,12 @@ export interface OpLevelTrace {
 export interface TrainingProgram {
   optimizers: OptimizerUse[];
   backward: Span[];
+  /**
+   * Training calls the analysis reached but could not follow: `.backward()` or an optimizer's `.step()` on a value
+   * that is not known (a loss from a batch of unknown shape, a third-party optimizer). Each keeps the text of the
+   * loop (or function) around it, to tell which models it trains.
+   */
+  unfollowed?: { span: Span; text: string; reason: string; around: string }[];
   gradCalls: GradCall[];
   /** Forward calls of a model inside a training step, with the input tensor when known. */
   forwards: {
@@ -249,6 +255,22 @@ export function installTraining(it: Interpreter): void {
     for (const n of names) it.externs.set(n, (_i, self, c, node, fnv) => fn(self, c, node, fnv));
   };
 
+  // A training call on a value that is not known is not followed; it is kept so that the models it trains get a
+  // training phase with an unknown instead of none at all (trainingPhases).
+  it.callObservers.push((fn, _c, node) => {
+    if (fn.t !== 'unknown' || node.type !== 'call') return;
+    const f = node.childForFieldName('function');
+    if (f?.type !== 'attribute') return;
+    const attr = f.childForFieldName('attribute')?.text ?? '';
+    const obj = f.childForFieldName('object')?.text ?? '';
+    if (attr !== 'backward' && !(attr === 'step' && /(?:opt|optimizer|scaler|engine)\w*$/i.test(obj))) return;
+    let around: SyntaxNode = node;
+    for (let p = node.parent; p; p = p.parent) { around = p; if (p.type === 'for_statement' || p.type === 'while_statement' || p.type === 'function_definition') break; }
+    const span = it.span(node);
+    if (prog.unfollowed?.some((u) => u.span.start === span.start)) return;
+    (prog.unfollowed ??= []).push({ span, text: node.text.length > 60 ? `${node.text.slice(0, 57)}…` : node.text, reason: fn.reason, around: around.text });
+  });
+
   // Follow a training loop for two iterations: the second shows the steady state.
   it.state.set('loopCap', (node: SyntaxNode): number | undefined => {
     const body = node.childForFieldName('body');
@@ -282,7 +304,13 @@ export function installTraining(it: Interpreter): void {
   // torch.optim: state is made per parameter at the first step() (torch/optim/adamw.py _init_group).
   const torchOpt = (kind: OptimizerKind, lib: 'torch' | 'bnb') => (_s: Value | undefined, c: CallArgs, node: SyntaxNode): Value => {
     const params = tensorsIn(c.args[0] ?? c.kw.get('params'));
-    const momentum = num(c.kw.get('momentum') ?? (kind === 'torch.sgd' ? c.args[2] ?? NONE : NONE));
+    // Positional slots after params (torch/optim/sgd.py: lr, momentum; rmsprop.py: lr, alpha, eps, weight_decay, momentum, centered).
+    const momentumV = c.kw.get('momentum') ?? (kind === 'torch.sgd' ? c.args[2] : kind === 'torch.rmsprop' ? c.args[5] : undefined);
+    // A momentum that is not a literal: the buffer is assumed (the larger state).
+    const momentum = momentumV === undefined ? undefined : num(momentumV) ?? 1;
+    const wdV = c.kw.get('weight_decay') ?? (kind === 'torch.rmsprop' ? c.args[4] : undefined);
+    const weightDecay = wdV === undefined ? undefined : num(wdV) ?? null;
+    const centeredV = c.kw.get('centered') ?? (kind === 'torch.rmsprop' ? c.args[6] : undefined);
     const ams = c.kw.get('amsgrad');
     const flag = (k: string) => { const v = c.kw.get(k); return v?.t === 'bool' ? v.v : v === undefined || v.t === 'none' ? undefined : null; };
     const foreach = flag('foreach');
@@ -291,6 +319,9 @@ export function installTraining(it: Interpreter): void {
       kind, lib, ...calleeInfo(node), params, bound: params.length > 0,
       opts: {
         momentum: momentum ?? undefined, amsgrad: ams?.t === 'bool' ? ams.v : undefined,
+        ...(weightDecay !== undefined ? { weightDecay } : {}),
+        // centered=<not a literal>: the larger state is assumed
+        ...(centeredV !== undefined ? { centered: centeredV.t === 'bool' ? centeredV.v : true } : {}),
         // a flag that is not a literal: the multi-tensor path (the larger of the two) is assumed
         ...(foreach !== undefined && foreach !== null ? { foreach } : {}), ...(fused ? { fused } : {}),
       },
@@ -302,6 +333,12 @@ export function installTraining(it: Interpreter): void {
     [['torch.optim.AdamW', 'torch.optim.adamw.AdamW'], 'torch.adamw'],
     [['torch.optim.Adam', 'torch.optim.adam.Adam'], 'torch.adam'],
     [['torch.optim.SGD', 'torch.optim.sgd.SGD'], 'torch.sgd'],
+    [['torch.optim.RMSprop', 'torch.optim.rmsprop.RMSprop'], 'torch.rmsprop'],
+    [['torch.optim.Adagrad', 'torch.optim.adagrad.Adagrad'], 'torch.adagrad'],
+    [['torch.optim.Adamax', 'torch.optim.adamax.Adamax'], 'torch.adamax'],
+    [['torch.optim.NAdam', 'torch.optim.nadam.NAdam'], 'torch.nadam'],
+    [['torch.optim.RAdam', 'torch.optim.radam.RAdam'], 'torch.radam'],
+    [['torch.optim.Adadelta', 'torch.optim.adadelta.Adadelta'], 'torch.adadelta'],
   ] as const) reg([...names], torchOpt(kind, 'torch'));
   reg(['bitsandbytes.optim.Adam8bit', 'bitsandbytes.optim.PagedAdam8bit'], torchOpt('bnb.adam8bit', 'bnb'));
   reg(['bitsandbytes.optim.AdamW8bit', 'bitsandbytes.optim.PagedAdamW8bit'], torchOpt('bnb.adamw8bit', 'bnb'));
@@ -911,21 +948,32 @@ function heldThroughStep(rec: ModelRecord, it: Interpreter, prog: TrainingProgra
 
 export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseTrace[], params: TensorV[]): PhaseTrace[] {
   const prog = trainingProgram(it);
-  if (!prog.optimizers.length && !prog.gradCalls.length && !prog.backward.length) return [];
+  if (!prog.optimizers.length && !prog.gradCalls.length && !prog.backward.length && !prog.unfollowed?.length) return [];
   const base = phases.find((p) => p.phase === 'load' || p.phase === 'init');
   if (!base) return [];
   const ids = paramIds(rec, params);
   // Counted up to 2 (one question per model; the list of every record made this quadratic in the models).
   const single = it.memory.reportedCount(2) === 1;
+  // Training calls that were reached but not followed, and that train this model: the only one, or one named in
+  // the loop around the call.
+  const unfollowed = unfollowedFor(it, prog, rec, single);
+  if (!prog.optimizers.length && !prog.gradCalls.length && !prog.backward.length && !unfollowed.length) return [];
   // The optimizer given this model's parameters; an unbound one only when this is the only model.
   const opt = prog.optimizers.find((o) => o.params.some((t) => ids.has(t.id)))
     ?? (single ? prog.optimizers.find((o) => !o.params.length) ?? prog.optimizers[0] : undefined);
-  if (!opt && !(single && (prog.gradCalls.length || prog.backward.length))) return [];
+  if (!opt && !(single && (prog.gradCalls.length || prog.backward.length)) && !unfollowed.length) return [];
 
   const deviceCount = Number(it.state.get('deviceCount') ?? 1) || 1;
   const events: MemoryEvent[] = [];
   const notes: string[] = [];
   const unknowns: Unknown[] = [...base.unknowns, ...prog.trainerUnknowns];
+  // Nothing of the step was followed (no backward, no gradient call, no forward of this model on a known input):
+  // what it adds beyond the weights is not known, whatever is sized below. A loss the analysis does not model
+  // (`criterion(out, y)` with nn.CrossEntropyLoss) after a traced forward is not this: the activations are known.
+  if (unfollowed.length && !prog.backward.length && !prog.gradCalls.length && !prog.forwards.some((f) => f.model === rec.result && f.input)) {
+    const u = unfollowed[0];
+    unknowns.push({ what: 'training step', reason: `\`${u.text}\` trains ${rec.name}, but the analysis could not follow it (${u.reason}): what the step allocates is not known, and what is shown is a lower bound${unfollowed.length > 1 ? ` (and ${unfollowed.length - 1} more training call${unfollowed.length > 2 ? 's' : ''})` : ''}`, span: u.span });
+  }
   // DataParallel over several devices: device 0 holds the module, the reduced gradients, the optimizer state, the
   // gathered outputs (and the loss computed from them), and replica 0's activations for its share of the batch —
   // that share is not modelled, so the saved activations are an unknown rather than the whole batch's.
@@ -1374,6 +1422,9 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
   // may still be bound in the loop, so only saved activations and the loss's log-probs are released here.
   const stepTmp = torchLike && opt?.lib === 'torch' && trainable && !dsMixed && !offO && !prog.zero && optBytes !== null
     ? optimizerStepTemporaries(opt.kind, trainable, opt.opts) : undefined;
+  if (!stepTmp && torchLike && opt?.lib === 'torch' && trainable && !dsMixed && !offO && !prog.zero && UNSIZED_STEP.has(opt.kind)) {
+    unknowns.push({ what: 'optimizer step temporaries', reason: `what ${opt.callee}'s step() allocates beside its state (its multi-tensor path's intermediates) is not modelled: the step may peak above this`, span: opt.span });
+  }
   if (stepTmp && stepTmp.bytes > 0) {
     for (const ev of [...events]) {
       if (ev.op === 'alloc' && ev.tensor.role === 'activation' && (/^activations/.test(ev.tensor.label) || ev.tensor.label === 'log-probs')) events.push({ op: 'free', id: ev.tensor.id });
@@ -1432,6 +1483,20 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
   }
   return [{ phase: 'training', events: kept, span: opt?.span ?? prog.backward[0] ?? prog.gradCalls[0]?.span ?? rec.span, notes: [...new Set(notes)], unknowns, ...(shape.batch !== null ? { batch: shape.batch } : {}) }];
 }
+
+/** The training calls not followed that train `rec`: all of them when it is the only model, else those whose loop names it. */
+function unfollowedFor(it: Interpreter, prog: TrainingProgram, rec: ModelRecord, single: boolean): NonNullable<TrainingProgram['unfollowed']> {
+  const all = prog.unfollowed ?? [];
+  if (!all.length || single) return all;
+  const names: string[] = [];
+  for (const [k, v] of it.globals.vars) if (v.t === 'inst' && it.memory.lastFinishedWithResult(v) === rec) names.push(k);
+  if (!names.length) return [];
+  const re = new RegExp(`\\b(?:${names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})\\b`);
+  return all.filter((u) => re.test(u.around));
+}
+
+/** torch optimizers whose step temporaries have no formula here (Adam/AdamW/RMSprop have one; SGD's are its buffers). */
+const UNSIZED_STEP = new Set<OptimizerKind>(['torch.adagrad', 'torch.adamax', 'torch.nadam', 'torch.radam', 'torch.adadelta']);
 
 const gradCallSpan = (prog: TrainingProgram): Span | undefined => prog.gradCalls.find((g) => g.jit)?.span;
 
