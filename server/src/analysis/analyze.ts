@@ -28,7 +28,7 @@ import { stepInputEvents, trainingPhases } from '../phases/training';
 import { moduleTensors, unknownModuleSlots, type TorchStateDict } from '../frameworks/torch/semantics';
 import { BudgetExceeded, Cancelled, Interpreter } from '../interp/interp';
 import type { ModelRecord } from '../interp/memory';
-import { parsePython, type Tree } from '../interp/parser';
+import { ParseTooSlow, parsePython, type Tree } from '../interp/parser';
 import { moduleLoader } from '../program/loader';
 import { installProgram } from '../program';
 import { buildFromDefaults } from '../program/defaults';
@@ -72,7 +72,13 @@ const DEFAULT_HEAP_MB = 2048;
  */
 export async function analyze(text: string, opts: AnalyzeOptions, previousTree?: Tree): Promise<AnalysisResult> {
   if (text.length > MAX_BYTES || text.includes('\u0000')) return analyzeTree(text, opts, undefined);
-  const tree = await parsePython(text, previousTree);
+  let tree: Tree;
+  try {
+    tree = await parsePython(text, previousTree, opts.parseDeadlineMs);
+  } catch (e) {
+    if (e instanceof ParseTooSlow) return analyzeTree(text, opts, undefined, e.message);
+    throw e;
+  }
   try {
     return await analyzeTree(text, opts, tree);
   } finally {
@@ -80,8 +86,11 @@ export async function analyze(text: string, opts: AnalyzeOptions, previousTree?:
   }
 }
 
-/** Analyses `text` whose tree is `tree` (not deleted here: it belongs to the caller). */
-export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree | undefined): Promise<AnalysisResult> {
+/**
+ * Analyses `text` whose tree is `tree` (not deleted here: it belongs to the caller). Without a tree, `noTree`
+ * says why (a parse past its deadline).
+ */
+export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree | undefined, noTree?: string): Promise<AnalysisResult> {
   const t0 = Date.now();
   const unknowns: Unknown[] = [];
   const unbuilt: UnbuiltModel[] = [];
@@ -106,7 +115,7 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
   let spec: DeviceSpec = parsed;
 
   if (!tree) {
-    unknowns.push({ what: 'file', reason: 'no syntax tree' });
+    unknowns.push({ what: 'file', reason: noTree ?? 'no syntax tree' });
     return done();
   }
   if (tree.rootNode.hasError) {

@@ -98,6 +98,8 @@ export interface AnalyzeOptions {
   timeBudgetMs?: number;
   /** How long sizing the models may run past `timeBudgetMs` (default 1 s); the models left are one unknown. */
   sizingGraceMs?: number;
+  /** How long parsing the file may take in ms (default PARSE_DEADLINE_MS, 3 s); past it the file is not analysed, with the reason. */
+  parseDeadlineMs?: number;
   /** Heap budget in MiB (default 2048); past it the rest is an unknown. */
   heapBudgetMb?: number;
   /** Polled while interpreting: true ends the run by throwing `Cancelled` (the caller drops it). */

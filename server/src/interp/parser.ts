@@ -38,18 +38,38 @@ export function initParser(): Promise<Parser> {
   return ready;
 }
 
-/** Parses `text`, optionally reusing an edited previous tree (incremental parsing). */
-export async function parsePython(text: string, previous?: Tree): Promise<Tree> {
-  const parser = await initParser();
-  const tree = parser.parse(text, previous);
-  if (!tree) throw new Error('tree-sitter returned no tree');
+/**
+ * How long one parse may take. tree-sitter's error recovery on a large text with many syntax errors can take
+ * tens of seconds (a mutated 1.4 MB file: 21 s, 20.6 s of it in `ts_subtree_summarize_children` and
+ * `ts_parser__recover`, docs/performance.md); a valid 100,000-line file parses in well under a second. Past
+ * the deadline the parse is cancelled (web-tree-sitter 0.25 `ParseOptions.progressCallback` returning true
+ * makes `parse` return null) and the file is reported as not analysed.
+ */
+export const PARSE_DEADLINE_MS = 3000;
+
+/** A parse cancelled at its deadline. */
+export class ParseTooSlow extends Error {
+  constructor(readonly ms: number) { super(`not analysed: parsing took longer than ${ms / 1000} s (tree-sitter's recovery from the syntax errors in this text); fix the syntax errors to analyse it`); }
+}
+
+function parseWithin(parser: Parser, text: string, previous: Tree | undefined, deadlineMs: number): Tree {
+  const end = Date.now() + deadlineMs;
+  const tree = parser.parse(text, previous ?? null, { progressCallback: () => Date.now() > end });
+  if (!tree) {
+    // A cancelled parse would resume on the next call (tree-sitter keeps its state): start the next one afresh.
+    parser.reset();
+    throw new ParseTooSlow(deadlineMs);
+  }
   return tree;
 }
 
-/** Parses synchronously; the grammar must already be loaded (`initParser()` resolved). */
-export function parsePythonSync(text: string): Tree {
+/** Parses `text`, optionally reusing an edited previous tree (incremental parsing); throws ParseTooSlow past the deadline. */
+export async function parsePython(text: string, previous?: Tree, deadlineMs = PARSE_DEADLINE_MS): Promise<Tree> {
+  return parseWithin(await initParser(), text, previous, deadlineMs);
+}
+
+/** Parses synchronously; the grammar must already be loaded (`initParser()` resolved). Throws ParseTooSlow past the deadline. */
+export function parsePythonSync(text: string, deadlineMs = PARSE_DEADLINE_MS): Tree {
   if (!loaded) throw new Error('tree-sitter is not initialised: await initParser() first');
-  const tree = loaded.parse(text);
-  if (!tree) throw new Error('tree-sitter returned no tree');
-  return tree;
+  return parseWithin(loaded, text, undefined, deadlineMs);
 }

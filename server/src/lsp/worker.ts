@@ -11,7 +11,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { analyzeTree, MAX_BYTES } from '../analysis/analyze';
 import { Cancelled } from '../interp/interp';
-import { parsePython, type Tree } from '../interp/parser';
+import { ParseTooSlow, parsePython, type Tree } from '../interp/parser';
 import { analyzeFile } from '../program/project';
 import { forgetListings } from '../program/workspace';
 import { setOverlay, setRevalidateMs } from '../program/workspace';
@@ -42,13 +42,24 @@ function post(m: FromWorker, transfer?: ArrayBuffer[]): void {
   parentPort!.postMessage(m, transfer);
 }
 
-async function treeFor(uri: string, text: string): Promise<Tree | undefined> {
+/** The document's tree, parsed incrementally; a string when the parse ran past its deadline (the reason). */
+async function treeFor(uri: string, text: string): Promise<Tree | string | undefined> {
   if (text.length > MAX_BYTES || text.includes('\u0000')) return undefined;
   let d = docs.get(uri);
   if (!d) docs.set(uri, (d = { length: -1 }));
   // The edits received must lead exactly to this text; if the lengths disagree, parse from scratch.
   const old = d.tree && d.length === text.length ? d.tree : undefined;
-  const tree = await parsePython(text, old);
+  let tree: Tree;
+  try {
+    tree = await parsePython(text, old);
+  } catch (e) {
+    if (!(e instanceof ParseTooSlow)) throw e;
+    // No tree to edit from: the next text is parsed from scratch.
+    d.tree?.delete();
+    d.tree = undefined;
+    d.length = -1;
+    return e.message;
+  }
   if (d.tree) d.tree.delete();
   d.tree = tree;
   d.length = text.length;
@@ -101,7 +112,7 @@ async function handle(m: ToWorker): Promise<void> {
           onInternalError: (where: string, e: unknown) => { internalErrors.push(`${where}: ${(e as Error)?.stack ?? String(e)}`); },
         };
         // The file's own analysis from the incremental tree; then the workspace's (models built in files importing it).
-        const result = await analyzeFile(m.text, opts, undefined, await analyzeTree(m.text, opts, tree));
+        const result = await analyzeFile(m.text, opts, undefined, await analyzeTree(m.text, opts, typeof tree === 'string' ? undefined : tree, typeof tree === 'string' ? tree : undefined));
         // The per-tensor parts go packed and transferred: the main thread unpacks a model's only when read.
         const { slim, packed, transfer } = packResult(result);
         post({ kind: 'result', job: m.job, result: slim, packed, mem: mem(), internalErrors }, transfer);

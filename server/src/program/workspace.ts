@@ -16,7 +16,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { parsePythonSync, type Tree } from '../interp/parser';
+import { ParseTooSlow, parsePythonSync, type Tree } from '../interp/parser';
 
 /** Files larger than this are not read as modules (a Python module is far smaller). */
 export const MAX_MODULE_BYTES = 2_000_000;
@@ -65,6 +65,8 @@ interface Recent<T> { value: T; at: number; generation: number }
 
 export class Workspace {
   private readonly cache = new Map<string, SourceFile>();
+  /** Texts (path → content hash) whose parse ran past its deadline: not parsed again while unchanged. */
+  private readonly tooSlow = new Map<string, string>();
   /** Bumped when files were created or deleted: listings made before are stale (launch.ts checks it). */
   generation = 0;
   /** Disk texts by path, kept while the file's size and mtime are unchanged. */
@@ -120,8 +122,17 @@ export class Workspace {
       this.cache.set(p, hit);
       return hit;
     }
-    if (hit) hit.tree.delete();
-    const tree = parsePythonSync(text);
+    if (hit) { this.cache.delete(p); hit.tree.delete(); }
+    // The same text ran past the parse deadline before: not again.
+    if (this.tooSlow.get(p) === hash) return undefined;
+    let tree: Tree;
+    try {
+      tree = parsePythonSync(text);
+    } catch (e) {
+      // A text whose parse runs past its deadline is read as a file that cannot be analysed.
+      if (e instanceof ParseTooSlow) { this.tooSlow.set(p, hash); return undefined; }
+      throw e;
+    }
     const sf: SourceFile = { path: p, text, tree, hash };
     this.cache.set(p, sf);
     while (this.cache.size > CACHE_FILES) {
