@@ -67,6 +67,8 @@ const entries = [
   { entryPoints: ['server/src/main.ts'], outfile: 'dist/server.js' },
   { entryPoints: ['server/src/serverMain.ts'], outfile: 'dist/serverMain.js', ...loadedByVm },
   { entryPoints: ['server/src/lsp/workerBoot.ts'], outfile: 'dist/worker.js' },
+  // The worker's own process (server/src/lsp/workerStart.ts): runs dist/worker.js as a thread and relays.
+  { entryPoints: ['server/src/lsp/workerHost.ts'], outfile: 'dist/workerHost.js' },
   { entryPoints: ['server/src/lsp/worker.ts'], outfile: 'dist/workerMain.js', ...loadedByVm },
   { entryPoints: ['server/src/cli/main.ts'], outfile: 'dist/cli.js' },
   // The timeline webview's script (vega-lite + vega, run in the page under a strict CSP).

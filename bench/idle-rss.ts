@@ -9,14 +9,14 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LspClient, ROOT } from '../test/lsp/harness';
+import { LspClient, ROOT, treeRssMb } from '../test/lsp/harness';
 
 const n = Number(process.argv[2] ?? 13000);
 const smaps = process.env.OOMLENS_IDLE_RSS_SMAPS;
 void (async () => {
   const c = new LspClient();
   await c.initialize();
-  const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${c.proc.pid}/status`, 'utf8'))![1]) / 1024;
+  const rss = () => treeRssMb(c.proc.pid!);
   const idle = async (label: string) => {
     await new Promise((r) => setTimeout(r, 5000));
     console.log(`${label}: RSS ${rss().toFixed(0)} MB`);

@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { LspClient, ROOT } from '../test/lsp/harness';
+import { LspClient, ROOT, treeRssMb } from '../test/lsp/harness';
 import { modelFile } from './generate';
 
 const pct = (xs: number[], p: number): number => {
@@ -26,10 +26,8 @@ const cpuMs = (pid: number, tid?: number): number => {
   return ((Number(rest[11]) + Number(rest[12])) * 1000) / TICKS;
 };
 const TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
-const rssMb = (pid: number): number => {
-  const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : NaN;
-};
+// The server and its analysis worker's process.
+const rssMb = (pid: number): number => treeRssMb(pid);
 
 function ruffMs(file: string): number | undefined {
   const exe = [join(ROOT, '.venv/bin/ruff'), 'ruff'].find((e) => e === 'ruff' || existsSync(e))!;

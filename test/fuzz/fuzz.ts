@@ -23,7 +23,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, statSync, writeFileSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LspClient, ROOT, type Opened } from '../lsp/harness';
+import { LspClient, ROOT, treeRssMb, type Opened } from '../lsp/harness';
 
 const arg = (name: string, dflt: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? process.argv[process.argv.indexOf(`--${name}`) + 1] ?? dflt) || dflt;
 const SECONDS = arg('seconds', 60);
@@ -83,7 +83,8 @@ void (async () => {
   await c.initialize();
   let current: Opened | undefined;
   const open = new Set<string>();
-  const rss = () => { try { return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${c.proc.pid}/status`, 'utf8'))![1]) / 1024; } catch { return NaN; } };
+  // The server and its analysis worker's process.
+  const rss = () => treeRssMb(c.proc.pid!);
 
   const latencies: number[] = [];
   const request = async (method: string, params: unknown, expectInvalid = false) => {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LspClient, ROOT } from './harness';
 
-const BUNDLES = ['server.js', 'serverMain.js', 'worker.js', 'workerMain.js', 'tree-sitter.wasm', 'tree-sitter-python.wasm'];
+const BUNDLES = ['server.js', 'serverMain.js', 'worker.js', 'workerHost.js', 'workerMain.js', 'tree-sitter.wasm', 'tree-sitter-python.wasm'];
 
 async function session(server: string, cacheDir: string, file: string): Promise<{ diagnostics: unknown; log: string }> {
   const c = new LspClient({ OOMLENS_CODE_CACHE_DIR: cacheDir }, server);

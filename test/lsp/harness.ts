@@ -6,7 +6,7 @@
  * them (never sleeping a fixed time).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { serverEnv } from '../../client/src/serverEnv';
@@ -165,4 +165,25 @@ export function applyTextEdits(text: string, edits: TextEdit[]): string {
   let out = text;
   for (const x of sorted) out = out.slice(0, x.s) + x.t + out.slice(x.e);
   return out;
+}
+
+/**
+ * RSS of a process and its descendants in MB (Linux /proc; NaN elsewhere or once it is gone): the server's
+ * analysis worker runs in a child process (server/src/lsp/workerStart.ts), whose memory is the server's too.
+ */
+export function treeRssMb(pid: number): number {
+  try {
+    let kb = 0;
+    const stack = [pid];
+    while (stack.length) {
+      const p = stack.pop()!;
+      kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0);
+      for (const t of readdirSync(`/proc/${p}/task`)) {
+        try { stack.push(...readFileSync(`/proc/${p}/task/${t}/children`, 'utf8').split(' ').filter(Boolean).map(Number)); } catch { /* the thread ended */ }
+      }
+    }
+    return kb / 1024;
+  } catch {
+    return NaN;
+  }
 }

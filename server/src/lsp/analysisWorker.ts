@@ -6,7 +6,6 @@
  * bundle is absent (running from source), analyses run in this thread.
  */
 import { join } from 'node:path';
-import type { Worker } from 'node:worker_threads';
 import { analyzeFile as analyze } from '../program/project';
 import type { AnalysisResult, AnalyzeOptions } from '../analysis/api';
 import { Cancelled } from '../interp/interp';
@@ -15,7 +14,7 @@ import { unpackResult } from './packed';
 import { adviceComingFor, adviceMadeAhead } from './format';
 import type { PhaseAdvice } from '../../../shared/src/advice';
 import type { FromWorker, ToWorker, TreeEdit, WorkerMemory } from './workerProtocol';
-import { newCancelBuffer, startWorker, type StartedWorker } from './workerStart';
+import { newCancelBuffer, startWorker, type AnalysisThread, type StartedWorker } from './workerStart';
 import { CODE_CACHE_DIR_ENV, type CacheState, type LoadedBundle } from '../boot/codeCache';
 
 /**
@@ -91,7 +90,7 @@ export type RunOutcome = { kind: 'result'; result: AnalysisResult; internalError
 interface Job { id: number; uri: string; text: () => string; opts: Omit<AnalyzeOptions, 'cancelled'>; resolve: (o: RunOutcome) => void }
 
 export class AnalysisWorker {
-  private worker?: Worker;
+  private worker?: AnalysisThread;
   /** Shared with the worker (workerStart.ts, `StartedWorker.cancel`). */
   private readonly cancel: Int32Array;
   /** The worker the entry started before loading the server (main.ts), until it is adopted. */
@@ -136,7 +135,7 @@ export class AnalysisWorker {
     this.code = boot.code;
   }
 
-  private ensure(): Worker | undefined {
+  private ensure(): AnalysisThread | undefined {
     if (this.worker) return this.worker;
     // A replacement warms up until its first run is posted, as the first worker did (worker.ts).
     if (!this.early) Atomics.store(this.cancel, 1, 0);
@@ -212,7 +211,8 @@ export class AnalysisWorker {
   private cancelRunning(): void {
     const job = this.running;
     if (!job) return;
-    Atomics.store(this.cancel, 0, job.id);
+    if (this.worker) this.worker.flag(0, job.id);
+    else Atomics.store(this.cancel, 0, job.id);
     if (this.cancelTimer || !this.worker) return;
     this.cancelTimer = setTimeout(() => {
       this.cancelTimer = undefined;
@@ -244,7 +244,7 @@ export class AnalysisWorker {
     const w = this.ensure();
     if (!w) { void this.inProcess(job); return; }
     if (job.opts.path) this.paths.set(job.uri, job.opts.path);
-    Atomics.store(this.cancel, 1, 1);
+    w.flag(1, 1);
     w.postMessage({ kind: 'analyze', job: job.id, uri: job.uri, text: job.text(), opts: job.opts } satisfies ToWorker);
   }
 
@@ -293,11 +293,12 @@ export class AnalysisWorker {
   private maybeRecycle(m: WorkerMemory): void {
     const w = this.worker;
     if (!w || this.running || this.queue.size) return;
-    const rss = process.memoryUsage.rss();
+    // A worker with its own process: its RSS is what an analysis grows (the server's stays put).
+    const rss = w.ownProcess && m.rss !== undefined ? m.rss : process.memoryUsage.rss();
     const grown = this.idleRss.growth(rss, this.openCount());
     if (m.external <= RECYCLE_EXTERNAL_BYTES && m.heapTotal <= RECYCLE_HEAP_BYTES && grown <= RECYCLE_RSS_GROWTH_BYTES) return;
     const mb = (n: number) => `${Math.round(n / 2 ** 20)} MB`;
-    this.log(`oomlens: analysis worker replaced to return its memory (heap ${mb(m.heapTotal)}, wasm and other external ${mb(m.external)}, process RSS ${mb(rss)}, ${mb(grown)} over its idle baseline)`);
+    this.log(`oomlens: analysis worker replaced to return its memory (heap ${mb(m.heapTotal)}, wasm and other external ${mb(m.external)}, ${w.ownProcess ? 'its process\'s' : 'process'} RSS ${mb(rss)}, ${mb(grown)} over its idle baseline)`);
     this.worker = undefined;
     this.lastMemory = undefined;
     this.idleRss.workerReplaced();

@@ -35,7 +35,7 @@ setRevalidateMs(2000);
 function mem(): WorkerMemory {
   if (process.env.OOMLENS_DEBUG_MEMORY) (globalThis as { gc?: () => void }).gc?.();
   const m = process.memoryUsage();
-  return { heapTotal: m.heapTotal, external: m.external };
+  return { heapTotal: m.heapTotal, external: m.external, rss: m.rss };
 }
 
 function post(m: FromWorker, transfer?: ArrayBuffer[]): void {
@@ -106,6 +106,12 @@ async function handle(m: ToWorker): Promise<void> {
         if (process.env.OOMLENS_TEST_FAULT === 'worker') throw new Error('injected worker fault (OOMLENS_TEST_FAULT=worker)');
         // A run that never looks at its cancel flag (test/lsp/cancel_grace.test.ts): only a text asking for it.
         if (process.env.OOMLENS_TEST_FAULT === 'hang' && m.text.includes('OOMLENS_TEST_HANG')) for (;;) { /* spins until the worker is terminated */ }
+        // A run that takes until it is cancelled, reading only its flag (test/lsp/worker_process.test.ts).
+        if (process.env.OOMLENS_TEST_FAULT === 'hang' && m.text.includes('OOMLENS_TEST_UNTIL_CANCELLED')) {
+          while (Atomics.load(cancelFlag, 0) !== m.job) Atomics.wait(cancelFlag, 0, Atomics.load(cancelFlag, 0), 20);
+          post({ kind: 'cancelled', job: m.job });
+          return;
+        }
         const internalErrors: string[] = [];
         const opts = {
           ...m.opts, cancelled: () => Atomics.load(cancelFlag, 0) === m.job,

@@ -24,7 +24,11 @@ export type ToWorker =
   | { kind: 'save-code-cache'; dir: string };
 
 /** The worker's own memory after a run: its V8 heap and its external memory (tree-sitter's wasm memory, which never shrinks). */
-export interface WorkerMemory { heapTotal: number; external: number }
+export interface WorkerMemory {
+  heapTotal: number; external: number;
+  /** The RSS of the worker's process (the server's own when the worker is a thread of it). */
+  rss?: number;
+}
 
 export type FromWorker =
   /**
