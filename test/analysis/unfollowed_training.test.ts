@@ -61,6 +61,24 @@ for x, y in make_loader():
   assert.deepEqual(counts.map((c) => c[1]), [false, true, true]);
 });
 
+it('a model the loop names but no optimizer trains (a target network) gets no training phase', async () => {
+  const r = await analyze(net + `online = Net(512).cuda()
+target = Net(512).cuda()
+opt = torch.optim.Adam(online.parameters(), lr=1e-4)
+for x, y in make_loader():
+    with torch.no_grad():
+        t = target(x).max(1)[0]
+    loss = ((online(x).max(1)[0] - t) ** 2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+`, { device: 't4' });
+  assert.equal(r.models.length, 2);
+  // Both have 512 inputs; the first built is the online network.
+  assert.ok(phase(r.models[0], 'training'), 'the online network trains');
+  assert.equal(phase(r.models[1], 'training'), undefined);
+});
+
 it('a program without any training call gets no training phase', async () => {
   const r = await analyze(net + `model = Net(1024).cuda()
 for x in make_loader():

@@ -956,11 +956,14 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
   const single = it.memory.reportedCount(2) === 1;
   // Training calls that were reached but not followed, and that train this model: the only one, or one named in
   // the loop around the call.
-  const unfollowed = unfollowedFor(it, prog, rec, single);
+  const unfollowed = [...unfollowedFor(it, prog, rec, single)];
   if (!prog.optimizers.length && !prog.gradCalls.length && !prog.backward.length && !unfollowed.length) return [];
   // The optimizer given this model's parameters; an unbound one only when this is the only model.
   const opt = prog.optimizers.find((o) => o.params.some((t) => ids.has(t.id)))
     ?? (single ? prog.optimizers.find((o) => !o.params.length) ?? prog.optimizers[0] : undefined);
+  // An optimizer given other parameters and none of this model's: the call trains those (a DQN's target network is
+  // called in the loop, under no_grad, and only copied into).
+  if (!opt && prog.optimizers.some((o) => o.params.length)) unfollowed.length = 0;
   if (!opt && !(single && (prog.gradCalls.length || prog.backward.length)) && !unfollowed.length) return [];
 
   const deviceCount = Number(it.state.get('deviceCount') ?? 1) || 1;
