@@ -146,6 +146,7 @@ export function optimizerStateBytes(kind: OptimizerKind, params: ParamShape[], o
  */
 export function optimizerStepTemporaries(kind: OptimizerKind, params: ParamShape[], opts: OptimizerOptions = {}): SizeWithSource | undefined {
   if (kind === 'torch.rmsprop') return rmspropStepTemporaries(params, opts);
+  if (kind === 'torch.adagrad' || kind === 'torch.adadelta') return adaStepTemporaries(kind, params, opts);
   if (kind !== 'torch.adam' && kind !== 'torch.adamw') return undefined;
   if (opts.fused) return { bytes: 0, formula: 'fused=True: updated in place', citation: 'torch/optim/adam.py _fused_adam (torch._fused_adam_)' };
   if (opts.foreach === false) {
@@ -181,6 +182,36 @@ function rmspropStepTemporaries(params: ParamShape[], opts: OptimizerOptions): S
     bytes: copies * all,
     formula: `${opts.foreach ? 'foreach=True' : 'foreach by default on a CUDA device'}: ${why} of every parameter at once, ${copies} × ${all.toLocaleString('en-US')} B`,
     citation: 'torch/optim/optimizer.py _default_to_fused_or_foreach; torch/optim/rmsprop.py _multi_tensor_rmsprop (torch._foreach_add, torch._foreach_sqrt)',
+  };
+}
+
+/**
+ * What torch Adagrad's and Adadelta's `step()` allocate beside parameters, gradients and state (torch 2.13; neither
+ * has a fused CUDA path here):
+ * - Adagrad, multi-tensor: `std = torch._foreach_sqrt(device_state_sums)` and the numerator (`torch._foreach_mul` of
+ *   the gradients, or the weight-decayed copy `torch._foreach_add(device_grads, device_params)` reused for it): two
+ *   tensors like every parameter, with or without weight decay; single-tensor: `state_sum.sqrt()` (and `grad.add`
+ *   with weight decay) for the largest parameter (torch/optim/adagrad.py);
+ * - Adadelta, multi-tensor: `std = torch._foreach_add(square_avgs, eps)` and `deltas = torch._foreach_add(acc_deltas,
+ *   eps)`, plus the weight-decayed gradients when `weight_decay != 0`: 2 or 3 tensors like every parameter;
+ *   single-tensor: the same per parameter, for the largest (torch/optim/adadelta.py).
+ * Measured: test/truth/programs/mlp_adagrad_foreach.py and mlp_adadelta_foreach.py (the step's temporaries, exact).
+ * A `weight_decay` that is not a literal counts as non-zero (the larger).
+ */
+function adaStepTemporaries(kind: 'torch.adagrad' | 'torch.adadelta', params: ParamShape[], opts: OptimizerOptions): SizeWithSource {
+  const decays = !(opts.weightDecay === 0 || opts.weightDecay === undefined);
+  const copies = kind === 'torch.adagrad' ? (opts.foreach === false ? (decays ? 2 : 1) : 2) : decays ? 3 : 2;
+  const what = kind === 'torch.adagrad' ? 'sqrt(sum) and the update\'s numerator' : `std and deltas${decays ? ' and the weight-decayed gradients' : ''}`;
+  const file = kind.slice(6);
+  if (opts.foreach === false) {
+    const largest = params.reduce((a, p) => Math.max(a, numel(p.shape) * dtypeBytes(p.dtype)), 0);
+    return { bytes: copies * largest, formula: `foreach=False: ${what} for the largest parameter, ${copies} × ${largest.toLocaleString('en-US')} B`, citation: `torch/optim/${file}.py _single_tensor_${file}` };
+  }
+  const all = gradientBytes(params);
+  return {
+    bytes: copies * all,
+    formula: `${opts.foreach ? 'foreach=True' : 'foreach by default on a CUDA device'}: ${what} of every parameter at once, ${copies} × ${all.toLocaleString('en-US')} B`,
+    citation: `torch/optim/optimizer.py _default_to_fused_or_foreach; torch/optim/${file}.py _multi_tensor_${file}`,
   };
 }
 

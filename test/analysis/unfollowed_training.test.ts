@@ -61,6 +61,28 @@ for x, y in make_loader():
   assert.deepEqual(counts.map((c) => c[1]), [false, true, true]);
 });
 
+it('the model whose forward the loop runs trains, even when its name is rebound later (word_language_model)', async () => {
+  const r = await analyze(net + `model = Net(1024).cuda()
+probe = Net(64).cuda()
+criterion = nn.NLLLoss()
+
+
+def train():
+    for x, y in make_loader():
+        loss = criterion(model(x), y)
+        loss.backward()
+        for p in model.parameters():
+            p.data.add_(p.grad, alpha=-0.1)
+
+
+train()
+model = torch.load("model.pt")
+`, { device: 't4' });
+  const byIn = r.models.map((m) => [m.estimate.paramCount, !!phase(m, 'training')] as const).sort((a, b) => (a[0] ?? 0) - (b[0] ?? 0));
+  // probe (64 inputs) first, then the trained model (1024).
+  assert.deepEqual(byIn.map((c) => c[1]), [false, true]);
+});
+
 it('a model the loop names but no optimizer trains (a target network) gets no training phase', async () => {
   const r = await analyze(net + `online = Net(512).cuda()
 target = Net(512).cuda()

@@ -160,6 +160,18 @@ test('torch RMSprop step temporaries: sqrt(square_avg) of every parameter, and t
   assert.equal(optimizerStepTemporaries('torch.rmsprop', ps, { foreach: false, weightDecay: 1e-8 })!.bytes, 2 * 64 * 64 * 9 * 4);
 });
 
+test('torch Adagrad / Adadelta step temporaries (measured exact by the truth programs mlp_adagrad_foreach, mlp_adadelta_foreach)', () => {
+  const ps = [{ shape: [2048, 1024], dtype: 'float32' as const }, { shape: [2048], dtype: 'float32' as const }];
+  const all = (2048 * 1024 + 2048) * 4;
+  assert.equal(optimizerStepTemporaries('torch.adagrad', ps)!.bytes, 2 * all);
+  assert.equal(optimizerStepTemporaries('torch.adagrad', ps, { weightDecay: 1e-4 })!.bytes, 2 * all);
+  assert.equal(optimizerStepTemporaries('torch.adagrad', ps, { foreach: false })!.bytes, 2048 * 1024 * 4);
+  assert.equal(optimizerStepTemporaries('torch.adadelta', ps)!.bytes, 2 * all);
+  assert.equal(optimizerStepTemporaries('torch.adadelta', ps, { weightDecay: 1e-4 })!.bytes, 3 * all);
+  assert.equal(optimizerStepTemporaries('torch.adadelta', ps, { foreach: false, weightDecay: null })!.bytes, 3 * 2048 * 1024 * 4);
+  for (const k of ['torch.adamax', 'torch.nadam', 'torch.radam'] as const) assert.equal(optimizerStepTemporaries(k, ps), undefined, k);
+});
+
 test('torch Adam/AdamW step temporaries: foreach (the CUDA default) one tensor like every parameter, foreach=False 2 × the largest, fused none', () => {
   const ps = [{ shape: [4096, 4096], dtype: 'bfloat16' as const }, { shape: [4096], dtype: 'bfloat16' as const }, { shape: [32000, 4096], dtype: 'bfloat16' as const }];
   const all = (4096 * 4096 + 4096 + 32000 * 4096) * 2;

@@ -24,7 +24,7 @@ import { hfLoadOf, hfLoads, hostOnlyReason } from '../frameworks/transformers/se
 import { inferencePhases, isKvName } from '../phases/inference';
 import { visitTensors } from '../interp/memory';
 import { KV_CITATION } from '../../../shared/src/kvcache';
-import { stepInputEvents, trainingPhases } from '../phases/training';
+import { constructedStateEvents, stepInputEvents, trainingPhases } from '../phases/training';
 import { moduleTensors, unknownModuleSlots, type TorchStateDict } from '../frameworks/torch/semantics';
 import { BudgetExceeded, Cancelled, Interpreter } from '../interp/interp';
 import type { ModelRecord } from '../interp/memory';
@@ -472,6 +472,8 @@ function toFacts(rec: ModelRecord, versions: Record<string, string>, it: Interpr
     }
     // The batch and targets a training step uses, made before the first forward: alive when the model is loaded.
     events.push(...stepInputEvents(rec, it, true));
+    // Optimizer state an optimizer makes at construction (Adagrad).
+    events.push(...constructedStateEvents(rec, it, params));
     const moved = it.state.has(`moved:${rec.result?.t === 'inst' ? rec.result.id : ''}`);
     phases.push({
       phase: 'load', events, span: rec.span, notes: moved ? [] : ['the module is built on the host; this phase assumes it is moved to the accelerator'],

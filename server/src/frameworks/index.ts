@@ -7,6 +7,7 @@ import { installPython } from '../interp/python';
 import { installRuntime } from './jax/runtime';
 import { installTorch } from './torch/semantics';
 import { installDataLoader } from './torch/data';
+import { installVisionData } from './torch/vision_data';
 import { installTorchReparam } from './torch/reparam';
 import { installEquinox } from './equinox/semantics';
 import { installHaiku } from './haiku/semantics';
@@ -34,6 +35,7 @@ export function installFrameworks(it: Interpreter): void {
   installModules(it);
   installTorch(it);
   installDataLoader(it);
+  installVisionData(it);
   installTorchReparam(it);
   installEquinox(it);
   installHaiku(it);

@@ -284,9 +284,17 @@ export function installInference(it: Interpreter): void {
         });
         return run();
       });
+      // An input the analysis does not know (a batch from a loader of unknown items): what the forward makes from
+      // it is not traced, so the phase cannot be a number (it was the weights alone, "fits").
+      const unknownIn = [...c.args, ...c.kw.values()].find((a) => a.t === 'unknown' || (a.t === 'tensor' && !a.abstract && !a.shape.every((d) => typeof d === 'number')));
+      const inUnknowns: Unknown[] = unknownIn ? [{
+        what: 'forward activations',
+        reason: `the input of ${rec.name}'s forward is not known (${unknownIn.t === 'unknown' ? unknownIn.reason : 'a dimension of it is not known'}): what the forward makes is not sized`,
+        span: it.span(node),
+      }] : [];
       addUse(rec, {
         kind: 'forward', span: it.span(node), batch: typeof shape?.[0] === 'number' ? shape[0] : null,
-        tokens: typeof shape?.[1] === 'number' ? shape[1] : null, gradEnabled: rec.framework === 'torch' && gradEnabled(node), outputHiddenStates: false, useCache: false, unknowns: [],
+        tokens: typeof shape?.[1] === 'number' ? shape[1] : null, gradEnabled: rec.framework === 'torch' && gradEnabled(node), outputHiddenStates: false, useCache: false, unknowns: inUnknowns,
         trace: { events: tmp.events, unknowns: tmp.unknowns, jitted },
       });
       return out;

@@ -122,7 +122,7 @@ export interface TrainingProgram {
    * that is not known (a loss from a batch of unknown shape, a third-party optimizer). Each keeps the text of the
    * loop (or function) around it, to tell which models it trains.
    */
-  unfollowed?: { span: Span; text: string; reason: string; around: string }[];
+  unfollowed?: { span: Span; text: string; reason: string; around: string; aroundSpan: Span }[];
   gradCalls: GradCall[];
   /** Forward calls of a model inside a training step, with the input tensor when known. */
   forwards: {
@@ -268,7 +268,7 @@ export function installTraining(it: Interpreter): void {
     for (let p = node.parent; p; p = p.parent) { around = p; if (p.type === 'for_statement' || p.type === 'while_statement' || p.type === 'function_definition') break; }
     const span = it.span(node);
     if (prog.unfollowed?.some((u) => u.span.start === span.start)) return;
-    (prog.unfollowed ??= []).push({ span, text: node.text.length > 60 ? `${node.text.slice(0, 57)}…` : node.text, reason: fn.reason, around: around.text });
+    (prog.unfollowed ??= []).push({ span, text: node.text.length > 60 ? `${node.text.slice(0, 57)}…` : node.text, reason: fn.reason, around: around.text, aroundSpan: it.span(around) });
   });
 
   // Follow a training loop for two iterations: the second shows the steady state.
@@ -308,7 +308,8 @@ export function installTraining(it: Interpreter): void {
     const momentumV = c.kw.get('momentum') ?? (kind === 'torch.sgd' ? c.args[2] : kind === 'torch.rmsprop' ? c.args[5] : undefined);
     // A momentum that is not a literal: the buffer is assumed (the larger state).
     const momentum = momentumV === undefined ? undefined : num(momentumV) ?? 1;
-    const wdV = c.kw.get('weight_decay') ?? (kind === 'torch.rmsprop' ? c.args[4] : undefined);
+    // weight_decay's positional slot: rmsprop.py and adadelta.py 4, adagrad.py 3 (after lr, lr_decay).
+    const wdV = c.kw.get('weight_decay') ?? (kind === 'torch.rmsprop' || kind === 'torch.adadelta' ? c.args[4] : kind === 'torch.adagrad' ? c.args[3] : undefined);
     const weightDecay = wdV === undefined ? undefined : num(wdV) ?? null;
     const centeredV = c.kw.get('centered') ?? (kind === 'torch.rmsprop' ? c.args[6] : undefined);
     const ams = c.kw.get('amsgrad');
@@ -668,6 +669,31 @@ export function stepInputEvents(rec: ModelRecord, it: Interpreter, before: boole
 }
 
 /**
+ * Optimizer state made when the optimizer is constructed, before any step: torch Adagrad fills `state["sum"]` in
+ * `__init__` (torch/optim/adagrad.py, `torch.full_like(p, initial_accumulator_value)` per parameter), so it is on
+ * the device beside the model from then on, before the first forward. Measured: test/truth/programs/
+ * mlp_adagrad_foreach.py, load phase (the other optimizers make theirs at the first `step()`).
+ */
+export function constructedStateEvents(rec: ModelRecord, it: Interpreter, params: TensorV[]): MemoryEvent[] {
+  const prog = it.state.get('training') as TrainingProgram | undefined;
+  if (!prog || rec.framework !== 'torch') return [];
+  const ids = paramIds(rec, params);
+  const out: MemoryEvent[] = [];
+  for (const o of prog.optimizers) {
+    if (o.kind !== 'torch.adagrad') continue;
+    const mine = o.params.filter((t) => ids.has(t.id) && t.shape.every((d) => typeof d === 'number'));
+    if (!mine.length) continue;
+    const st = optimizerStateBytes(o.kind, mine.map((t) => ({ shape: t.shape as number[], dtype: t.dtype })), o.opts);
+    const placement = mine[0].placement.kind === 'host' ? { kind: 'device' as const, index: 0 } : mine[0].placement;
+    out.push({ op: 'alloc', tensor: {
+      id: nextId++, label: 'optimizer state', group: `optimizer state: ${o.callee}, made at construction (${mine[0].dtype})`, shape: [st.bytes], dtype: 'uint8',
+      role: 'optimizer', placement, span: o.span, note: `${st.formula}; Adagrad makes it in its constructor, before any step`, citation: st.citation,
+    } });
+  }
+  return out;
+}
+
+/**
  * Where a forward call sits in a training loop: the plain name its result is bound to (`logits = model(x)`),
  * and whether `zero_grad()` (set_to_none, the default since torch 2.0) comes after it and before `.backward()`
  * in the loop body, so that the previous step's `.grad` tensors are still alive while it runs.
@@ -1000,7 +1026,8 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
     const d = prog.liveAtStep?.dtypes.get(t.id);
     return d && d !== t.dtype && (t.role === 'param' || t.role === 'buffer') ? { ...t, dtype: d, group: t.group?.replace(`(${t.dtype})`, `(${d})`) } : t;
   };
-  const weights = liveAtEnd(base).filter((t) => !(prog.liveAtStep && t.group?.startsWith(STATE_DICT_GROUP))).map(atStep).map((t) => (castsIt(t) && t.role === 'param' && (t.dtype === 'bfloat16' || t.dtype === 'float16') ? { ...t, dtype: 'float32' as DType, group: t.group?.replace(/\((bfloat16|float16)\)/, '(float32)') } : t));
+  // The load phase's optimizer state (Adagrad's, made at construction: constructedStateEvents) is sized again below.
+  const weights = liveAtEnd(base).filter((t) => t.role !== 'optimizer' && !(prog.liveAtStep && t.group?.startsWith(STATE_DICT_GROUP))).map(atStep).map((t) => (castsIt(t) && t.role === 'param' && (t.dtype === 'bfloat16' || t.dtype === 'float16') ? { ...t, dtype: 'float32' as DType, group: t.group?.replace(/\((bfloat16|float16)\)/, '(float32)') } : t));
   if (kbit?.castAll) notes.push('prepare_model_for_kbit_training: float16/bfloat16 parameters outside the quantised layers (embeddings, norms, lm_head) are cast to float32 (peft utils/other.py)');
   else if (kbit) notes.push(`prepare_model_for_int8_training: 1-D parameters named like ${JSON.stringify(kbit.layerNormNames)} are cast to float32 (peft ≤ 0.5 utils/other.py)`);
   // DeepSpeed's fp16/bf16 engine converts the module's floating parameters to 16 bits on the device.
@@ -1491,15 +1518,17 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
 function unfollowedFor(it: Interpreter, prog: TrainingProgram, rec: ModelRecord, single: boolean): NonNullable<TrainingProgram['unfollowed']> {
   const all = prog.unfollowed ?? [];
   if (!all.length || single) return all;
+  // The model's forward traced inside the same loop (or function) as the call.
+  const within = (s: Span, o: Span) => s.file === o.file && s.start >= o.start && s.end <= o.end;
+  const called = (u: (typeof all)[number]) => prog.forwards.some((f) => f.model === rec.result && within(f.span, u.aroundSpan));
   const names: string[] = [];
   for (const [k, v] of it.globals.vars) if (v.t === 'inst' && it.memory.lastFinishedWithResult(v) === rec) names.push(k);
-  if (!names.length) return [];
-  const re = new RegExp(`\\b(?:${names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})\\b`);
-  return all.filter((u) => re.test(u.around));
+  const re = names.length ? new RegExp(`\\b(?:${names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})\\b`) : undefined;
+  return all.filter((u) => called(u) || re?.test(u.around));
 }
 
-/** torch optimizers whose step temporaries have no formula here (Adam/AdamW/RMSprop have one; SGD's are its buffers). */
-const UNSIZED_STEP = new Set<OptimizerKind>(['torch.adagrad', 'torch.adamax', 'torch.nadam', 'torch.radam', 'torch.adadelta']);
+/** torch optimizers whose step temporaries have no formula here (Adam/AdamW/RMSprop/Adagrad/Adadelta have one; SGD's are its buffers). */
+const UNSIZED_STEP = new Set<OptimizerKind>(['torch.adamax', 'torch.nadam', 'torch.radam']);
 
 const gradCallSpan = (prog: TrainingProgram): Span | undefined => prog.gradCalls.find((g) => g.jit)?.span;
 

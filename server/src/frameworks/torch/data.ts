@@ -15,6 +15,7 @@ import type { CallArgs, Interpreter } from '../../interp/interp';
 import type { SyntaxNode } from '../../interp/parser';
 import { type Value, NONE, int, num, unknown } from '../../interp/values';
 import { MAX_COUNT, countCapReason } from '../../interp/limits';
+import { visionItem } from './vision_data';
 
 const LOADER = 'torch.utils.data.DataLoader#';
 
@@ -57,6 +58,8 @@ function loaderBatch(it: Interpreter, args: Value[], node: SyntaxNode): Value {
 
 /** `dataset[0]`, as the sampler's first index would fetch it. */
 function firstItem(it: Interpreter, ds: Value, node: SyntaxNode): Value {
+  const vision = visionItem(it, ds, node);
+  if (vision) return vision;
   if (ds.t === 'extern' && ds.name === 'torch.utils.data.TensorDataset#') {
     return { t: 'tuple', items: (ds.args ?? []).map((t) => it.getItem(t, int(0), node)) };
   }
