@@ -4,33 +4,17 @@
 // spins on a text that asks for it); without the grace period the second document would never get diagnostics.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
-import { LspClient, ROOT } from './harness';
+import { ROOT, withHangingServer } from './harness';
 
 const small = readFileSync(join(ROOT, 'examples/gpt2_train/train.py'), 'utf8');
 
 const strip = (ds: Diagnostic[]) => ds.map((d) => ({ code: d.code, message: d.message, range: d.range }));
 
-/** A server whose runs spin on a text asking for it, and the diagnostics of the example analysed normally. */
-async function withHangingServer(body: (c: LspClient, dir: string, reference: Diagnostic[]) => Promise<void>): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'oomlens-grace-'));
-  const c = new LspClient({ OOMLENS_TEST_FAULT: 'hang' });
-  c.settings = { target: { device: 't4' } };
-  try {
-    await c.initialize();
-    const ref = c.open(join(dir, 'ref.py'), small);
-    const reference = await c.diagnostics(ref, 30_000);
-    c.closeDocument(ref);
-    await body(c, dir, reference);
-  } finally {
-    await c.close();
-  }
-}
 
-test('a closed document whose analysis does not stop: the next document still gets its diagnostics', () => withHangingServer(async (c, dir, reference) => {
+test('a closed document whose analysis does not stop: the next document still gets its diagnostics', () => withHangingServer(small, async (c, dir, reference) => {
   const stuck = c.open(join(dir, 'stuck.py'), `# OOMLENS_TEST_HANG\n${small}`);
   await new Promise((r) => setTimeout(r, 500));
   c.closeDocument(stuck);
@@ -40,7 +24,7 @@ test('a closed document whose analysis does not stop: the next document still ge
   assert.deepEqual(strip(after), strip(reference));
 }));
 
-test('an edit superseding an analysis that does not stop: the edited text is analysed on a fresh worker', () => withHangingServer(async (c, dir, reference) => {
+test('an edit superseding an analysis that does not stop: the edited text is analysed on a fresh worker', () => withHangingServer(small, async (c, dir, reference) => {
   // Kept open across the replacement: the fresh worker must be given its text again.
   const doc = c.open(join(dir, 'doc.py'), `# OOMLENS_TEST_HANG\n${small}`);
   await new Promise((r) => setTimeout(r, 500));

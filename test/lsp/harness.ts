@@ -6,7 +6,8 @@
  * them (never sleeping a fixed time).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { serverEnv } from '../../client/src/serverEnv';
@@ -185,5 +186,24 @@ export function treeRssMb(pid: number): number {
     return kb / 1024;
   } catch {
     return NaN;
+  }
+}
+
+/**
+ * A server with `OOMLENS_TEST_FAULT=hang` (its runs spin, or wait for their cancel flag, on a text asking for it:
+ * server/src/lsp/worker.ts), given the diagnostics of `text` analysed normally as the reference.
+ */
+export async function withHangingServer(text: string, body: (c: LspClient, dir: string, reference: Diagnostic[]) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'oomlens-hang-'));
+  const c = new LspClient({ OOMLENS_TEST_FAULT: 'hang' });
+  c.settings = { target: { device: 't4' } };
+  try {
+    await c.initialize();
+    const ref = c.open(join(dir, 'ref.py'), text);
+    const reference = await c.diagnostics(ref, 30_000);
+    c.closeDocument(ref);
+    await body(c, dir, reference);
+  } finally {
+    await c.close();
   }
 }

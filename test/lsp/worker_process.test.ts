@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
-import { LspClient, ROOT } from './harness';
+import { LspClient, ROOT, withHangingServer } from './harness';
 
 const small = readFileSync(join(ROOT, 'examples/gpt2_train/train.py'), 'utf8');
 const strip = (ds: Diagnostic[]) => ds.map((d) => ({ code: d.code, message: d.message, range: d.range }));
@@ -58,22 +58,11 @@ test('the worker is a child process; killed, it is replaced and the next edit is
   assert.equal(alive(host), false, 'the worker process ended with the server');
 });
 
-test('a superseded run that reads its cancel flag stops through the flag, without replacing the worker', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'oomlens-wproc-'));
-  const c = new LspClient({ OOMLENS_TEST_FAULT: 'hang' });
-  c.settings = { target: { device: 't4' } };
-  try {
-    await c.initialize();
-    const ref = c.open(join(dir, 'ref.py'), small);
-    const reference = await c.diagnostics(ref, 30_000);
-    c.closeDocument(ref);
-    const doc = c.open(join(dir, 'doc.py'), `# OOMLENS_TEST_UNTIL_CANCELLED\n${small}`);
-    await new Promise((r) => setTimeout(r, 500));
-    c.edit(doc, 0, doc.text.indexOf('\n') + 1, '');
-    const after = await c.diagnostics(doc, 15_000);
-    assert.deepEqual(strip(after), strip(reference));
-    assert.doesNotMatch(c.log, /did not stop within/);
-  } finally {
-    await c.close();
-  }
-});
+test('a superseded run that reads its cancel flag stops through the flag, without replacing the worker', () => withHangingServer(small, async (c, dir, reference) => {
+  const doc = c.open(join(dir, 'doc.py'), `# OOMLENS_TEST_UNTIL_CANCELLED\n${small}`);
+  await new Promise((r) => setTimeout(r, 500));
+  c.edit(doc, 0, doc.text.indexOf('\n') + 1, '');
+  const after = await c.diagnostics(doc, 15_000);
+  assert.deepEqual(strip(after), strip(reference));
+  assert.doesNotMatch(c.log, /did not stop within/);
+}));
