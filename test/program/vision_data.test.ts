@@ -4,7 +4,7 @@
 // themselves need files this machine does not have), first batch's bytes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { analyze } from '../../server/src/analysis/analyze';
 import { pythonWithTorch } from '../corpus/compare';
 
@@ -12,6 +12,8 @@ interface Case { dataset: string; native: [number, number, number]; transform: s
 
 const CASES: Case[] = [
   { dataset: 'datasets.MNIST("data", train=True, download=True, transform=tf)', native: [1, 28, 28], transform: 'transforms.Compose([transforms.ToTensor(), transforms.Normalize((0.1307,), (0.3081,))])', batch: 64 },
+  // transform passed by position (root, train, transform).
+  { dataset: 'datasets.MNIST("data", True, tf)', native: [1, 28, 28], transform: 'transforms.Compose([transforms.CenterCrop(20), transforms.ToTensor()])', batch: 5 },
   { dataset: 'datasets.FashionMNIST("data", transform=tf)', native: [1, 28, 28], transform: 'transforms.Compose([transforms.Resize(32), transforms.Grayscale(3), transforms.ToTensor()])', batch: 10 },
   { dataset: 'datasets.CIFAR10(root="data", train=True, download=True, transform=tf)', native: [3, 32, 32], transform: 'transforms.Compose([transforms.RandomCrop(32, padding=4), transforms.RandomHorizontalFlip(), transforms.ToTensor(), transforms.Normalize((0.4914, 0.4822, 0.4465), (0.2023, 0.1994, 0.2010))])', batch: 128 },
   { dataset: 'datasets.CIFAR100("data", transform=tf)', native: [3, 32, 32], transform: 'transforms.Compose([transforms.Resize((48, 40)), transforms.PILToTensor()])', batch: 8 },
@@ -53,7 +55,7 @@ test('torchvision data sets and transforms: the batch oomlens feeds the model is
     const real = `import torch\nfrom torchvision import datasets, transforms\ntf = ${c.transform}\n` +
       `ds = datasets.FakeData(size=${c.batch}, image_size=(${c.native.join(', ')}), num_classes=10, transform=tf)\n` +
       `x, y = next(iter(torch.utils.data.DataLoader(ds, batch_size=${c.batch})))\nprint(x.numel(), str(x.dtype), list(x.shape))`;
-    const r = spawnSync(py.exe, ['-c', real], { encoding: 'utf8' });
+    const r: SpawnSyncReturns<string> = spawnSync(py.exe, ['-c', real], { encoding: 'utf8' });
     assert.equal(r.status, 0, r.stderr);
     const [numel] = r.stdout.trim().split(' ');
     const res = await analyze(program(c), { device: 'a100-80gb' });

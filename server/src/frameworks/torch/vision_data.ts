@@ -35,9 +35,13 @@ const IMAGE = 'torchvision.PIL.Image#';
 const DATASET = 'torchvision.dataset#';
 const TRANSFORM = 'torchvision.transform#';
 
-const NATIVE: Record<string, [number, number, number]> = {
-  MNIST: [1, 28, 28], FashionMNIST: [1, 28, 28], KMNIST: [1, 28, 28], QMNIST: [1, 28, 28], EMNIST: [1, 28, 28],
-  CIFAR10: [3, 32, 32], CIFAR100: [3, 32, 32], SVHN: [3, 32, 32], STL10: [3, 96, 96],
+/** Native image size, and where `transform` sits among the positional arguments (after root, train / split ...). */
+const NATIVE: Record<string, { chw: [number, number, number]; tfAt: number }> = {
+  MNIST: { chw: [1, 28, 28], tfAt: 2 }, FashionMNIST: { chw: [1, 28, 28], tfAt: 2 }, KMNIST: { chw: [1, 28, 28], tfAt: 2 },
+  // QMNIST(root, what, compat, train, **kwargs) and EMNIST(root, split, **kwargs) take transform by keyword only.
+  QMNIST: { chw: [1, 28, 28], tfAt: Infinity }, EMNIST: { chw: [1, 28, 28], tfAt: Infinity },
+  CIFAR10: { chw: [3, 32, 32], tfAt: 2 }, CIFAR100: { chw: [3, 32, 32], tfAt: 2 }, SVHN: { chw: [3, 32, 32], tfAt: 2 },
+  STL10: { chw: [3, 96, 96], tfAt: 3 },
 };
 
 /** Transforms that keep the image's shape and dtype. */
@@ -55,22 +59,23 @@ export function installVisionData(it: Interpreter): void {
   const DS_MODS = ['torchvision.datasets'];
   const TF_MODS = ['torchvision.transforms', 'torchvision.transforms.v2', 'torchvision.transforms.transforms'];
 
-  for (const [name, [ch, h, w]] of Object.entries(NATIVE)) {
-    reg(names(name, DS_MODS), (_s, c) => dataset(c, { t: 'extern', name: IMAGE, args: [int(ch), int(h), int(w)] }, c.kw.get('transform'), c.kw.get('target_transform'), int(0)));
+  for (const [name, { chw: [ch, h, w], tfAt }] of Object.entries(NATIVE)) {
+    reg(names(name, DS_MODS), (_s, c) => dataset({ t: 'extern', name: IMAGE, args: [int(ch), int(h), int(w)] }, c.kw.get('transform') ?? c.args[tfAt], c.kw.get('target_transform') ?? c.args[tfAt + 1]));
   }
   reg(names('FakeData', DS_MODS), (_s, c, node) => {
     const size = c.kw.get('image_size') ?? c.args[1];
     const dims = size?.t === 'tuple' || size?.t === 'list' ? size.items : size === undefined ? [int(3), int(224), int(224)] : undefined;
     const img: Value = dims && dims.length === 3 ? { t: 'extern', name: IMAGE, args: dims } : unknown('FakeData image_size is not a (C, H, W) triple', it.span(node));
-    return dataset(c, img, c.kw.get('transform') ?? c.args[3], c.kw.get('target_transform') ?? c.args[4], int(0));
+    return dataset(img, c.kw.get('transform') ?? c.args[3], c.kw.get('target_transform') ?? c.args[4]);
   });
   reg(names('ImageFolder', DS_MODS).concat(names('DatasetFolder', DS_MODS)), (_s, c, node) => {
     const why = unknown('the images\' size is decided by the files in the folder', it.span(node));
-    return dataset(c, { t: 'extern', name: IMAGE, args: [int(3), why, why] }, c.kw.get('transform') ?? c.args[1], c.kw.get('target_transform') ?? c.args[2], int(0));
+    return dataset({ t: 'extern', name: IMAGE, args: [int(3), why, why] }, c.kw.get('transform') ?? c.args[1], c.kw.get('target_transform') ?? c.args[2]);
   });
 
-  function dataset(c: CallArgs, image: Value, transform: Value | undefined, targetTransform: Value | undefined, target: Value): Value {
-    return { t: 'extern', name: DATASET, args: [image, transform ?? NONE, targetTransform ?? NONE, target] };
+  /** Items: the image and an int target (every data set here returns `int(target)` or `target.item()`). */
+  function dataset(image: Value, transform: Value | undefined, targetTransform: Value | undefined): Value {
+    return { t: 'extern', name: DATASET, args: [image, transform ?? NONE, targetTransform ?? NONE, int(0)] };
   }
 
   // Transforms: values that remember their name and arguments; applied when an item is made.
@@ -101,7 +106,7 @@ function applyTransform(it: Interpreter, tf: Value, x: Value, node: SyntaxNode):
   if (name === 'Compose') {
     const list = args[0] ?? kw.get('transforms');
     if (list?.t !== 'list' && list?.t !== 'tuple') return unknown('transforms.Compose of a list oomlens does not know', it.span(node));
-    let v = x;
+    let v: Value = x;
     for (const t of list.items) { v = applyTransform(it, t, v, node); if (v.t === 'unknown') return v; }
     return v;
   }
