@@ -73,12 +73,39 @@ test('a shallow nesting is followed exactly (the guard does not cut normal code)
 });
 
 test('the step and time budgets end the run with an unknown, keeping what was found before', async () => {
-  const src = `import torch.nn as nn\nmodel = nn.Sequential(nn.Linear(1024, 1024))\nwhile True:\n    pass\n`;
+  const src = `import torch.nn as nn\nmodel = nn.Sequential(nn.Linear(1024, 1024))\ni = 0\nwhile i >= 0:\n    i = i + 1\n`;
   const steps = await analyze(src, { device: 'a100-80gb', versions: {}, stepBudget: 50_000 });
   assert.ok(steps.unknowns.some((u) => /step budget \(50000\) exhausted/.test(u.reason)), JSON.stringify(steps.unknowns));
   const time = await analyze(`import torch.nn as nn\nmodel = nn.Sequential(nn.Linear(1024, 1024))\nx = 0\nfor i in range(100000):\n    for j in range(100000):\n        x = x + 1\n`, { device: 'a100-80gb', versions: {}, stepBudget: 1e12, timeBudgetMs: 50 });
   assert.ok(time.unknowns.some((u) => /time budget exhausted/.test(u.reason)), JSON.stringify(time.unknowns));
   assert.equal(time.models[0]?.facts.paramCount, LINEAR);
+});
+
+test('a `while True:` that never breaks (an inner loop on an undecidable condition) ends after 1,000 iterations, not at the step budget', async () => {
+  // As nanochat's data loader: the inner loop's condition reads a listing the analysis cannot make, so it returns at
+  // once, and the outer loop repeated it until the step budget ended the whole analysis (the training loop after it
+  // was never reached).
+  const src = `import os
+import torch.nn as nn
+files = os.listdir("data")
+
+
+def batches():
+    while True:
+        i = 0
+        shard = [k * 2 for k in range(10)]
+        while i < len(files):
+            yield files[i]
+            i += 1
+
+
+model = nn.Sequential(nn.Linear(1024, 1024))
+b = next(batches())
+after = nn.Sequential(nn.Linear(512, 512))
+`;
+  const r = await analyze(src, { device: 'a100-80gb', versions: {} });
+  assert.ok(!r.unknowns.some((u) => /budget/.test(u.reason)), JSON.stringify(r.unknowns));
+  assert.deepEqual(r.models.map((m) => m.facts.paramCount), [LINEAR, 512 * 512 + 512]);
 });
 
 test('a list literal of 100,000 items is followed (no argument spread over its items)', async () => {

@@ -123,6 +123,8 @@ const MAX_MODULES = 300;
 
 const MAX_DEPTH = 60;
 const MAX_LOOP = 100_000;
+/** Iterations of a `while True:` loop followed before it is taken as not ending (execWhile). */
+const MAX_FOREVER = 1_000;
 /** The analyzer's own time and memory budget, checked every few thousand steps. */
 const CHECK_EVERY = 4096;
 
@@ -1135,8 +1137,19 @@ export class Interpreter {
 
   private execWhile(node: SyntaxNode): void {
     const cap = this.loopCap(node);
+    // `while True:` ends only by break, return, an exception or a yield. One that runs MAX_FOREVER iterations
+    // without any is taken as not ending here: an inner loop whose condition is undecidable returns at once, and
+    // the outer loop would repeat it until the step budget ends the whole analysis (nanochat's data loader). What
+    // its body changes becomes unknown, as for a loop that is not unrolled.
+    const forever = /^(True|1)$/.test(node.childForFieldName('condition')?.text ?? '');
     for (let i = 0; i < MAX_LOOP; i++) {
       if (cap !== undefined && i >= cap) return;
+      if (forever && i >= MAX_FOREVER) {
+        const reason = `\`while ${node.childForFieldName('condition')!.text}:\` ran ${MAX_FOREVER.toLocaleString('en-US')} iterations without a break, return or yield`;
+        this.note(reason, node);
+        this.markChangedObjects(node.childForFieldName('body'), reason);
+        return;
+      }
       this.tick(node);
       const c = truthy(this.eval(node.childForFieldName('condition')!));
       if (c === undefined) { this.note('while-loop condition could not be decided', node); return; }
