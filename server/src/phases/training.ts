@@ -309,7 +309,8 @@ export function installTraining(it: Interpreter): void {
     // A momentum that is not a literal: the buffer is assumed (the larger state).
     const momentum = momentumV === undefined ? undefined : num(momentumV) ?? 1;
     // weight_decay's positional slot: rmsprop.py and adadelta.py 4, adagrad.py 3 (after lr, lr_decay).
-    const wdV = c.kw.get('weight_decay') ?? (kind === 'torch.rmsprop' || kind === 'torch.adadelta' ? c.args[4] : kind === 'torch.adagrad' ? c.args[3] : undefined);
+    // NAdam(params, lr, betas, eps, weight_decay): 4 as well.
+    const wdV = c.kw.get('weight_decay') ?? (kind === 'torch.rmsprop' || kind === 'torch.adadelta' || kind === 'torch.nadam' ? c.args[4] : kind === 'torch.adagrad' ? c.args[3] : undefined);
     const weightDecay = wdV === undefined ? undefined : num(wdV) ?? null;
     const centeredV = c.kw.get('centered') ?? (kind === 'torch.rmsprop' ? c.args[6] : undefined);
     const ams = c.kw.get('amsgrad');
@@ -1527,7 +1528,7 @@ function unfollowedFor(it: Interpreter, prog: TrainingProgram, rec: ModelRecord,
   return all.filter((u) => called(u) || re?.test(u.around));
 }
 
-/** torch optimizers whose step temporaries have no formula here (Adam/AdamW/RMSprop/Adagrad/Adadelta have one; SGD's are its buffers). */
+/** torch optimizers whose step temporaries may have no formula here (RAdam; Adamax and NAdam with foreach=False): an unknown then. */
 const UNSIZED_STEP = new Set<OptimizerKind>(['torch.adamax', 'torch.nadam', 'torch.radam']);
 
 const gradCallSpan = (prog: TrainingProgram): Span | undefined => prog.gradCalls.find((g) => g.jit)?.span;
