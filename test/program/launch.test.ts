@@ -85,6 +85,10 @@ test('launchers: process counts from torchrun, python -m torch.distributed.run, 
       'mpirun -np 16 python train.py',
       'python -m pkg.main --x 1',
       'echo python train.py',
+      // torchrun's parser drops the `--` before the script's words (argparse REMAINDER); python passes it on.
+      'torchrun --standalone --nproc_per_node=8 -m pkg.main -- --depth=12',
+      'torchrun --nproc_per_node 2 train.py -- --c 3',
+      'python train.py -- --d 4',
     ].join('\n'),
   });
   try {
@@ -98,9 +102,11 @@ test('launchers: process counts from torchrun, python -m torch.distributed.run, 
       ['a.sh:5', 'deepspeed', 3, '--deepspeed ds.json'],
       ['a.sh:6', 'deepspeed', 2, ''],
       ['a.sh:7', 'mpirun', 16, ''],
+      ['a.sh:11', 'torchrun', 2, '--c 3'],
+      ['a.sh:12', 'python', 1, '-- --d 4'],
     ]);
     const mod = launchCommandsFor(ws, join(root, 'pkg', 'main.py'));
-    assert.deepEqual(mod.map((c) => [c.source, c.argv.join(' ')]), [['a.sh:8', '--x 1']]);
+    assert.deepEqual(mod.map((c) => [c.source, c.argv.join(' ')]), [['a.sh:8', '--x 1'], ['a.sh:10', '--depth=12']]);
   } finally { rmSync(root, { recursive: true, force: true }); }
 });
 

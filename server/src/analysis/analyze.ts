@@ -22,6 +22,7 @@ import { backendStart, configSets, envSets } from '../frameworks/jax/runtime';
 import { threefryPartitionable } from '../frameworks/modules';
 import { hfLoadOf, hfLoads, hostOnlyReason } from '../frameworks/transformers/semantics';
 import { inferencePhases, isKvName } from '../phases/inference';
+import { addTrainingLeftovers } from '../phases/afterTraining';
 import { visitTensors } from '../interp/memory';
 import { KV_CITATION } from '../../../shared/src/kvcache';
 import { constructedStateEvents, stepInputEvents, trainingPhases } from '../phases/training';
@@ -134,6 +135,8 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
     it.state.set('deviceCount', spec.count);
     // What torch.cuda.mem_get_info can report: CUDA's total for the card, not nvidia-smi's (devices.ts).
     it.state.set('deviceCapacity', usableCapacity(spec.device).bytes);
+    // What torch.cuda.get_device_capability / is_bf16_supported report on the target (torch/semantics.ts).
+    it.state.set('deviceInfo', spec.device);
     // Local checkpoint folders named in the code resolve against the analysed file's folder.
     if (opts.path) it.state.set('fileDir', dirname(opts.path));
     installFrameworks(it);
@@ -484,6 +487,7 @@ function toFacts(rec: ModelRecord, versions: Record<string, string>, it: Interpr
   }
   phases.push(...inferencePhases(rec, it, phases));
   phases.push(...trainingPhases(rec, it, phases, params));
+  addTrainingLeftovers(rec, it, phases, params);
   void spec;
   return {
     name: rec.name, framework: rec.framework, span: rec.span, definitionSpan: rec.definitionSpan, ...(rec.entrySpan ? { entrySpan: rec.entrySpan } : {}), ...(rec.viaSpans ? { viaSpans: rec.viaSpans } : {}),

@@ -100,6 +100,78 @@ function runFlaxSetup(it: Interpreter, inst: InstV, node: SyntaxNode): void {
  * apply is a scan), while activations keep one layer's shape. Set by frameworks/haiku.ts.
  */
 export const STACK_STATE = 'haikuLayerStack';
+/** Set while a Flax lifted vmap broadcasts its parameters (variable_axes 'params': None): they get no batch axis. */
+const BROADCAST_PARAMS = 'flaxBroadcastParams';
+/** Instances whose lifted call is running (the call inside it is the class's own). */
+const liftedRunning = new WeakSet<InstV>();
+
+/**
+ * Calls `run` as a Flax lifted transform of the instance's class runs its __call__ (flax/linen/transforms.py
+ * `vmap`, `scan`, flax 0.10):
+ * - nn.vmap: the mapped arguments (in_axes, default 0) lose their mapped axis inside; its size (or axis_size=) is
+ *   the batch, which what the call makes gets (memory.vmap), its parameters too when variable_axes maps 'params'
+ *   to an axis, not when it broadcasts them (None, or 'params' not listed);
+ * - nn.scan: __call__(carry, *xs) runs once per step on xs sliced along in_axes (default 0); length= or the
+ *   scanned axis gives the steps; the parameters get a leading axis of that length when variable_axes maps
+ *   'params' (not with variable_broadcast='params'), the per-step outputs (ys) too; the carry keeps its shape.
+ * The axis a collection is mapped to does not change its bytes, only where the new axis sits.
+ */
+function liftedCall(it: Interpreter, inst: InstV, c: CallArgs, node: SyntaxNode, run: (c: CallArgs) => Value): Value {
+  const l = inst.cls.lifted!;
+  const kw = l.kw;
+  const va = kw.get('variable_axes');
+  let paramsAxis: Value | undefined;
+  if (va?.t === 'dict') {
+    const i = va.keys.findIndex((k) => k.t === 'str' && k.v === 'params');
+    paramsAxis = i >= 0 ? va.vals[i] : undefined;
+  } else if (va && va.t !== 'none') return it.note(`nn.${l.kind} of ${inst.cls.name}: variable_axes (${describe(va)}) is not known`, node);
+  if (paramsAxis?.t === 'unknown') return it.note(`nn.${l.kind} of ${inst.cls.name}: the axis of its parameters is not known`, node);
+  const vb = kw.get('variable_broadcast');
+  const broadcastNamed = (vb?.t === 'str' && vb.v === 'params') || ((vb?.t === 'tuple' || vb?.t === 'list') && vb.items.some((x) => x.t === 'str' && x.v === 'params'));
+  const mapsParams = paramsAxis !== undefined && paramsAxis.t !== 'none' && !broadcastNamed;
+  const inAxes = kw.get('in_axes');
+  const axisOf = (i: number): number | null | undefined => {
+    if (!inAxes) return 0;
+    if (inAxes.t === 'int') return inAxes.v;
+    if (inAxes.t === 'none') return null;
+    if (inAxes.t === 'tuple' || inAxes.t === 'list') { const a = inAxes.items[i]; return a === undefined ? 0 : a.t === 'int' ? a.v : a.t === 'none' ? null : undefined; }
+    return undefined;
+  };
+  const first = l.kind === 'scan' ? 1 : 0;
+  const given = kw.get(l.kind === 'scan' ? 'length' : 'axis_size');
+  let n: number | undefined = given && given.t === 'int' ? given.v : undefined;
+  if (given && given.t !== 'int' && given.t !== 'none') return it.note(`nn.${l.kind} of ${inst.cls.name}: ${l.kind === 'scan' ? 'length' : 'axis_size'} is not known`, node);
+  const args: Value[] = [];
+  for (const [i, a] of c.args.entries()) {
+    if (i < first || a.t !== 'tensor') { args.push(a); continue; }
+    const ax = axisOf(i - first);
+    if (ax === undefined) return it.note(`nn.${l.kind} of ${inst.cls.name}: in_axes (${describe(inAxes!)}) is not known`, node);
+    if (ax === null) { args.push(a); continue; }
+    const at = ax < 0 ? a.shape.length + ax : ax;
+    const d = a.shape[at];
+    if (typeof d === 'number') n ??= d;
+    args.push({ ...a, id: -a.id, shape: [...a.shape.slice(0, at), ...a.shape.slice(at + 1)], batched: undefined } as TensorV);
+  }
+  if (n === undefined) return it.note(`nn.${l.kind} of ${inst.cls.name}: the size of the mapped axis is not known`, node);
+  liftedRunning.add(inst);
+  try {
+    if (l.kind === 'vmap') {
+      const prevB = it.state.get(BROADCAST_PARAMS);
+      it.memory.vmap.push(n);
+      if (!mapsParams) it.state.set(BROADCAST_PARAMS, true);
+      try { return run({ args, kw: c.kw }); } finally { it.memory.vmap.pop(); it.state.set(BROADCAST_PARAMS, prevB); }
+    }
+    const prev = it.state.get(STACK_STATE) as number[] | undefined;
+    if (mapsParams) it.state.set(STACK_STATE, [...(prev ?? []), n]);
+    let out: Value;
+    try { out = run({ args, kw: c.kw }); } finally { it.state.set(STACK_STATE, prev); }
+    // (carry, ys): each per-step output stacked along a new leading axis of the steps.
+    const steps = n;
+    const stack = (v: Value): Value => (v.t === 'tensor' ? { ...v, shape: [steps, ...v.shape] } as TensorV : v.t === 'tuple' ? { t: 'tuple', items: v.items.map(stack) } : v);
+    return out.t === 'tuple' && out.items.length === 2 ? { t: 'tuple', items: [out.items[0], stack(out.items[1])] } : out;
+  } finally { liftedRunning.delete(inst); }
+}
+
 function stackedAxes(it: Interpreter): number[] {
   return (it.state.get(STACK_STATE) as number[] | undefined) ?? [];
 }
@@ -110,7 +182,7 @@ function makeParams(it: Interpreter, entry: LayerEntry, specs: ParamSpec[], node
   for (const p of specs) {
     const t = it.memory.alloc({
       shape: [...stackedAxes(it), ...p.shape], dtype: p.dtype, role: p.role, name: p.name, span: it.span(node), random: p.init === 'random', sampler: p.sampler,
-      partition: p.partition, citation: entry.citation, lib, placement, path,
+      partition: p.partition, citation: entry.citation, lib, placement, path, ...(p.role === 'param' && it.state.get(BROADCAST_PARAMS) ? { noBatch: true } : {}),
     });
     if (p.init === 'random' && lib === 'jax') { randomInitCost(it, t, node); eagerInitCost(it, entry, t, node); }
     if (entry.framework === 'nnx') nnxEagerSharding(it, t, node);
@@ -290,8 +362,12 @@ export function installModules(it: Interpreter): void {
     const inst = self as InstV;
     const name = (c.args[0] as { v: string }).v;
     const value = c.args[1];
-    inst.attrs.set(name, value);
     const kind = inst.cls.kind;
+    // A tensor assigned to a registered buffer's name replaces the buffer (torch/nn/modules/module.py
+    // Module.__setattr__: `buffers[name] = value`): `self.queue = F.normalize(self.queue, dim=0)` in MoCo.
+    const old = inst.attrs.get(name);
+    if (kind === 'torch' && old?.t === 'tensor' && old.role === 'buffer' && value?.t === 'tensor' && value.role !== 'param' && value.role !== 'buffer' && it.memory.current) setRole(it, value, 'buffer');
+    inst.attrs.set(name, value);
     // Every array leaf of an Equinox module is a parameter (equinox treats all
     // inexact arrays as trainable leaves); static fields are not leaves.
     if (kind === 'equinox' && !isStaticField(it, inst.cls, name)) {
@@ -308,8 +384,9 @@ export function installModules(it: Interpreter): void {
   });
 
   // ----------------------------------------------------------- calling modules
-  it.externs.set('__call_inst__', (_i, self, c, node) => {
+  it.externs.set('__call_inst__', (_i, self, c, node, fnv) => {
     const inst = self as InstV;
+    if (inst.cls?.lifted && !liftedRunning.has(inst)) return liftedCall(it, inst, c, node, (c2) => it.externs.get('__call_inst__')!(it, inst, c2, node, fnv));
     if (inst.items && !inst.cls.entry && !(inst.cls.kind === 'torch' && it.classAttr(inst.cls, 'forward'))) {
       // Sequential containers apply their items in order (a subclass with its own forward runs that instead).
       let x = c.args[0] ?? NONE;
@@ -351,9 +428,10 @@ export function installModules(it: Interpreter): void {
       const kw = new Map(c.kw); kw.delete('method'); kw.delete('mutable'); kw.delete('rngs');
       const method = methodName?.t === 'func' ? methodName : it.classAttr(inst.cls, methodName?.t === 'str' ? methodName.v : '__call__');
       // A catalogue layer initialised on its own (`nn.Dense(4).init(key, x)`) creates its parameters from x.
-      out = method?.t === 'func' ? it.callFunction({ ...method, self: inst }, { args: inputs, kw }, node)
-        : inst.cls.entry && !methodName ? callLayer(it, inst, inst.cls.entry, { args: inputs, kw }, node)
-          : unknown(`${inst.cls.name}.__call__ not found`, it.span(node));
+      const call = (c2: CallArgs): Value => (method?.t === 'func' ? it.callFunction({ ...method, self: inst }, c2, node)
+        : inst.cls.entry && !methodName ? callLayer(it, inst, inst.cls.entry, c2, node)
+          : unknown(`${inst.cls.name}.__call__ not found`, it.span(node)));
+      out = inst.cls.lifted && !methodName ? liftedCall(it, inst, { args: inputs, kw }, node, call) : call({ args: inputs, kw });
       // Flax creates parameters while the forward pass runs: when its output could not be followed,
       // a layer on the way may have been skipped, so the count cannot be called exact.
       if (rec && out.t === 'unknown') it.note(`the init forward pass of ${inst.cls.name} could not be followed to its end (${out.reason})`, node);
@@ -505,7 +583,7 @@ function makeRawParam(it: Interpreter, ctx: LazyCtx | undefined, name: string, s
   if (!dims) return it.note(`shape of parameter ${name} is not known`, node);
   const random = init?.t === 'init' ? init.init.random : init?.t === 'extern' ? it.cat.inits.get(init.name)?.random ?? true : init === undefined || init.t === 'none';
   const partition = init?.t === 'init' ? init.init.partition : undefined;
-  const t = it.memory.alloc({ shape: [...stackedAxes(it), ...dims], dtype, role: 'param', name, span: it.span(node), random, partition });
+  const t = it.memory.alloc({ shape: [...stackedAxes(it), ...dims], dtype, role: 'param', name, span: it.span(node), random, partition, ...(it.state.get(BROADCAST_PARAMS) ? { noBatch: true } : {}) });
   if (random) randomInitCost(it, t, node);
   if (ctx) ctx.params.set(uniqueName(ctx, name), t);
   return t;

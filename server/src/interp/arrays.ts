@@ -151,6 +151,31 @@ export function installArrays(it: Interpreter): void {
       return NONE;
     });
   }
+  // list.reverse() / list.sort(key=None, reverse=False) reorder in place (Python docs, "Mutable Sequence Types",
+  // list.sort): the order sorted() computes, else every item unknown (the length is kept: sort keeps every item).
+  m('builtins.list.reverse', (s) => { if (s.t === 'list') s.items.reverse(); return NONE; });
+  m('builtins.list.sort', (s, c, node) => {
+    if (s.t !== 'list') return PASS;
+    const r = it.callExtern({ t: 'extern', name: 'builtins.sorted' }, { args: [s], kw: c.kw }, node);
+    if (r.t === 'list') s.items = r.items;
+    else { const u = unknown(`list.sort(): ${r.t === 'unknown' ? r.reason : 'the order is not known'}`, it.span(node)); s.items = s.items.map(() => u); }
+    return NONE;
+  });
+  m('builtins.list.clear', (s) => { if (s.t === 'list') s.items = []; return NONE; });
+  // dict.popitem(): removes and returns the last inserted pair (LIFO since Python 3.7); KeyError when empty.
+  m('builtins.dict.popitem', (s, _c, node) => {
+    if (s.t !== 'dict') return PASS;
+    if (!s.keys.length) return unknown('dict.popitem() of an empty dict (KeyError)', it.span(node));
+    return { t: 'tuple', items: [s.keys.pop()!, s.vals.pop()!] };
+  });
+  m('builtins.dict.clear', (s) => { if (s.t === 'dict') { s.keys = []; s.vals = []; } return NONE; });
+  m('builtins.list.copy', (s) => (s.t === 'list' ? { t: 'list', items: [...s.items] } : PASS));
+  m('builtins.list.count', (s, c, node) => {
+    if (s.t !== 'list') return PASS;
+    const x = c.args[0] ?? NONE;
+    if (x.t === 'unknown' || s.items.some((y) => y.t === 'unknown')) return unknown('list.count of items that are not known', it.span(node));
+    return int(s.items.filter((y) => keyEq(x, y)).length);
+  });
   m('builtins.list.index', (s, c, node) => {
     if (s.t !== 'list') return PASS;
     const i = s.items.findIndex((x) => describe(x) === describe(c.args[0] ?? NONE));

@@ -421,8 +421,45 @@ export class Interpreter {
     } else if (t.type === 'attribute') {
       const obj = this.eval(t.childForFieldName('object')!);
       if (obj.t === 'inst') obj.attrs.delete(t.childForFieldName('attribute')!.text);
-    }
+    } else if (t.type === 'subscript') this.deleteItem(t);
     this.memory.collect();
+  }
+
+  /**
+   * `del xs[i]` / `del xs[a:b]` / `del d[k]` (Python reference, "The del statement": deletion of a subscription
+   * calls `__delitem__`). An index or key that is not known leaves the items unknown; a module container's item
+   * (`del model.layers[-1]`) is not followed and says so.
+   */
+  private deleteItem(t: SyntaxNode): void {
+    const obj = this.eval(t.childForFieldName('value')!);
+    const sub = t.childForFieldName('subscript');
+    if (!sub) return;
+    const why = (w: string) => unknown(`\`del ${clip(t.text)}\`: ${w}`, this.span(t));
+    if (obj.t === 'list') {
+      if (sub.type === 'slice') {
+        const [a, b, st] = sliceParts(sub).map((n) => (n ? num(this.eval(n)) : undefined));
+        const hasStep = !!sliceParts(sub)[2];
+        const n = obj.items.length;
+        const norm = (x: number | undefined, d: number) => (x === undefined ? d : x < 0 ? Math.max(0, n + x) : Math.min(n, x));
+        if (hasStep && st !== 1) { const u = why('a slice with a step is not followed'); obj.items = obj.items.map(() => u); return; }
+        if ((sliceParts(sub)[0] && a === undefined) || (sliceParts(sub)[1] && b === undefined)) { const u = why('the slice bounds are not known'); obj.items = obj.items.map(() => u); return; }
+        const from = norm(a, 0), to = norm(b, n);
+        if (to > from) obj.items.splice(from, to - from);
+        return;
+      }
+      const i = num(this.eval(sub));
+      if (i === undefined || !Number.isInteger(i)) { const u = why('the index is not known'); obj.items = obj.items.map(() => u); return; }
+      const at = i < 0 ? obj.items.length + i : i;
+      if (at < 0 || at >= obj.items.length) { this.note(`\`del ${clip(t.text)}\`: index out of range (IndexError)`, t); return; }
+      obj.items.splice(at, 1);
+    } else if (obj.t === 'dict') {
+      const k = this.eval(sub);
+      const i = dictIndexOf(obj.keys, k);
+      if (k.t === 'unknown') { const u = why('the key is not known'); obj.vals = obj.vals.map(() => u); return; }
+      if (i >= 0) { obj.keys.splice(i, 1); obj.vals.splice(i, 1); if (obj.scope && k.t === 'str') obj.scope.vars.delete(k.v); }
+    } else if (obj.t === 'inst') {
+      this.note(`\`del ${clip(t.text)}\` is not followed: what ${describe(obj)} holds after it is not known`, t);
+    }
   }
 
   private execExprStatement(e: SyntaxNode): void {
@@ -434,6 +471,13 @@ export class Interpreter {
 
   currentFrame(): Env {
     return this.frames[this.frames.length - 1];
+  }
+
+  /** A name or attribute chain (no call in it) read in `env` as code there reads it; undefined for anything else. */
+  evalNameIn(env: Env, node: SyntaxNode): Value | undefined {
+    if ((node.type !== 'identifier' && node.type !== 'attribute') || node.descendantsOfType('call').length) return undefined;
+    this.frames.push(env);
+    try { return this.eval(node); } catch { return undefined; } finally { this.frames.pop(); }
   }
 
   private execAssign(node: SyntaxNode): void {
@@ -1069,8 +1113,15 @@ export class Interpreter {
       if (base?.type === 'identifier') receivers.add(base.text);
     }
     for (const name of receivers) {
-      const v = this.currentFrame().vars.get(name) ?? this.globals.vars.get(name);
+      let frame: Env | undefined = this.currentFrame();
+      while (frame && !frame.vars.has(name)) frame = frame.parent;
+      if (!frame && this.globals.vars.has(name)) frame = this.globals;
+      const v = frame?.vars.get(name);
       if (v?.t === 'inst') this.changedByUnknownLoop.set(v, reason);
+      // A list or dict the body fills or empties (`buffer.append(x)` in a function, on a module-level list): its
+      // length and items are not known after it. Left as it was, a `while len(buffer) < n:` around the call
+      // repeated it until the step budget ended the whole analysis (nanochat's data loader).
+      else if (frame && (v?.t === 'list' || v?.t === 'dict')) frame.vars.set(name, unknown(`\`${name}\` is changed by a loop that was not unrolled (${reason})`, this.span(body)));
     }
   }
 
@@ -1629,6 +1680,8 @@ export class Interpreter {
       }
       case 'class': {
         const c = this.classAttr(obj, name);
+        // `type(m).__name__`: the class's own name (Python sets it from the class statement; never inherited).
+        if ((name === '__name__' || name === '__qualname__') && !obj.ns.has(name)) return str(obj.name);
         if (c !== undefined) {
           if (c.t === 'extern' && c.name === '__classmethod__' && c.self?.t === 'func') return { ...c.self, self: obj };
           if (c.t === 'extern' && c.name === '__staticmethod__' && c.self) return c.self;
@@ -2096,8 +2149,10 @@ export class Interpreter {
     if (l.t === 'tensor' || r.t === 'tensor') {
       const name = TENSOR_BINOPS[op];
       if (!name) return unknown(`operator ${op} on arrays`, this.span(node));
-      if (op === '@') return this.arrayOp('jax.numpy.matmul', [l, r], new Map(), node);
-      return this.arrayOp(name, [l, r], new Map(), node);
+      const out = this.arrayOp(name, [l, r], new Map(), node);
+      // The operators share jax.numpy's entries; on torch tensors a reason names the operator, not jax.numpy.
+      if (out.t === 'unknown' && [l, r].some((v) => v.t === 'tensor' && v.lib === 'torch')) return { ...out, reason: out.reason.split(name).join(`operator ${op}`) };
+      return out;
     }
     if (l.t === 'unknown') return l;
     if (r.t === 'unknown') return r;
@@ -2330,7 +2385,7 @@ const MODELLED_LIBS = new Set(['torch', 'torchvision', 'jax', 'jaxlib', 'flax', 
   'omegaconf', 'yaml', 'orbax', 'safetensors', 'deepspeed', 'fairscale', 'loralib', 'diffusers']);
 
 /** Libraries whose unmodelled functions are taken not to change the dicts and lists passed to them. */
-const KNOWN_LIBS = /^(torch|jax|jaxlib|flax|haiku|equinox|optax|chex|numpy|math|builtins|os|sys|functools|collections|typing|dataclasses|transformers|einops|logging|warnings|time|random|json|re|itertools|copy|abc|enum|inspect|pathlib|contextlib|operator|argparse|tqdm|wandb|orbax)\./;
+const KNOWN_LIBS = /^(torch|jax|jaxlib|flax|haiku|equinox|optax|chex|numpy|math|builtins|os|sys|functools|collections|typing|dataclasses|transformers|einops|logging|warnings|time|random|json|re|itertools|copy|abc|enum|inspect|pathlib|contextlib|operator|argparse|tqdm|wandb|orbax|yaml|pickle|pprint|shutil|glob|datetime|subprocess|hashlib|csv|io|tempfile|textwrap|string|platform|uuid|traceback|tensorboardX)\./;
 
 /** Reasons of values that only the command line or the data can supply (program/entrypoints.ts, configfiles.ts). */
 const INPUT_DEPENDENT = /command-line argument|set by the command line/;
@@ -2465,6 +2520,24 @@ function compare(op: string, l: Value, r: Value): boolean | undefined {
     else if ((l.t === 'class' && isBuiltinType(r)) || (r.t === 'class' && isBuiltinType(l))) eq = false;
     else return undefined;
     return op === '==' ? eq : !eq;
+  }
+  // Sequences order lexicographically: the first differing items decide, else the shorter is smaller (Python
+  // reference, "Comparisons": `(7, 5) >= (8, 0)` is False). Strings by code point.
+  if ((l.t === 'tuple' && r.t === 'tuple') || (l.t === 'list' && r.t === 'list')) {
+    for (let i = 0; i < Math.min(l.items.length, r.items.length); i++) {
+      const eq = compare('==', l.items[i], r.items[i]);
+      if (eq === undefined) return undefined;
+      if (!eq) return compare(op, l.items[i], r.items[i]);
+    }
+    return compare(op, { t: 'int', v: l.items.length }, { t: 'int', v: r.items.length });
+  }
+  if (l.t === 'str' && r.t === 'str') {
+    switch (op) {
+      case '<': return l.v < r.v;
+      case '<=': return l.v <= r.v;
+      case '>': return l.v > r.v;
+      case '>=': return l.v >= r.v;
+    }
   }
   const a = num(l), b = num(r);
   if (a === undefined || b === undefined) return undefined;

@@ -290,6 +290,9 @@ export function installPython(it: Interpreter): void {
       if (n.t === 'class' && v.t === 'inst' && linearIncludes(v.cls, n)) return { t: 'bool', v: true };
     }
     if (v.t === 'unknown') return unknown('isinstance of an unknown value');
+    // A library constant the analysis does not model (`logging.INFO`, `mod.DEFAULT_SIZE`): a value of some type,
+    // not a class or function, so what it is an instance of is not known.
+    if (v.t === 'extern' && !v.self && !v.args && /^[A-Z][A-Z0-9_]*$/.test(v.name.split('.').pop() ?? '')) return unknown(`isinstance of ${v.name}, a library value that is not modelled`);
     return { t: 'bool', v: false };
   });
   reg('builtins.callable', (_s, c) => ({ t: 'bool', v: ['func', 'class', 'extern'].includes(c.args[0]?.t ?? '') }));
@@ -370,12 +373,18 @@ export function installPython(it: Interpreter): void {
 
   // math
   const math1: Record<string, (x: number) => number> = {
-    ceil: Math.ceil, floor: Math.floor, sqrt: Math.sqrt, log: Math.log, log2: Math.log2, exp: Math.exp, trunc: Math.trunc, fabs: Math.abs,
+    ceil: Math.ceil, floor: Math.floor, sqrt: Math.sqrt, log: Math.log, log2: Math.log2, log10: Math.log10, exp: Math.exp, trunc: Math.trunc, fabs: Math.abs,
   };
   for (const [n, f] of Object.entries(math1)) {
     reg(`math.${n}`, (_s, c, node) => {
       const x = num(c.args[0] ?? NONE);
       if (x === undefined) return unknown(`math.${n} of an unknown value`, it.span(node));
+      // math.log(x, base) = log(x) / log(base), computed so, in doubles (CPython mathmodule.c math_log_impl):
+      // `int(math.log(8, 2))` is 3 and `int(math.log(1000, 10))` 2, as in Python.
+      if (n === 'log' && c.args.length > 1) {
+        const b = num(c.args[1]);
+        return b === undefined ? unknown('math.log with a base that is not known', it.span(node)) : { t: 'float', v: Math.log(x) / Math.log(b) };
+      }
       const r = f(x);
       return n === 'ceil' || n === 'floor' || n === 'trunc' ? int(r) : { t: 'float', v: r };
     });
@@ -405,6 +414,10 @@ export function installPython(it: Interpreter): void {
   // "Constants" (pi, e, tau, inf, nan); numpy's are the same doubles (numpy docs "Constants").
   const constants: [string, number][] = [['pi', Math.PI], ['e', Math.E], ['tau', 2 * Math.PI], ['inf', Infinity], ['nan', NaN]];
   for (const mod of ['math', 'numpy']) for (const [k, v] of constants) it.externValues.set(`${mod}.${k}`, () => ({ t: 'float', v }));
+  // logging's levels (Python docs, logging "Logging Levels"): `getattr(logging, args.verbose.upper(), None)` then
+  // `if not isinstance(level, int): raise ValueError(...)` is how scripts check a --verbose flag.
+  const levels: [string, number][] = [['NOTSET', 0], ['DEBUG', 10], ['INFO', 20], ['WARNING', 30], ['WARN', 30], ['ERROR', 40], ['CRITICAL', 50], ['FATAL', 50]];
+  for (const [k, v] of levels) it.externValues.set(`logging.${k}`, () => int(v));
 
   // dataclasses / typing / functools
   const field = (_s: Value | undefined, c: CallArgs): Value => ({ t: 'extern', name: '__field__', kw: c.kw });

@@ -117,6 +117,8 @@ export interface ClassV {
   fieldTypes?: Map<string, string>;
   /** For catalogue layers: the entry this synthetic class stands for. */
   entry?: LayerEntry;
+  /** A Flax lifted transform of a Module class (`nn.vmap(Block, ...)`, `nn.scan(Block, ...)`): its keywords. */
+  lifted?: { kind: 'vmap' | 'scan'; kw: Map<string, Value> };
 }
 
 export interface InstV {

@@ -55,6 +55,8 @@ export interface GenerateUse {
    */
   staticCache?: { len: number | null; batch: number | null; eager: boolean };
   unknowns: Unknown[];
+  /** The interpreter's step count when the call ran: its order among the program's training calls. */
+  at?: number;
   /** The `max_new_tokens=` value in the call, when it is written there. */
   maxNewTokensArg?: Span;
   /** Offset just before the call's closing parenthesis, and whether it has arguments. */
@@ -79,6 +81,8 @@ export interface ForwardUse {
   outputHiddenStates: boolean;
   useCache: boolean;
   unknowns: Unknown[];
+  /** The interpreter's step count when the call ran: its order among the program's training calls. */
+  at?: number;
   /** User-defined modules: the allocations the interpreter traced while the forward ran (Python liveness). */
   trace?: { events: MemoryEvent[]; unknowns: Unknown[]; jitted: boolean };
 }
@@ -131,7 +135,9 @@ export function gradLoops(rec: ModelRecord): GradLoop[] {
   return LOOPS.get(rec) ?? [];
 }
 
-function addUse(rec: ModelRecord, u: InferenceUse): void {
+/** Records a use of the model; `at` is the interpreter's step count when the call ran (its order among the program's calls). */
+function addUse(rec: ModelRecord, u: InferenceUse, at?: number): void {
+  if (at !== undefined) u.at = at;
   let l = USES.get(rec);
   if (!l) USES.set(rec, (l = []));
   l.push(u);
@@ -194,6 +200,7 @@ function versionBelow(v: string | undefined, major: number, minor: number): bool
 export function installInference(it: Interpreter): void {
   const grad: boolean[] = [];
   const traced = new Set<string>();
+  const tracedUses = new Map<string, ForwardUse>();
   const gradEnabled = (node: SyntaxNode) => !syntacticNoGrad(node) && (grad.length === 0 || grad[grad.length - 1]);
 
   // Grad-mode contexts carry whether they enable autograd (torch.ts answers them as plain contexts).
@@ -256,7 +263,7 @@ export function installInference(it: Interpreter): void {
       addUse(rec, {
         kind: 'forward', span: it.span(node), batch: null, tokens: null, gradEnabled: false, outputHiddenStates: false, useCache: false,
         unknowns: [{ what: 'inference activations', reason: `${load.className}.__call__ (under torch.no_grad()): the working memory of its denoising loop (UNet activations, latents, the VAE decode) is not modelled`, span: it.span(node) }],
-      });
+      }, it.steps);
       return unknown(`the output of ${load.className}(...) is not modelled`, it.span(node));
     }
     const run = () => (prevCall ? prevCall(i, self, c, node, f) : unknown('module call', it.span(node)));
@@ -265,6 +272,9 @@ export function installInference(it: Interpreter): void {
     const site = `${node.startIndex}:${node.endIndex}`;
     const eager = rec && (rec.framework === 'torch' || rec.framework === 'equinox' || (self?.t === 'inst' && self.cls.kind === 'nnx'));
     if (rec && eager) it.memory.abortPlainInit();
+    // The same call site again (a loop, a function called twice): its use is the one traced first, now run later too.
+    const again = rec && eager ? tracedUses.get(`${site}@${rec.span.start}`) : undefined;
+    if (again && !it.memory.current) again.at = it.steps;
     if (rec && eager && !it.memory.current && !traced.has(site)) {
       traced.add(site);
       // Trace the forward's allocations in a record of its own (not a model: taken out of `finished`).
@@ -292,11 +302,13 @@ export function installInference(it: Interpreter): void {
         reason: `the input of ${rec.name}'s forward is not known (${unknownIn.t === 'unknown' ? unknownIn.reason : 'a dimension of it is not known'}): what the forward makes is not sized`,
         span: it.span(node),
       }] : [];
-      addUse(rec, {
+      const use: ForwardUse = {
         kind: 'forward', span: it.span(node), batch: typeof shape?.[0] === 'number' ? shape[0] : null,
         tokens: typeof shape?.[1] === 'number' ? shape[1] : null, gradEnabled: rec.framework === 'torch' && gradEnabled(node), outputHiddenStates: false, useCache: false, unknowns: inUnknowns,
         trace: { events: tmp.events, unknowns: tmp.unknowns, jitted },
-      });
+      };
+      tracedUses.set(`${site}@${rec.span.start}`, use);
+      addUse(rec, use, it.steps);
       return out;
     }
     return run();
@@ -314,7 +326,7 @@ export function installInference(it: Interpreter): void {
           kind: 'forward', span: it.span(node), batch: x?.t === 'tensor' && typeof x.shape[0] === 'number' ? x.shape[0] : null, tokens: null,
           gradEnabled: false, outputHiddenStates: false, useCache: false,
           unknowns: [{ what: 'forward activations', reason: `${name.startsWith('haiku') ? 'haiku' : 'flax'} apply: the forward's working memory is not traced yet (the weights are counted)`, span: it.span(node) }],
-        });
+        }, it.steps);
       }
       return prev ? prev(i, self, c, node, f) : unknown(`${name} is not modelled`, it.span(node));
     });
@@ -402,7 +414,7 @@ function generate(it: Interpreter, self: Value | undefined, args: Value[], kw0: 
     cache: staticCache ? 'static' : cache, staticCache, unknowns, maxNewTokensArg: mnt && mnt.type === 'integer' ? it.span(mnt) : undefined,
     ...keywordSlot(node),
   };
-  if (rec) addUse(rec, use);
+  if (rec) addUse(rec, use, it.steps);
   const total = maxNewTokens !== undefined && inp.tokens !== null ? inp.tokens + maxNewTokens : maxNewTokens === undefined ? maxLength : undefined;
   return it.memory.alloc({
     shape: [inp.batch === null ? { unknown: 'batch size' } : inp.batch * use.numReturnSequences, total ?? { unknown: 'generated length' }],
@@ -418,7 +430,7 @@ function hfForward(it: Interpreter, rec: ModelRecord, args: Value[], kw: Map<str
     kind: 'forward', span: it.span(node), batch: inp.batch, tokens: inp.tokens, gradEnabled,
     outputHiddenStates: ohs?.t === 'bool' && ohs.v, useCache: !(uc?.t === 'bool' && !uc.v), unknowns: inp.unknowns,
   };
-  addUse(rec, use);
+  addUse(rec, use, it.steps);
   const load = hfLoads(it).find((l) => l.span.start === rec.span.start && l.span.end === rec.span.end);
   const c = load ? (hfConfigView(load) ?? hfConfig(load.checkpoint)) : undefined;
   const a = c ? arch(c) : undefined;
@@ -458,10 +470,11 @@ export function inferencePhases(rec: ModelRecord, it: Interpreter, phases: Phase
   LOOPS.set(rec, loops);
   // A call inside a loop is seen once per iteration: one use per call site and shape is enough for a peak.
   const uses: InferenceUse[] = [];
-  const seenUse = new Set<string>();
+  const kept = new Map<string, InferenceUse>();
   for (const u of inferenceUses(rec)) {
-    const key = JSON.stringify({ ...u, sized: undefined, trace: undefined });
-    if (!seenUse.has(key)) { seenUse.add(key); uses.push(u); }
+    const key = JSON.stringify({ ...u, sized: undefined, trace: undefined, at: undefined });
+    const k = kept.get(key);
+    if (!k) { kept.set(key, u); uses.push(u); } else if (u.at !== undefined && (k.at === undefined || u.at > k.at)) k.at = u.at;
   }
   if (!uses.length && rec.framework === 'torch') for (const u of syntacticForwards(it, rec)) { uses.push(u); addUse(rec, u); }
   if (!uses.length) return [];

@@ -218,6 +218,8 @@ export interface OpLevelResult {
   lowerBounds: string[];
   /** Per op kind: bytes saved (for the breakdown note). */
   byOp: Map<string, number>;
+  /** Per dtype: bytes of the saved storages (the dtype the forward computes in, whatever its parameters are). */
+  byDtype: Map<string, number>;
 }
 
 /** Sums the distinct saved storages of a traced forward's ops (from `savedBy`) and replays its backward. */
@@ -233,6 +235,10 @@ export function opLevel(ops: SavedOp[]): OpLevelResult {
   });
   let saved = 0;
   for (const n of size.values()) saved += n;
+  const byDtype = new Map<string, number>();
+  const dtypeOf = new Map<number, string>();
+  for (const op of ops) for (const t of op.tensors) dtypeOf.set(t.id, t.dtype);
+  for (const [id, n] of size) { const d = dtypeOf.get(id)!; byDtype.set(d, (byDtype.get(d) ?? 0) + n); }
   const byOp = new Map<string, number>();
   const lowerBounds: string[] = [];
   const counted = new Set<number>();
@@ -286,5 +292,5 @@ export function opLevel(ops: SavedOp[]): OpLevelResult {
     live -= op.extra;
     for (const t of op.tensors) if (lastSaver.get(t.id) === i) live -= size.get(t.id) ?? 0;
   }
-  return { saved, count: size.size, backwardPeak: peak, backwardPeakParams: peakParams, paramGradsAtPeak, savedAtPeak, actGradsAtPeak, paramGrads, lowerBounds, byOp };
+  return { saved, count: size.size, backwardPeak: peak, backwardPeakParams: peakParams, paramGradsAtPeak, savedAtPeak, actGradsAtPeak, paramGrads, lowerBounds, byOp, byDtype };
 }

@@ -68,6 +68,8 @@ export interface OptimizerUse {
   accumulate?: number;
   /** Whether `init` / construction was seen with parameters. */
   bound: boolean;
+  /** The interpreter's step count at this optimizer's first `step()` (its state exists from then on). */
+  steppedAt?: number;
 }
 
 export interface GradCall {
@@ -111,12 +113,18 @@ export function enclosingJit(node: SyntaxNode, text: string): GradCall['jit'] {
  */
 export interface OpLevelTrace {
   bytes: number; count: number; unknowns: number;
-  backwardPeak?: number; backwardPeakParams?: number; paramGradsAtPeak?: number; savedAtPeak?: number; actGradsAtPeak?: number; paramGrads?: number; output?: TensorV; lowerBounds?: string[]; byOp?: Map<string, number>; outputWhy?: string;
+  backwardPeak?: number; backwardPeakParams?: number; paramGradsAtPeak?: number; savedAtPeak?: number; actGradsAtPeak?: number; paramGrads?: number; output?: TensorV; lowerBounds?: string[]; byOp?: Map<string, number>; byDtype?: Map<string, number>; outputWhy?: string;
 }
 
 export interface TrainingProgram {
   optimizers: OptimizerUse[];
   backward: Span[];
+  /**
+   * When the program's training calls ran, as the interpreter's step count (an order, not a time): each backward
+   * (gradients exist after it), each `zero_grad()` that sets `.grad` to None (they are freed), and each optimizer
+   * `step()`. An inference use after them sees what training left (phases/afterTraining.ts).
+   */
+  clock: { backward: number[]; gradsFreed: number[]; steps: number };
   /**
    * Training calls the analysis reached but could not follow: `.backward()` or an optimizer's `.step()` on a value
    * that is not known (a loss from a batch of unknown shape, a third-party optimizer). Each keeps the text of the
@@ -223,9 +231,15 @@ function beforeLoop(it: Interpreter, fwd: Span | undefined): TrainingInfo['befor
   return { at: start, indent, model: f.text };
 }
 
+/** A backward the program runs (`loss.backward()`, `accelerator.backward(loss)`, a trainer's step): where, and when. */
+export function noteBackward(it: Interpreter, prog: TrainingProgram, span: Span): void {
+  prog.backward.push(span);
+  prog.clock.backward.push(it.steps);
+}
+
 export function trainingProgram(it: Interpreter): TrainingProgram {
   let p = it.state.get('training') as TrainingProgram | undefined;
-  if (!p) it.state.set('training', (p = { optimizers: [], backward: [], gradCalls: [], forwards: [], checkpointing: [], trainerUnknowns: [], lossTargets: [], forwardMade: new Set() }));
+  if (!p) it.state.set('training', (p = { optimizers: [], backward: [], clock: { backward: [], gradsFreed: [], steps: 0 }, gradCalls: [], forwards: [], checkpointing: [], trainerUnknowns: [], lossTargets: [], forwardMade: new Set() }));
   return p;
 }
 
@@ -267,6 +281,7 @@ export function installTraining(it: Interpreter): void {
     let around: SyntaxNode = node;
     for (let p = node.parent; p; p = p.parent) { around = p; if (p.type === 'for_statement' || p.type === 'while_statement' || p.type === 'function_definition') break; }
     const span = it.span(node);
+    if (attr === 'backward') prog.clock.backward.push(it.steps);
     if (prog.unfollowed?.some((u) => u.span.start === span.start)) return;
     (prog.unfollowed ??= []).push({ span, text: node.text.length > 60 ? `${node.text.slice(0, 57)}…` : node.text, reason: fn.reason, around: around.text, aroundSpan: it.span(around) });
   });
@@ -345,6 +360,19 @@ export function installTraining(it: Interpreter): void {
   reg(['bitsandbytes.optim.Adam8bit', 'bitsandbytes.optim.PagedAdam8bit'], torchOpt('bnb.adam8bit', 'bnb'));
   reg(['bitsandbytes.optim.AdamW8bit', 'bitsandbytes.optim.PagedAdamW8bit'], torchOpt('bnb.adamw8bit', 'bnb'));
   reg(['__optimizer__.step', '__optimizer__.zero_grad'], () => NONE);
+  // The order of the training calls (`clock`): an optimizer's first step, and zero_grad() calls that free `.grad`
+  // (set_to_none=True, the default since torch 2.0: torch/optim/optimizer.py and torch/nn/modules/module.py zero_grad).
+  it.callObservers.push((fn, c) => {
+    if (fn.t !== 'extern') return;
+    if (fn.name === '__optimizer__.step') {
+      prog.clock.steps++;
+      const u = useOf(fn.self);
+      if (u && u.steppedAt === undefined) u.steppedAt = it.steps;
+    } else if (fn.name === '__optimizer__.zero_grad' || fn.name === 'torch.nn.Module.zero_grad') {
+      const stn = c.kw.get('set_to_none') ?? c.args[0];
+      if (!(stn?.t === 'bool' && !stn.v)) prog.clock.gradsFreed.push(it.steps);
+    }
+  });
 
   // optax: a GradientTransformation whose state is made by init(params).
   const optax = (kind: OptimizerKind) => (_s: Value | undefined, c: CallArgs, node: SyntaxNode): Value => {
@@ -580,7 +608,7 @@ export function installTraining(it: Interpreter): void {
   });
 
   // loss.backward(): a torch training step.
-  reg(['torch.Tensor.backward'], (_s, _c, node) => { prog.backward.push(it.span(node)); return NONE; });
+  reg(['torch.Tensor.backward'], (_s, _c, node) => { noteBackward(it, prog, it.span(node)); return NONE; });
 
   // Forward calls inside a training step (a loop or function that calls .backward()): the input shape sizes the activations.
   const prevCall = it.externs.get('__call_inst__');
@@ -630,7 +658,7 @@ export function installTraining(it: Interpreter): void {
     use.opLevel = {
       bytes: lvl.saved, count: lvl.count, unknowns: tmp.unknowns.length + (out.t === 'unknown' ? 1 : 0),
       backwardPeak: lvl.backwardPeak, backwardPeakParams: lvl.backwardPeakParams, paramGradsAtPeak: lvl.paramGradsAtPeak, savedAtPeak: lvl.savedAtPeak, actGradsAtPeak: lvl.actGradsAtPeak, paramGrads: lvl.paramGrads, output: outT && !saved.some((sv) => sv.tensors.some((t) => t.id === outT.id)) ? outT : undefined,
-      lowerBounds: lvl.lowerBounds, byOp: lvl.byOp, outputWhy: out.t === 'unknown' ? out.reason : undefined,
+      lowerBounds: lvl.lowerBounds, byOp: lvl.byOp, byDtype: lvl.byDtype, outputWhy: out.t === 'unknown' ? out.reason : undefined,
     };
     return out;
   });
@@ -869,7 +897,56 @@ function archFromHfConfig(c: Record<string, unknown>): Arch | { why: string } {
 
 // -------------------------------------------------------------- phase build
 
-function paramIds(rec: ModelRecord, params: TensorV[]): Set<number> {
+/**
+ * The dtype a torch forward computes in when it is not its parameters' and no autocast is on: the dtype of most of
+ * what the traced forward saved for its backward (over half of the bytes), when that is a floating dtype other than
+ * the parameters'. Undefined when nothing was traced or the parameters' dtype dominates.
+ */
+function tracedComputeDtype(forwards: TrainingProgram['forwards'], paramDtype: DType): DType | undefined {
+  const by = forwards.find((f) => f.opLevel && f.opLevel.count > 0)?.opLevel?.byDtype;
+  if (!by) return undefined;
+  const total = [...by.values()].reduce((a, b) => a + b, 0);
+  const [d, n] = [...by].sort((x, y) => y[1] - x[1])[0] ?? [];
+  if (!d || d === paramDtype || !['bfloat16', 'float16', 'float32'].includes(d) || n <= total / 2) return undefined;
+  return d as DType;
+}
+
+/**
+ * `x = x.to(D)` (or `.to(dtype=D)`, `.half()`, `.bfloat16()`) as a statement of the model's own forward, D a dtype
+ * the forward's module defines (`COMPUTE_DTYPE = torch.bfloat16 if ... else torch.float32`): the residual stream is
+ * computed in D from there on, whatever dtype the parameters (master weights) have.
+ */
+function forwardCast(it: Interpreter, rec: ModelRecord): { dtype: DType; text: string } | undefined {
+  const inst = rec.result;
+  if (inst?.t !== 'inst') return undefined;
+  const fwd = it.classAttr(inst.cls, 'forward');
+  if (fwd?.t !== 'func') return undefined;
+  for (const st of fwd.node.childForFieldName('body')?.namedChildren ?? []) {
+    const a = st?.type === 'expression_statement' ? st.namedChildren[0] : undefined;
+    if (a?.type !== 'assignment') continue;
+    const left = a.childForFieldName('left');
+    const right = a.childForFieldName('right');
+    const f = right?.type === 'call' ? right.childForFieldName('function') : undefined;
+    if (left?.type !== 'identifier' || f?.type !== 'attribute' || f.childForFieldName('object')?.text !== left.text) continue;
+    const m = f.childForFieldName('attribute')?.text;
+    if (m === 'half') return { dtype: 'float16', text: a.text };
+    if (m === 'bfloat16') return { dtype: 'bfloat16', text: a.text };
+    if (m !== 'to') continue;
+    const args = right!.childForFieldName('arguments')?.namedChildren.filter((x): x is SyntaxNode => !!x) ?? [];
+    const arg = args.find((x) => x.type === 'keyword_argument' && x.childForFieldName('name')?.text === 'dtype')?.childForFieldName('value') ?? args.find((x) => x.type !== 'keyword_argument');
+    const v = arg ? it.evalNameIn(fwd.closure, arg) : undefined;
+    if (v?.t === 'dtype' && ['bfloat16', 'float16', 'float32'].includes(v.dtype)) return { dtype: v.dtype, text: a.text };
+  }
+  return undefined;
+}
+
+/** The optimizer given this model's parameters; an unbound one only when this is the only model. */
+export function optimizerOf(prog: TrainingProgram, ids: Set<number>, single: boolean): OptimizerUse | undefined {
+  return prog.optimizers.find((o) => o.params.some((t) => ids.has(t.id)))
+    ?? (single ? prog.optimizers.find((o) => !o.params.length) ?? prog.optimizers[0] : undefined);
+}
+
+export function paramIds(rec: ModelRecord, params: TensorV[]): Set<number> {
   const ids = new Set(params.map((t) => t.id));
   for (const t of rec.params ?? []) ids.add(t.id);
   return ids;
@@ -986,8 +1063,7 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
   const unfollowed = [...unfollowedFor(it, prog, rec, single)];
   if (!prog.optimizers.length && !prog.gradCalls.length && !prog.backward.length && !unfollowed.length) return [];
   // The optimizer given this model's parameters; an unbound one only when this is the only model.
-  const opt = prog.optimizers.find((o) => o.params.some((t) => ids.has(t.id)))
-    ?? (single ? prog.optimizers.find((o) => !o.params.length) ?? prog.optimizers[0] : undefined);
+  const opt = optimizerOf(prog, ids, single);
   // An optimizer given other parameters and none of this model's: the call trains those (a DQN's target network is
   // called in the loop, under no_grad, and only copied into).
   if (!opt && prog.optimizers.some((o) => o.params.length)) unfollowed.length = 0;
@@ -1161,7 +1237,14 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
   // A trainer that runs every forward under autocast (Lightning's precision="bf16-mixed") sets autocastAll.
   const autocastDtype = (mine.length ? mine.find((f) => f.autocast)?.autocast : prog.forwards.length ? undefined : prog.autocast?.dtype) ?? (prog.autocastAll ? prog.autocast?.dtype : undefined);
   const autocastOn = !!autocastDtype && rec.framework !== 'equinox' && rec.framework !== 'flax' && rec.framework !== 'haiku' && rec.framework !== 'jax';
-  const computeDtype: DType = (autocastOn ? autocastDtype : undefined) ?? (rec.framework === 'torch' || rec.framework === 'transformers' ? undefined : prog.jaxComputeDtype?.dtype) ?? paramDtype;
+  // A torch forward that casts its activations itself (`x = x.to(torch.bfloat16)` after the embedding, with float32
+  // master weights cast per matmul): the traced forward's saved storages are mostly in that dtype.
+  const traceCast = !autocastOn && rec.framework === 'torch' ? tracedComputeDtype(mine, paramDtype) : undefined;
+  const stmtCast = !autocastOn && !traceCast && rec.framework === 'torch' ? forwardCast(it, rec) : undefined;
+  const castIn = traceCast ?? (stmtCast && stmtCast.dtype !== paramDtype ? stmtCast.dtype : undefined);
+  if (traceCast) notes.push(`the forward casts its activations to ${traceCast} (most of what the traced forward saves is ${traceCast}, its parameters ${paramDtype}): activations sized in ${traceCast}`);
+  else if (castIn) notes.push(`the forward casts its activations to ${castIn} (\`${stmtCast!.text}\`; its parameters are ${paramDtype}): activations sized in ${castIn}`);
+  const computeDtype: DType = (autocastOn ? autocastDtype : undefined) ?? castIn ?? (rec.framework === 'torch' || rec.framework === 'transformers' ? undefined : prog.jaxComputeDtype?.dtype) ?? paramDtype;
   const e = dtypeBytes(computeDtype);
   if (autocastOn) notes.push(`torch.autocast(${autocastDtype}): activations sized at 2 B per element (matmul outputs); LayerNorm and softmax run in float32 under autocast, so this is a slight underestimate`);
   const shape = inputShape(rec, prog, it);

@@ -210,6 +210,10 @@ function readCommand(words: Word[], ctx: Ctx): Omit<LaunchCommand, 'source' | 'f
       rest = rest.slice(0, k);
     }
   } else argv = rest;
+  // A launcher's parser takes the script's arguments as argparse REMAINDER after the script word, and argparse drops
+  // the one `--` that separates them (`torchrun ... -m scripts.base_train -- --depth=12`: the script sees
+  // `--depth=12`; checked with torch.distributed.run's get_args_parser on Python 3.11). Python itself passes it on.
+  if (launcher !== 'python' && argv[0] === '--') argv = argv.slice(1);
 
   if (launcher === 'torchrun') {
     const perNode = opt(rest, ['--nproc_per_node', '--nproc-per-node']);

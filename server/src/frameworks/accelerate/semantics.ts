@@ -34,7 +34,7 @@ import { dtypeBytes } from '../../../../shared/src/dtypes';
 import type { CallArgs, Interpreter } from '../../interp/interp';
 import type { SyntaxNode } from '../../interp/parser';
 import { type InstV, type TensorV, type Value, NONE, describe, num, str } from '../../interp/values';
-import { trainingProgram } from '../../phases/training';
+import { noteBackward, trainingProgram } from '../../phases/training';
 import type { ModelRecord } from '../../interp/memory';
 import { hfLoadOf } from '../transformers/semantics';
 
@@ -211,7 +211,7 @@ export function installAccelerate(it: Interpreter): void {
     return c.args.length === 1 ? c.args[0] : { t: 'tuple', items: c.args };
   });
   reg(['__accelerator__.prepare_model', '__accelerator__.prepare_optimizer', '__accelerator__.prepare_data_loader', '__accelerator__.prepare_scheduler', '__accelerator__.unwrap_model'], (_s, c) => c.args[0] ?? NONE);
-  reg(['__accelerator__.backward'], (_s, _c, node) => { prog().backward.push(it.span(node)); return NONE; });
+  reg(['__accelerator__.backward'], (_s, _c, node) => { noteBackward(it, prog(), it.span(node)); return NONE; });
   reg(['__accelerator__.accumulate', '__accelerator__.autocast', '__accelerator__.no_sync', '__accelerator__.main_process_first', '__accelerator__.local_main_process_first'], () => ({ t: 'extern', name: '__ctx__' }));
   reg(['__accelerator__.clip_grad_norm_', '__accelerator__.clip_grad_value_', '__accelerator__.wait_for_everyone', '__accelerator__.print', '__accelerator__.log', '__accelerator__.init_trackers', '__accelerator__.end_training', '__accelerator__.save_state', '__accelerator__.load_state', '__accelerator__.save_model', '__accelerator__.save', '__accelerator__.free_memory'], () => NONE);
   reg(['__accelerator__.gather', '__accelerator__.gather_for_metrics', '__accelerator__.reduce', '__accelerator__.pad_across_processes'], (_s, c) => c.args[0] ?? NONE);

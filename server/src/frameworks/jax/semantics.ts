@@ -15,7 +15,7 @@ import type { Dim } from '../../interp/catalog-types';
 import type { CallArgs, Interpreter } from '../../interp/interp';
 import type { SyntaxNode } from '../../interp/parser';
 import { visitTensors } from '../../interp/memory';
-import { type InstV, type TensorV, type Value, NONE, describe, int, num, unknown } from '../../interp/values';
+import { type ClassV, type InstV, type TensorV, type Value, NONE, describe, int, num, unknown } from '../../interp/values';
 import { markBackendStart } from './runtime';
 import { vmapSite } from './stack-sites';
 import { specShards } from '../../phases/sharding';
@@ -54,8 +54,15 @@ export function installJax(it: Interpreter): void {
     }
     // nn.vmap(ModuleClass, variable_axes=..., split_rngs=...) is a lifted transform returning a new Module class
     // whose variables are mapped or shared per collection (flax/linen/transforms.py vmap): not modelled.
-    if (fnv.name === 'flax.linen.vmap' && c.args[0].t === 'class') return unknown(`nn.vmap of the Module class ${c.args[0].name} (a lifted transform) is not modelled`, it.span(node));
+    if (fnv.name === 'flax.linen.vmap' && c.args[0].t === 'class') return liftedClass(c.args[0], 'vmap', c.kw);
     return { t: 'extern', name: '__vmapped__', self: c.args[0], kw: c.kw, args: [{ t: 'str', v: fnv.name }] };
+  });
+  // nn.scan(Block, variable_axes={'params': 0}, split_rngs={'params': True}, length=n): a Module class whose
+  // __call__(carry, *xs) runs once per step (frameworks/modules.ts liftedCall).
+  reg(['flax.linen.scan'], (_s, c, node) => {
+    const target = c.args[0] ?? c.kw.get('target');
+    if (target?.t === 'class') return liftedClass(target, 'scan', c.kw);
+    return unknown(`nn.scan of ${target ? describe(target) : 'nothing'} (a lifted transform of a function) is not modelled`, it.span(node));
   });
   reg(['__vmap_factory__'], (_s, c, node, fnv) => ({ t: 'extern', name: '__vmapped__', self: c.args[0], kw: fnv.kw, args: [{ t: 'str', v: 'jax.vmap' }] }));
   reg(['__vmapped__'], (self, c, node, fnv) => {
@@ -472,3 +479,12 @@ function placementFor(t: TensorV, mesh: Map<string, number | undefined> | undefi
 }
 
 export { placementFor, FLOATS };
+
+/**
+ * A Flax lifted transform of a Module class (flax/linen/transforms.py `vmap`, `scan`: "a lifted version of the
+ * Module class"): a subclass of it that keeps the transform's keywords; calling an instance maps or scans its
+ * __call__ (frameworks/modules.ts liftedCall).
+ */
+function liftedClass(cls: ClassV, kind: 'vmap' | 'scan', kw: Map<string, Value>): ClassV {
+  return { t: 'class', name: cls.name, node: cls.node, bases: [cls], ns: new Map(), kind: cls.kind, dataclass: cls.dataclass, fields: [...cls.fields], fieldTypes: cls.fieldTypes, entry: cls.entry, lifted: { kind, kw: new Map(kw) } };
+}

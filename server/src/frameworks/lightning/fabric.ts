@@ -28,7 +28,7 @@ import type { DType } from '../../../../shared/src/facts';
 import type { CallArgs, Interpreter } from '../../interp/interp';
 import type { SyntaxNode } from '../../interp/parser';
 import { type Value, NONE, num, str, unknown } from '../../interp/values';
-import { trainingProgram } from '../../phases/training';
+import { noteBackward, trainingProgram } from '../../phases/training';
 import { chainGetattr } from '../../program/entrypoints';
 
 const FABRIC = '__fabric__';
@@ -165,7 +165,7 @@ export function installFabric(it: Interpreter): void {
     return m ?? NONE;
   });
   reg([`${FABRIC}.setup_optimizers`, `${FABRIC}.setup_dataloaders`], (_s, c) => (c.args.length === 1 ? c.args[0] : { t: 'tuple', items: c.args }));
-  reg([`${FABRIC}.backward`], (_s, _c, node) => { prog().backward.push(it.span(node)); return NONE; });
+  reg([`${FABRIC}.backward`], (_s, _c, node) => { noteBackward(it, prog(), it.span(node)); return NONE; });
   reg([`${FABRIC}.autocast`, `${FABRIC}.no_backward_sync`, `${FABRIC}.rank_zero_first`, `${FABRIC}.init_tensor`], () => ({ t: 'extern', name: '__ctx__' }));
   reg([`${FABRIC}.init_module`], (self) => ({ t: 'extern', name: INIT, kw: new Map([['dtype', str(trueDtype(unified(kwOf(self).get('__precision__'))) ?? '')]]) }));
   reg([`${FABRIC}.print`, `${FABRIC}.log`, `${FABRIC}.log_dict`, `${FABRIC}.barrier`, `${FABRIC}.save`, `${FABRIC}.seed_everything`, `${FABRIC}.clip_gradients`, `${FABRIC}.call`], () => NONE);

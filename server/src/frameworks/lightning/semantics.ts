@@ -26,7 +26,7 @@ import { BudgetExceeded, Cancelled, linearize } from '../../interp/interp';
 import type { SyntaxNode } from '../../interp/parser';
 import { type Value, NONE, num, str, unknown } from '../../interp/values';
 import { literal } from '../../program/argv';
-import { trainingProgram } from '../../phases/training';
+import { noteBackward, trainingProgram } from '../../phases/training';
 import { chainGetattr } from '../../program/entrypoints';
 
 const TRAINER = '__pl_trainer__';
@@ -225,5 +225,5 @@ function fit(it: Interpreter, kw: Map<string, Value>, c: CallArgs, node: SyntaxN
   // Forward calls made while training_step runs are the training forward (phases/inference.ts inTrainingCall).
   it.state.set('trainingStepDepth', Number(it.state.get('trainingStepDepth') ?? 0) + 1);
   try { call('training_step', [batch, { t: 'int', v: 0 }]); } finally { it.state.set('trainingStepDepth', Number(it.state.get('trainingStepDepth')) - 1); }
-  prog.backward.push(span);
+  noteBackward(it, prog, span);
 }

@@ -460,6 +460,13 @@ export function installTorch(it: Interpreter): void {
   });
   reg(['collections.OrderedDict'], (_s, c, node) => it.callExtern({ t: 'extern', name: 'builtins.dict' }, c, node));
   reg(['torch.nn.ModuleDict'], (_s, c, node) => fillDict(it.newInst(containerClass(it, 'ModuleDict')), c, node));
+  // A bare `nn.Module()` used as a namespace for submodules (`self.temb = nn.Module(); self.temb.dense = ...`, the
+  // DDPM / latent-diffusion U-Nets): a module with nothing of its own; what is assigned to it registers as on any
+  // module (torch/nn/modules/module.py Module.__setattr__).
+  reg(['torch.nn.Module'], (_s, c, node) => {
+    if (c.args.length || c.kw.size) return unknown('nn.Module() takes no arguments (TypeError)', it.span(node));
+    return it.newInst(containerClass(it, 'Module'));
+  });
   reg(['torch.nn.ParameterDict'], (_s, c, node) => fillDict(it.newInst(containerClass(it, 'ParameterDict')), c, node, true));
 
   // `super().__init__(...)` in a subclass of a torch.nn layer or container
@@ -770,6 +777,19 @@ export function installTorch(it: Interpreter): void {
   reg(['torch.set_default_dtype'], (_s, c) => { if (c.args[0]?.t === 'dtype') it.state.set('torchDefaultDtype', c.args[0].dtype); return NONE; });
   reg(['torch.set_default_device'], (_s, c) => { if (c.args[0]?.t === 'str') it.state.set('torchDevice', c.args[0].v); return NONE; });
   reg(['torch.cuda.is_available'], () => ({ t: 'bool', v: true }));
+  // The target GPU's compute capability (`(8, 0)` on an A100: torch/cuda/__init__.py get_device_capability, the
+  // catalogue's figure from developer.nvidia.com/cuda-gpus) and its bfloat16 support (is_bf16_supported): programs
+  // pick their compute dtype from them (`torch.bfloat16 if capability >= (8, 0) else torch.float32`). On a ROCm
+  // or unlisted device they stay unknown.
+  const target = () => it.state.get('deviceInfo') as { vendor?: string; computeCapability?: string; bf16?: boolean } | undefined;
+  reg(['torch.cuda.get_device_capability'], (_s, _c, node) => {
+    const cc = target()?.vendor === 'nvidia' ? /^(\d+)\.(\d+)$/.exec(target()?.computeCapability ?? '') : null;
+    return cc ? { t: 'tuple', items: [int(Number(cc[1])), int(Number(cc[2]))] } : unknown('the compute capability of the target device is not known', it.span(node));
+  });
+  reg(['torch.cuda.is_bf16_supported'], (_s, _c, node) => {
+    const d = target();
+    return d?.vendor === 'nvidia' && typeof d.bf16 === 'boolean' ? { t: 'bool', v: d.bf16 } : unknown('bfloat16 support of the target device is not known', it.span(node));
+  });
   // torch.cuda.device_count(): the GPUs the process sees (torch/cuda/__init__.py) — the target's device count
   // (every process a launcher starts sees all of them unless CUDA_VISIBLE_DEVICES narrows it).
   reg(['torch.cuda.device_count'], (_s, _c, node) => {

@@ -31,7 +31,7 @@ import { tokenBounds } from '../datasets/semantics';
 import { sftModel } from './trl';
 import { loadPretrained } from './semantics';
 import { fromData } from '../../program/configfiles';
-import { trainingProgram, type OptimizerUse } from '../../phases/training';
+import { noteBackward, trainingProgram, type OptimizerUse } from '../../phases/training';
 import { visitTensors } from '../../interp/memory';
 
 function get(v: Value | undefined, k: string): Value | undefined {
@@ -126,7 +126,7 @@ function trainStep(it: Interpreter, tr: Value & { t: 'extern' }, node: SyntaxNod
   } else {
     prog.trainerUnknowns.push({ what: 'optimizer state', reason: optim === undefined ? `${kind}: TrainingArguments(optim=...) is not a literal` : `${kind}: optim="${optim}" is not modelled by oomlens (AdamW and the 8-bit AdamW are): its state is unknown`, span: ctorSpan });
   }
-  prog.backward.push(span);
+  noteBackward(it, prog, span);
 
   // Mixed precision and checkpointing.
   // trl's SFTConfig changes two TrainingArguments defaults (trl/trainer/sft_config.py @ f2cd577: "gradient_checkpointing:
