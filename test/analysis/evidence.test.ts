@@ -32,6 +32,27 @@ mha = nn.MultiheadAttention(64, 4)
   assert.deepEqual(await names('import jax\nimport equinox as eqx\nmlp = eqx.nn.MLP(4, 2, 8, 2, key=jax.random.PRNGKey(0))\n'), ['MLP']);
 });
 
+// Found on yunjey/pytorch-tutorial-style scripts: `model = nn.Linear(input_size, num_classes)` trained on its own
+// (logistic regression) reported "No model found".
+test('a bare layer the program gives an optimizer is its model', async () => {
+  const r = await analyze(`import torch
+import torch.nn as nn
+
+model = nn.Linear(784, 10).cuda()
+emb = nn.Embedding(1000, 64)
+optimizer = torch.optim.SGD(model.parameters(), lr=1e-3)
+x = torch.randn(100, 784, device="cuda")
+y = torch.randint(0, 10, (100,), device="cuda")
+for epoch in range(5):
+    loss = nn.functional.cross_entropy(model(x), y)
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+`, { device: 't4' });
+  assert.deepEqual(r.models.map((m) => [m.facts.name, m.facts.paramCount]), [['Linear', 784 * 10 + 10]]);
+  assert.ok(r.models[0].facts.phases.some((p) => p.phase === 'training'));
+});
+
 test('a class body cut loose by a syntax error reports nothing from its lines', async () => {
   const broken = `import torch.nn as nn
 

@@ -296,3 +296,19 @@ test('Trainer over a Dataset of tensor examples: the sequence from the examples,
   const old = await run('', '4.57.0');
   assert.equal(part(old, /key and value cache copies/), 2 * 4 * 128 * 256 * 4 * 4);
 });
+
+// After trainer.train() the Trainer still holds its optimizer (its state stays), but it set the gradients to None
+// after every step (trainer.py _inner_training_loop: optimizer.step(), then model.zero_grad()): a generate() after
+// training holds the AdamW state and no gradient (phases/afterTraining.ts).
+test('Trainer: a generate() after train() runs beside the optimizer state, not the gradients', async () => {
+  const after = src('per_device_train_batch_size=4, bf16=True') + 'out = model.generate(**tok(["hi"], return_tensors="pt"), max_new_tokens=16)\n';
+  const before = src('per_device_train_batch_size=4, bf16=True').replace('trainer.train()\n', 'out = model.generate(**tok(["hi"], return_tensors="pt"), max_new_tokens=16)\ntrainer.train()\n');
+  const inf = async (text: string) => (await training(text)).m.estimate.phases.find((x) => x.phase === 'inference')!;
+  const a = await inf(after);
+  const b = await inf(before);
+  const part = (p: typeof a, re: RegExp) => p.breakdown.filter((c) => re.test(c.label)).reduce((s, c) => s + c.bytes, 0);
+  assert.equal(part(a, /^optimizer state/), 2 * P * 2);
+  assert.equal(part(a, /^gradients/), 0);
+  assert.equal(part(b, /^optimizer state/), 0);
+  assert.equal(a.peakBytes! - b.peakBytes!, 2 * P * 2);
+});

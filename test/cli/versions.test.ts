@@ -86,3 +86,25 @@ test('invalid pyproject.toml is a problem, not an exception; requirements beside
   assert.equal(r.problems.length, 1);
   assert.match(r.problems[0], /pyproject\.toml/);
 });
+
+// readPinnedVersions keeps its last answer per folder while the folders and files it read are unchanged (an editor
+// asks at every keystroke); an edited pin, a new requirements file or a removed one is read again.
+test('the cached answer follows edits, new files and removed ones', async () => {
+  const { utimesSync, rmSync } = await import('node:fs');
+  const root = tree({ '.git/HEAD': '', 'requirements.txt': 'torch==2.1.0\n', 'src/train.py': '' });
+  const file = join(root, 'src', 'train.py');
+  assert.equal(readPinnedVersions(file).versions.torch, '2.1.0');
+  const later = (p: string, s: number) => utimesSync(p, new Date(Date.now() + s * 1000), new Date(Date.now() + s * 1000));
+  writeFileSync(join(root, 'requirements.txt'), 'torch==2.2.0\n');
+  later(join(root, 'requirements.txt'), 5);
+  assert.equal(readPinnedVersions(file).versions.torch, '2.2.0');
+  writeFileSync(join(root, 'src', 'requirements.txt'), 'torch==2.3.0\n');
+  later(join(root, 'src'), 10);
+  assert.equal(readPinnedVersions(file).versions.torch, '2.3.0');
+  rmSync(join(root, 'src', 'requirements.txt'));
+  later(join(root, 'src'), 15);
+  assert.equal(readPinnedVersions(file).versions.torch, '2.2.0');
+  // A caller changing the answer it got does not change the next one.
+  readPinnedVersions(file).versions.torch = 'x';
+  assert.equal(readPinnedVersions(file).versions.torch, '2.2.0');
+});

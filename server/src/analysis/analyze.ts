@@ -25,7 +25,7 @@ import { inferencePhases, isKvName } from '../phases/inference';
 import { addTrainingLeftovers } from '../phases/afterTraining';
 import { visitTensors } from '../interp/memory';
 import { KV_CITATION } from '../../../shared/src/kvcache';
-import { constructedStateEvents, stepInputEvents, trainingPhases } from '../phases/training';
+import { constructedStateEvents, stepInputEvents, trainingPhases, trainingProgram } from '../phases/training';
 import { moduleTensors, unknownModuleSlots, type TorchStateDict } from '../frameworks/torch/semantics';
 import { BudgetExceeded, Cancelled, Interpreter } from '../interp/interp';
 import type { ModelRecord } from '../interp/memory';
@@ -230,7 +230,8 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
 
     // Models built by another file's module-level code are that file's to report; a bare layer or
     // the lines of a class a syntax error broke are no model (evidence.ts).
-    const candidates = it.memory.reported().filter((r) => (!r.atImport || declared.has(r)) && (r.span.file ? !isBareLayer(r) : hasModelEvidence(r, tree)));
+    const trained = new Set(trainingProgram(it).optimizers.flatMap((o) => o.params.map((t) => t.id)));
+    const candidates = it.memory.reported().filter((r) => (!r.atImport || declared.has(r)) && (r.span.file ? !isBareLayer(r) : hasModelEvidence(r, tree, trained)));
     // A module built first and then handed to another model (hydra's nested `net: {_target_: …}`, a backbone
     // passed to a wrapper) is part of that model, not a model of its own.
     // Held at any depth: blocks built in a loop, put in an nn.ModuleList and handed to an Encoder that the model

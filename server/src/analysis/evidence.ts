@@ -51,10 +51,18 @@ export function isBareLayer(rec: ModelRecord): boolean {
   return !Array.isArray(specs) || !specs.some((p) => p.name.includes('.'));
 }
 
-export function hasModelEvidence(rec: ModelRecord, tree: Tree): boolean {
+/**
+ * `trained`: ids of the tensors an optimizer was given. A bare layer the program trains on its own
+ * (`model = nn.Linear(784, 10); torch.optim.SGD(model.parameters(), ...)`, logistic regression in a tutorial) is
+ * the program's model.
+ */
+export function hasModelEvidence(rec: ModelRecord, tree: Tree, trained?: Set<number>): boolean {
   if (inErrorNode(tree, rec.span.start, rec.span.end)) return false;
   // A torch module that made no tensor and left nothing unknown (`LitModule(net=None)`, a wrapper built empty)
   // holds no memory to report: it is not a model.
   if (rec.framework === 'torch' && rec.result?.t === 'inst' && rec.unknowns.length === 0 && !holdsTensor(rec.result)) return false;
-  return !isBareLayer(rec);
+  if (!isBareLayer(rec)) return true;
+  let optimised = false;
+  if (trained?.size && rec.result) visitTensors(rec.result, (t) => { if (trained.has(t.id)) optimised = true; });
+  return optimised;
 }

@@ -115,18 +115,43 @@ function isDir(p: string): boolean {
   try { return statSync(p).isDirectory(); } catch { return false; }
 }
 
+/**
+ * The last answer per start folder, kept while every folder it listed and every file it read is unchanged
+ * (modification times): an editor asks at every keystroke, and listing the folders up to the root (a checkout
+ * under /tmp lists all of /tmp) cost ~3 ms of a ~60 ms analysis (docs/performance.md).
+ */
+const cache = new Map<string, { stamps: [string, number][]; result: PinnedVersions }>();
+const CACHE_MAX = 64;
+
+function mtime(p: string): number {
+  try { return statSync(p).mtimeMs; } catch { return -1; }
+}
+
 export function readPinnedVersions(filePath: string): PinnedVersions {
+  const start = isDir(filePath) ? resolve(filePath) : dirname(resolve(filePath));
+  const hit = cache.get(start);
+  if (hit && hit.stamps.every(([p, t]) => mtime(p) === t)) return structuredClone(hit.result);
+  const stamps: [string, number][] = [];
+  const result = readPinnedVersionsUncached(start, stamps);
+  if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
+  cache.set(start, { stamps, result: structuredClone(result) });
+  return result;
+}
+
+function readPinnedVersionsUncached(start: string, stamps: [string, number][]): PinnedVersions {
   const result: PinnedVersions = { versions: {}, sources: [], unknown: [], problems: [] };
   const seen = new Set<string>();
-  let dir = isDir(filePath) ? resolve(filePath) : dirname(resolve(filePath));
+  let dir = start;
   // 64 levels is deeper than any real tree; it only guards against odd mounts.
   for (let depth = 0; depth < 64; depth++) {
     let names: string[] = [];
+    stamps.push([dir, mtime(dir)]);
     try { names = readdirSync(dir); } catch { names = []; }
     const files = names.filter((n) => /^requirements.*\.txt$/i.test(n)).sort();
     if (names.includes('pyproject.toml')) files.push('pyproject.toml');
     for (const f of files) {
       const file = join(dir, f);
+      stamps.push([file, mtime(file)]);
       let entries: Entry[];
       try {
         const text = readFileSync(file, 'utf8');
@@ -147,6 +172,7 @@ export function readPinnedVersions(filePath: string): PinnedVersions {
         }
       }
     }
+    stamps.push([join(dir, '.git'), mtime(join(dir, '.git'))]);
     if (existsSync(join(dir, '.git'))) break;
     const up = dirname(dir);
     if (up === dir) break;

@@ -304,7 +304,7 @@ export function installInference(it: Interpreter): void {
       }] : [];
       const use: ForwardUse = {
         kind: 'forward', span: it.span(node), batch: typeof shape?.[0] === 'number' ? shape[0] : null,
-        tokens: typeof shape?.[1] === 'number' ? shape[1] : null, gradEnabled: rec.framework === 'torch' && gradEnabled(node), outputHiddenStates: false, useCache: false, unknowns: inUnknowns,
+        tokens: typeof shape?.[1] === 'number' && shape.length <= 3 ? shape[1] : null, gradEnabled: rec.framework === 'torch' && gradEnabled(node), outputHiddenStates: false, useCache: false, unknowns: inUnknowns,
         trace: { events: tmp.events, unknowns: tmp.unknowns, jitted },
       };
       tracedUses.set(`${site}@${rec.span.start}`, use);

@@ -231,10 +231,17 @@ function beforeLoop(it: Interpreter, fwd: Span | undefined): TrainingInfo['befor
   return { at: start, indent, model: f.text };
 }
 
-/** A backward the program runs (`loss.backward()`, `accelerator.backward(loss)`, a trainer's step): where, and when. */
-export function noteBackward(it: Interpreter, prog: TrainingProgram, span: Span): void {
+/**
+ * A backward the program runs (`loss.backward()`, `accelerator.backward(loss)`, a trainer's step): where, and when.
+ * `zeroedAfter`: a trainer that sets the gradients to None itself after each optimizer step, so none are left
+ * after it: transformers' Trainer (trainer.py `_inner_training_loop`: `self.optimizer.step()`, then
+ * `model.zero_grad()`). Lightning's automatic optimization zeroes them before the backward instead
+ * (loops/optimization/automatic.py Closure), so the last step's stay.
+ */
+export function noteBackward(it: Interpreter, prog: TrainingProgram, span: Span, zeroedAfter = false): void {
   prog.backward.push(span);
   prog.clock.backward.push(it.steps);
+  if (zeroedAfter) prog.clock.gradsFreed.push(it.steps + 0.5);
 }
 
 export function trainingProgram(it: Interpreter): TrainingProgram {
@@ -1623,7 +1630,9 @@ function inputShape(rec: ModelRecord, prog: TrainingProgram, it: Interpreter): {
   const mine = prog.forwards.filter((f) => f.model === rec.result);
   for (const f of mine) {
     const d = f.input?.shape;
-    if (d && d.length >= 2 && typeof d[0] === 'number' && typeof d[1] === 'number') return { batch: d[0], seq: d[1], why: '', span: f.span };
+    // [batch, sequence] token ids or [batch, sequence, features]; an image batch [N, C, H, W] is no sequence (CLIP's
+    // first input gave "logits [64, 3, 49408]").
+    if (d && d.length >= 2 && d.length <= 3 && typeof d[0] === 'number' && typeof d[1] === 'number') return { batch: d[0], seq: d[1], why: '', span: f.span };
   }
   if (mine.length) {
     const d = mine[0].input?.shape;
@@ -1636,7 +1645,7 @@ function inputShape(rec: ModelRecord, prog: TrainingProgram, it: Interpreter): {
   const fwd = inferenceUses(rec).find((u) => u.kind === 'forward' && u.batch !== null && u.tokens !== null);
   if (fwd && fwd.batch !== null && fwd.kind === 'forward' && fwd.tokens !== null) return { batch: fwd.batch, seq: fwd.tokens, why: '', span: fwd.span };
   for (const g of prog.gradCalls) {
-    const x = g.inputs.find((t) => t.shape.length >= 2);
+    const x = g.inputs.find((t) => t.shape.length >= 2 && t.shape.length <= 3);
     if (x && typeof x.shape[0] === 'number' && typeof x.shape[1] === 'number') return { batch: x.shape[0], seq: x.shape[1], why: '', span: g.span };
   }
   const anyFwd = inferenceUses(rec).find((u) => u.kind === 'forward');

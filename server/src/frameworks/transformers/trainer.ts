@@ -126,7 +126,7 @@ function trainStep(it: Interpreter, tr: Value & { t: 'extern' }, node: SyntaxNod
   } else {
     prog.trainerUnknowns.push({ what: 'optimizer state', reason: optim === undefined ? `${kind}: TrainingArguments(optim=...) is not a literal` : `${kind}: optim="${optim}" is not modelled by oomlens (AdamW and the 8-bit AdamW are): its state is unknown`, span: ctorSpan });
   }
-  noteBackward(it, prog, span);
+  noteBackward(it, prog, span, true);
 
   // Mixed precision and checkpointing.
   // trl's SFTConfig changes two TrainingArguments defaults (trl/trainer/sft_config.py @ f2cd577: "gradient_checkpointing:
