@@ -8,6 +8,7 @@ import { installRuntime } from './jax/runtime';
 import { installTorch } from './torch/semantics';
 import { installDataLoader } from './torch/data';
 import { installVisionData } from './torch/vision_data';
+import { installVisionModels } from './torch/vision_models';
 import { installTorchReparam } from './torch/reparam';
 import { installEquinox } from './equinox/semantics';
 import { installHaiku } from './haiku/semantics';
@@ -36,6 +37,7 @@ export function installFrameworks(it: Interpreter): void {
   installTorch(it);
   installDataLoader(it);
   installVisionData(it);
+  installVisionModels(it);
   installTorchReparam(it);
   installEquinox(it);
   installHaiku(it);

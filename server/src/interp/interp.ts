@@ -811,6 +811,32 @@ export class Interpreter {
     return m;
   }
 
+  /**
+   * Runs Python source that oomlens ships (its own model of a library's modules, frameworks/torch/vision_models.ts)
+   * as the module `name`, once per analysis; `label` stands for its file in spans.
+   */
+  runBundled(name: string, label: string, tree: Tree): ModuleV {
+    const have = this.modules.get(label);
+    if (have) return have;
+    const m: ModuleV = { t: 'module', name };
+    this.modules.set(label, m);
+    this.fileOf.set(tree, label);
+    const env: Env = { vars: new Map() };
+    env.vars.set('__name__', str(name));
+    m.env = env;
+    m.loading = true;
+    this.importDepth++;
+    this.frames.push(env);
+    try {
+      this.execBlock(tree.rootNode.namedChildren);
+    } finally {
+      this.frames.pop();
+      this.importDepth--;
+      m.loading = false;
+    }
+    return m;
+  }
+
   private execDecorated(node: SyntaxNode): void {
     const decos = node.namedChildren.filter((c): c is SyntaxNode => c?.type === 'decorator');
     const def = node.childForFieldName('definition')!;

@@ -1,0 +1,274 @@
+/**
+ * torchvision.models' ResNet and VGG families, as Python the interpreter runs: a model built by
+ * `torchvision.models.resnet50(...)` is a real module tree (its layers, its forward), so its parameters, and the
+ * activations a traced forward saves, come out as for the program's own modules.
+ *
+ * The source below is oomlens's own description of the architectures, not torchvision's code. It follows the
+ * papers (He et al. 2016, "Deep Residual Learning", table 1, bottleneck variant with the stride on the 3×3
+ * convolution, "ResNet v1.5"; Xie et al. 2017 ResNeXt; Zagoruyko & Komodakis 2016 wide ResNets; Simonyan &
+ * Zisserman 2015 VGG, configurations A, B, D, E) and torchvision's documented module names and signatures
+ * (pytorch.org/vision/stable/models.html: `model.fc`, `model.layer1`, `model.classifier[6]`, `num_classes`,
+ * `weights` / `pretrained`), so that programs replacing a head (`model.fc = nn.Linear(model.fc.in_features, n)`)
+ * read the attributes they expect. Parameter counts are checked against torchvision itself
+ * (test/program/vision_models.test.ts). Pretrained weights change no size: they are loaded into the same tensors.
+ */
+import type { Interpreter } from '../../interp/interp';
+import type { SyntaxNode, Tree } from '../../interp/parser';
+import { parsePythonSync } from '../../interp/parser';
+import { unknown, type Value } from '../../interp/values';
+
+const SOURCE = `import torch
+import torch.nn as nn
+
+
+def conv3x3(in_planes, out_planes, stride=1, groups=1, dilation=1):
+    return nn.Conv2d(in_planes, out_planes, kernel_size=3, stride=stride, padding=dilation, groups=groups, bias=False, dilation=dilation)
+
+
+def conv1x1(in_planes, out_planes, stride=1):
+    return nn.Conv2d(in_planes, out_planes, kernel_size=1, stride=stride, bias=False)
+
+
+class BasicBlock(nn.Module):
+    expansion = 1
+
+    def __init__(self, inplanes, planes, stride=1, downsample=None, groups=1, base_width=64, dilation=1, norm_layer=None):
+        super().__init__()
+        if norm_layer is None:
+            norm_layer = nn.BatchNorm2d
+        self.conv1 = conv3x3(inplanes, planes, stride)
+        self.bn1 = norm_layer(planes)
+        self.relu = nn.ReLU(inplace=True)
+        self.conv2 = conv3x3(planes, planes)
+        self.bn2 = norm_layer(planes)
+        self.downsample = downsample
+        self.stride = stride
+
+    def forward(self, x):
+        identity = x
+        out = self.relu(self.bn1(self.conv1(x)))
+        out = self.bn2(self.conv2(out))
+        if self.downsample is not None:
+            identity = self.downsample(x)
+        out = out + identity
+        return self.relu(out)
+
+
+class Bottleneck(nn.Module):
+    expansion = 4
+
+    def __init__(self, inplanes, planes, stride=1, downsample=None, groups=1, base_width=64, dilation=1, norm_layer=None):
+        super().__init__()
+        if norm_layer is None:
+            norm_layer = nn.BatchNorm2d
+        width = int(planes * (base_width / 64.0)) * groups
+        self.conv1 = conv1x1(inplanes, width)
+        self.bn1 = norm_layer(width)
+        self.conv2 = conv3x3(width, width, stride, groups, dilation)
+        self.bn2 = norm_layer(width)
+        self.conv3 = conv1x1(width, planes * self.expansion)
+        self.bn3 = norm_layer(planes * self.expansion)
+        self.relu = nn.ReLU(inplace=True)
+        self.downsample = downsample
+        self.stride = stride
+
+    def forward(self, x):
+        identity = x
+        out = self.relu(self.bn1(self.conv1(x)))
+        out = self.relu(self.bn2(self.conv2(out)))
+        out = self.bn3(self.conv3(out))
+        if self.downsample is not None:
+            identity = self.downsample(x)
+        out = out + identity
+        return self.relu(out)
+
+
+class ResNet(nn.Module):
+    def __init__(self, block, layers, num_classes=1000, zero_init_residual=False, groups=1, width_per_group=64, replace_stride_with_dilation=None, norm_layer=None):
+        super().__init__()
+        if norm_layer is None:
+            norm_layer = nn.BatchNorm2d
+        self._norm_layer = norm_layer
+        self.inplanes = 64
+        self.dilation = 1
+        if replace_stride_with_dilation is None:
+            replace_stride_with_dilation = [False, False, False]
+        self.groups = groups
+        self.base_width = width_per_group
+        self.conv1 = nn.Conv2d(3, self.inplanes, kernel_size=7, stride=2, padding=3, bias=False)
+        self.bn1 = norm_layer(self.inplanes)
+        self.relu = nn.ReLU(inplace=True)
+        self.maxpool = nn.MaxPool2d(kernel_size=3, stride=2, padding=1)
+        self.layer1 = self._make_layer(block, 64, layers[0])
+        self.layer2 = self._make_layer(block, 128, layers[1], stride=2, dilate=replace_stride_with_dilation[0])
+        self.layer3 = self._make_layer(block, 256, layers[2], stride=2, dilate=replace_stride_with_dilation[1])
+        self.layer4 = self._make_layer(block, 512, layers[3], stride=2, dilate=replace_stride_with_dilation[2])
+        self.avgpool = nn.AdaptiveAvgPool2d((1, 1))
+        self.fc = nn.Linear(512 * block.expansion, num_classes)
+
+    def _make_layer(self, block, planes, blocks, stride=1, dilate=False):
+        norm_layer = self._norm_layer
+        downsample = None
+        previous_dilation = self.dilation
+        if dilate:
+            self.dilation = self.dilation * stride
+            stride = 1
+        if stride != 1 or self.inplanes != planes * block.expansion:
+            downsample = nn.Sequential(conv1x1(self.inplanes, planes * block.expansion, stride), norm_layer(planes * block.expansion))
+        layers = [block(self.inplanes, planes, stride, downsample, self.groups, self.base_width, previous_dilation, norm_layer)]
+        self.inplanes = planes * block.expansion
+        for _ in range(1, blocks):
+            layers.append(block(self.inplanes, planes, groups=self.groups, base_width=self.base_width, dilation=self.dilation, norm_layer=norm_layer))
+        return nn.Sequential(*layers)
+
+    def forward(self, x):
+        x = self.maxpool(self.relu(self.bn1(self.conv1(x))))
+        x = self.layer1(x)
+        x = self.layer2(x)
+        x = self.layer3(x)
+        x = self.layer4(x)
+        x = self.avgpool(x)
+        x = torch.flatten(x, 1)
+        return self.fc(x)
+
+
+def resnet18(pretrained=False, progress=True, weights=None, **kwargs):
+    return ResNet(BasicBlock, [2, 2, 2, 2], **kwargs)
+
+
+def resnet34(pretrained=False, progress=True, weights=None, **kwargs):
+    return ResNet(BasicBlock, [3, 4, 6, 3], **kwargs)
+
+
+def resnet50(pretrained=False, progress=True, weights=None, **kwargs):
+    return ResNet(Bottleneck, [3, 4, 6, 3], **kwargs)
+
+
+def resnet101(pretrained=False, progress=True, weights=None, **kwargs):
+    return ResNet(Bottleneck, [3, 4, 23, 3], **kwargs)
+
+
+def resnet152(pretrained=False, progress=True, weights=None, **kwargs):
+    return ResNet(Bottleneck, [3, 8, 36, 3], **kwargs)
+
+
+def resnext50_32x4d(pretrained=False, progress=True, weights=None, **kwargs):
+    return ResNet(Bottleneck, [3, 4, 6, 3], groups=32, width_per_group=4, **kwargs)
+
+
+def resnext101_32x8d(pretrained=False, progress=True, weights=None, **kwargs):
+    return ResNet(Bottleneck, [3, 4, 23, 3], groups=32, width_per_group=8, **kwargs)
+
+
+def resnext101_64x4d(pretrained=False, progress=True, weights=None, **kwargs):
+    return ResNet(Bottleneck, [3, 4, 23, 3], groups=64, width_per_group=4, **kwargs)
+
+
+def wide_resnet50_2(pretrained=False, progress=True, weights=None, **kwargs):
+    return ResNet(Bottleneck, [3, 4, 6, 3], width_per_group=128, **kwargs)
+
+
+def wide_resnet101_2(pretrained=False, progress=True, weights=None, **kwargs):
+    return ResNet(Bottleneck, [3, 4, 23, 3], width_per_group=128, **kwargs)
+
+
+VGG_CFGS = {
+    "A": [64, "M", 128, "M", 256, 256, "M", 512, 512, "M", 512, 512, "M"],
+    "B": [64, 64, "M", 128, 128, "M", 256, 256, "M", 512, 512, "M", 512, 512, "M"],
+    "D": [64, 64, "M", 128, 128, "M", 256, 256, 256, "M", 512, 512, 512, "M", 512, 512, 512, "M"],
+    "E": [64, 64, "M", 128, 128, "M", 256, 256, 256, 256, "M", 512, 512, 512, 512, "M", 512, 512, 512, 512, "M"],
+}
+
+
+def make_layers(cfg, batch_norm=False):
+    layers = []
+    in_channels = 3
+    for v in cfg:
+        if v == "M":
+            layers.append(nn.MaxPool2d(kernel_size=2, stride=2))
+        else:
+            layers.append(nn.Conv2d(in_channels, v, kernel_size=3, padding=1))
+            if batch_norm:
+                layers.append(nn.BatchNorm2d(v))
+            layers.append(nn.ReLU(inplace=True))
+            in_channels = v
+    return nn.Sequential(*layers)
+
+
+class VGG(nn.Module):
+    def __init__(self, features, num_classes=1000, init_weights=True, dropout=0.5):
+        super().__init__()
+        self.features = features
+        self.avgpool = nn.AdaptiveAvgPool2d((7, 7))
+        self.classifier = nn.Sequential(
+            nn.Linear(512 * 7 * 7, 4096), nn.ReLU(True), nn.Dropout(p=dropout),
+            nn.Linear(4096, 4096), nn.ReLU(True), nn.Dropout(p=dropout),
+            nn.Linear(4096, num_classes),
+        )
+
+    def forward(self, x):
+        x = self.features(x)
+        x = self.avgpool(x)
+        x = torch.flatten(x, 1)
+        return self.classifier(x)
+
+
+def vgg11(pretrained=False, progress=True, weights=None, **kwargs):
+    return VGG(make_layers(VGG_CFGS["A"]), **kwargs)
+
+
+def vgg11_bn(pretrained=False, progress=True, weights=None, **kwargs):
+    return VGG(make_layers(VGG_CFGS["A"], batch_norm=True), **kwargs)
+
+
+def vgg13(pretrained=False, progress=True, weights=None, **kwargs):
+    return VGG(make_layers(VGG_CFGS["B"]), **kwargs)
+
+
+def vgg13_bn(pretrained=False, progress=True, weights=None, **kwargs):
+    return VGG(make_layers(VGG_CFGS["B"], batch_norm=True), **kwargs)
+
+
+def vgg16(pretrained=False, progress=True, weights=None, **kwargs):
+    return VGG(make_layers(VGG_CFGS["D"]), **kwargs)
+
+
+def vgg16_bn(pretrained=False, progress=True, weights=None, **kwargs):
+    return VGG(make_layers(VGG_CFGS["D"], batch_norm=True), **kwargs)
+
+
+def vgg19(pretrained=False, progress=True, weights=None, **kwargs):
+    return VGG(make_layers(VGG_CFGS["E"]), **kwargs)
+
+
+def vgg19_bn(pretrained=False, progress=True, weights=None, **kwargs):
+    return VGG(make_layers(VGG_CFGS["E"], batch_norm=True), **kwargs)
+`;
+
+/** The names the source defines that programs reach as torchvision.models.X (and torchvision.models.resnet.X, .vgg.X). */
+const RESNET = ['resnet18', 'resnet34', 'resnet50', 'resnet101', 'resnet152', 'resnext50_32x4d', 'resnext101_32x8d', 'resnext101_64x4d', 'wide_resnet50_2', 'wide_resnet101_2', 'ResNet', 'BasicBlock', 'Bottleneck', 'conv3x3', 'conv1x1'];
+const VGG = ['vgg11', 'vgg11_bn', 'vgg13', 'vgg13_bn', 'vgg16', 'vgg16_bn', 'vgg19', 'vgg19_bn', 'VGG', 'make_layers'];
+
+/** Shown as the file of what this source builds (spans, breakdowns). */
+export const VISION_MODELS_LABEL = 'torchvision.models (as oomlens models it)';
+
+/** Parsed once per process and kept: the tree is shared by every analysis and never edited. */
+let tree: Tree | undefined;
+
+export function installVisionModels(it: Interpreter): void {
+  const names: [string, string][] = [
+    ...RESNET.flatMap((n): [string, string][] => [[`torchvision.models.${n}`, n], [`torchvision.models.resnet.${n}`, n]]),
+    ...VGG.flatMap((n): [string, string][] => [[`torchvision.models.${n}`, n], [`torchvision.models.vgg.${n}`, n]]),
+  ];
+  for (const [full, local] of names) {
+    it.externValues.set(full, (i: Interpreter, node: SyntaxNode): Value => {
+      try {
+        tree ??= parsePythonSync(SOURCE);
+      } catch {
+        return unknown(`${full} is not modelled here`, i.span(node));
+      }
+      const m = i.runBundled('torchvision.models', VISION_MODELS_LABEL, tree);
+      return m.env?.vars.get(local) ?? unknown(`${full} is not modelled here`, i.span(node));
+    });
+  }
+}

@@ -1,0 +1,55 @@
+// torchvision.models' ResNet and VGG families (server/src/frameworks/torch/vision_models.ts): each builder's
+// parameters and buffers, as programs call them (positional `pretrained`, `weights=`, `num_classes=`, a replaced
+// head), against torchvision itself (built on the CPU).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { analyze } from '../../server/src/analysis/analyze';
+import { pythonWithTorch } from '../corpus/compare';
+
+const CALLS = [
+  'models.resnet18(pretrained=True)', 'models.resnet34()', 'models.resnet50(weights=None)', 'models.resnet101(num_classes=10)',
+  'models.resnet152()', 'models.resnext50_32x4d()', 'models.resnext101_32x8d()', 'models.wide_resnet50_2()',
+  'models.vgg11()', 'models.vgg16_bn(num_classes=100)', 'models.vgg19(dropout=0.2)', 'models.resnet.resnet18(False)',
+];
+
+test('ResNet / ResNeXt / wide ResNet / VGG builders: parameters and buffers as torchvision builds them', async () => {
+  const py = pythonWithTorch();
+  if (!py.exe) assert.fail(`no python3 with PyTorch; tried ${py.tried.join('; ')}`);
+  const real = `import torch, json\nfrom torchvision import models\nout = []\n` + CALLS.map((c) =>
+    `m = ${c.replace('pretrained=True', 'pretrained=False')}\nout.append([sum(p.numel() for p in m.parameters()), sum(b.numel() * b.element_size() for b in m.buffers())])\n`).join('') + 'print(json.dumps(out))\n';
+  const r = spawnSync(py.exe, ['-W', 'ignore', '-c', real], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const truth = JSON.parse(r.stdout.trim().split('\n').pop()!) as [number, number][];
+  for (const [i, c] of CALLS.entries()) {
+    const res = await analyze(`import torch\nfrom torchvision import models\nmodel = ${c}.cuda()\n`, { device: 'a100-80gb' });
+    const m = res.models[0];
+    assert.ok(m, `${c}: a model`);
+    const buffers = m.facts.buffers.reduce((s, b) => s + b.shape.reduce((x, y) => x * y, 1) * (b.dtype === 'int64' ? 8 : 4), 0);
+    assert.deepEqual([m.facts.paramCount, buffers], truth[i], c);
+  }
+});
+
+test('a replaced head reads model.fc.in_features; a model trained on a batch gets op-level activations, not "?"', async () => {
+  const res = await analyze(`import torch
+import torch.nn as nn
+from torchvision import models
+
+model = models.resnet18(pretrained=True)
+model.fc = nn.Linear(model.fc.in_features, 10)
+model = model.cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+x = torch.randn(32, 3, 224, 224, device="cuda")
+y = torch.randint(0, 10, (32,), device="cuda")
+for step in range(3):
+    loss = nn.functional.cross_entropy(model(x), y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+`, { device: 't4' });
+  const m = res.models[0];
+  assert.equal(m.facts.paramCount, 11_181_642); // torchvision resnet18 with a 10-class head (512·10 + 10)
+  const t = m.estimate.phases.find((p) => p.phase === 'training')!;
+  assert.equal(t.peakIsLowerBound, false, JSON.stringify(m.facts.unknowns));
+  assert.ok(t.breakdown.some((c) => /saved for the backward, op by op/.test(c.label)));
+});
