@@ -312,3 +312,20 @@ test('Trainer: a generate() after train() runs beside the optimizer state, not t
   assert.equal(part(b, /^optimizer state/), 0);
   assert.equal(a.peakBytes! - b.peakBytes!, 2 * P * 2);
 });
+
+// peft's prepare_model_for_int8_training casts every float16/bfloat16 parameter (embeddings, lm_head, norms) to
+// float32 from peft 0.3.0 (utils/other.py at v0.3.0); peft 0.2 cast only 1-D layer-norm parameters. juyongjiang/CodeUp
+// (an OOM on a T4, replayed in docs/accuracy.md) kept them in float16: 524.8 MB where peft makes ~1.05 GB.
+test('prepare_model_for_int8_training: every 16-bit parameter in float32 (peft ≥ 0.3), layer norms only (peft 0.2)', async () => {
+  const fp32 = async (peft: string | undefined) => {
+    const r = await analyze(lora8('prepare_model_for_int8_training', '256'), { device: 'a10g', versions: { transformers: '4.30.0', ...(peft ? { peft } : {}) } });
+    const p = r.models[0].estimate.phases.find((x) => x.phase === 'training')!;
+    return p.breakdown.filter((c) => /^parameters \(float32\)/.test(c.label)).reduce((a, c) => a + c.bytes, 0);
+  };
+  // Llama-2-7B's 16-bit parameters outside the int8 Linears: embed_tokens and lm_head (32000 × 4096 each) and the
+  // 65 RMSNorm weights (4096 each), 4 bytes each in float32.
+  const all = (2 * 32000 * 4096 + 65 * 4096) * 4;
+  assert.equal(await fp32(undefined), all);
+  assert.equal(await fp32('0.3.0'), all);
+  assert.equal(await fp32('0.2.0'), 0); // LLaMA's norms are named "norm", not "layer_norm": nothing matches
+});

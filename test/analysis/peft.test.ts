@@ -266,3 +266,36 @@ for _ in range(2):
   const unknownRole = await layerActs('["c_attn", "lm_head"]');
   assert.equal(unknownRole.bytes, all.bytes);
 });
+
+// ljy0ustc/LLaRA (docs/accuracy.md, OOM reports replayed): the PEFT model is an attribute of the program's own
+// module (`self.llama_model = get_peft_model(self.llama_model, cfg)`). Its freezing was lost: AdamW state and
+// gradients for all 6.7B parameters, "OOM001 over by 42.6 GB" on a 24 GB card for a LoRA run.
+test('a PEFT model held by a module of the program: only its adapters (and the module\'s own layers) train', async () => {
+  const r = await analyze(`import torch, torch.nn as nn
+from transformers import LlamaForCausalLM
+from peft import LoraConfig, get_peft_model, TaskType
+
+class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.llama_model = LlamaForCausalLM.from_pretrained("meta-llama/Llama-2-7b-hf", torch_dtype=torch.bfloat16)
+        cfg = LoraConfig(task_type=TaskType.CAUSAL_LM, r=8, lora_alpha=32, target_modules=['q_proj', 'v_proj'])
+        self.llama_model = get_peft_model(self.llama_model, cfg)
+        self.proj = nn.Linear(256, 4096)
+
+model = M().cuda()
+opt = torch.optim.Adam(model.parameters(), lr=1e-4)
+for _ in range(3):
+    ids = torch.randint(0, 32000, (1, 512), device="cuda")
+    loss = model.llama_model(input_ids=ids, labels=ids).loss
+    loss.backward(); opt.step(); opt.zero_grad()
+`, { device: 'rtx-4090', versions: {} });
+  const t = r.models[0].estimate.phases.find((p) => p.phase === 'training')!;
+  const part = (re: RegExp) => t.breakdown.filter((c) => re.test(c.label)).reduce((a, c) => a + c.bytes, 0);
+  // LoRA r=8 on q_proj and v_proj of 32 layers: 32 · 2 · (4096·8 + 8·4096) = 4,194,304 float32 adapter parameters
+  // (peft keeps adapters in float32), plus the module's own Linear(256, 4096) in float32.
+  const trainable = 4_194_304 * 4 + (256 * 4096 + 4096) * 4;
+  assert.equal(part(/^optimizer state/), 2 * trainable);
+  assert.equal(part(/^gradients/), trainable);
+  assert.notEqual(t.fits, false);
+});

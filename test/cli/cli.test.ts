@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -174,4 +174,19 @@ test('devices: each card with its nominal size and the usable figure budgets are
   assert.match(r.out, /^a100-80gb\s+A100 80GB\s+80\.0 GiB\s+85\.9 GB\s+usable 79\.14 GiB$/m);
   // L4: no public figure for what CUDA reports: the nominal size (23,034 MiB) is what budgets use, and the line says so.
   assert.match(r.out, /^l4\s+L4\s+22\.5 GiB\s+24\.2 GB\s+usable not known \(budgets use the nominal size\)$/m);
+});
+
+// A checkout without a project marker (an archive, a copied folder) checked from its top folder: that folder is the
+// workspace, so `sys.path.insert(0, "../src")` in scripts/train.py reaches src/ (runa91/barc_release, replayed in
+// docs/accuracy.md: "No model found" before).
+test('check scripts/x.py from a folder with no project marker: the folder is the workspace', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'oomlens-nomarker-'));
+  mkdirSync(join(dir, 'src', 'mypkg'), { recursive: true });
+  mkdirSync(join(dir, 'scripts'));
+  writeFileSync(join(dir, 'src', 'mypkg', '__init__.py'), '');
+  writeFileSync(join(dir, 'src', 'mypkg', 'model.py'), 'import torch.nn as nn\n\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(1024, 1024)\n');
+  writeFileSync(join(dir, 'scripts', 'train.py'), "import os, sys\nsys.path.insert(0, os.path.join(os.path.dirname(__file__), '../', 'src'))\nfrom mypkg.model import Net\n\nmodel = Net().cuda()\n");
+  const r = run(['check', 'scripts/train.py', '--format', 'json', '--device', 't4'], dir);
+  const out = JSON.parse(r.out) as { files: { models: { name: string; params: number }[] }[] };
+  assert.deepEqual(out.files[0].models.map((m) => [m.name, m.params]), [['Net', 1024 * 1024 + 1024]]);
 });

@@ -7,9 +7,9 @@
  * nearest pyproject.toml; command-line flags win.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { commandFromText } from '../program/launch';
-import { findRoot, workspaceFor } from '../program/workspace';
+import { findRoot, isInside, markedRoot, workspaceFor } from '../program/workspace';
 import { pathToFileURL } from 'node:url';
 import { displayName, listDevices, parseDeviceSpec, usableCapacity } from '../../../shared/src/devices';
 import { renderSvg } from '../timeline/render';
@@ -63,8 +63,21 @@ function settingsFor(file: string, opts: CliOptions): FileSettings {
 
 async function analyseWith(text: string, file: string, s: FileSettings, opts: CliOptions): Promise<{ result: AnalysisResult; findings: Finding[] }> {
   const launch = opts.launch && resolve(opts.launch.script) === resolve(file) ? opts.launch : undefined;
-  const result = await analyze(text, { path: file, device: s.device, disabledRules: s.disabled, severityOverrides: s.severity, preview: opts.preview, ...(launch ? { launch } : {}) });
+  const result = await analyze(text, { path: file, device: s.device, disabledRules: s.disabled, severityOverrides: s.severity, preview: opts.preview, ...(launch ? { launch } : {}), ...cwdRoot(file) });
   return { result, findings: result.findings.filter((f) => selected(f.code, opts)) };
+}
+
+/**
+ * A checkout with no project marker (.git, pyproject.toml, setup.py, setup.cfg: an archive, a copied folder) run
+ * from its top folder: the folder the command runs in is the workspace, as for ruff and eslint, so that
+ * `sys.path.insert(0, "../src")` in `scripts/train.py` reaches `src/` (runa91/barc_release, replayed in
+ * docs/accuracy.md). Without it the workspace was the script's own folder and the model "not found".
+ */
+function cwdRoot(file: string): { workspaceRoot?: string } {
+  const abs = resolve(file);
+  const cwd = process.cwd();
+  if (markedRoot(abs) !== undefined || !isInside(abs, cwd) || dirname(abs) === cwd) return {};
+  return { workspaceRoot: cwd };
 }
 
 function badDevice(device: string, where: string): string | undefined {

@@ -41,7 +41,7 @@ import { hfConfig, inferenceUses, inTrainingCall, inTrainingStep } from './infer
 import { hfConfigView, hfLoadOf, hfLoads, readConfig, UnknownConfigField } from '../frameworks/transformers/semantics';
 import { autoClassFor, numLabels, type HfConfig } from '../frameworks/transformers/catalog';
 import { llamaBlockExtra, pythonActivation, trainingCacheCopies } from '../frameworks/transformers/activations';
-import { adapterReadInputs, kbitPrepOf, peftOf } from '../frameworks/peft/semantics';
+import { adapterReadInputs, kbitPrepOf, peftOf, type PeftInfo } from '../frameworks/peft/semantics';
 import { FROZEN, unknownModuleSlots } from '../frameworks/torch/semantics';
 
 export interface OptimizerUse {
@@ -947,6 +947,32 @@ function forwardCast(it: Interpreter, rec: ModelRecord): { dtype: DType; text: s
   return undefined;
 }
 
+/** The PEFT model an attribute of the module holds (a few levels down), with the ids of its tensors. */
+function heldPeft(root: Value | undefined): { info: PeftInfo; ids: Set<number> } | undefined {
+  if (root?.t !== 'inst') return undefined;
+  const seen = new Set<object>([root]);
+  let level: Value[] = [root];
+  for (let depth = 0; depth < 4 && level.length; depth++) {
+    const next: Value[] = [];
+    for (const v of level) {
+      if (v.t !== 'inst') continue;
+      for (const a of [...v.attrs.values(), ...(v.items ?? [])]) {
+        if (a.t !== 'inst' || seen.has(a)) continue;
+        seen.add(a);
+        const info = peftOf(a);
+        if (info) {
+          const ids = new Set<number>();
+          visitTensors(a, (t) => ids.add(t.id));
+          return { info, ids };
+        }
+        next.push(a);
+      }
+    }
+    level = next;
+  }
+  return undefined;
+}
+
 /** The optimizer given this model's parameters; an unbound one only when this is the only model. */
 export function optimizerOf(prog: TrainingProgram, ids: Set<number>, single: boolean): OptimizerUse | undefined {
   return prog.optimizers.find((o) => o.params.some((t) => ids.has(t.id)))
@@ -1113,7 +1139,7 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
   // The load phase's optimizer state (Adagrad's, made at construction: constructedStateEvents) is sized again below.
   const weights = liveAtEnd(base).filter((t) => t.role !== 'optimizer' && !(prog.liveAtStep && t.group?.startsWith(STATE_DICT_GROUP))).map(atStep).map((t) => (castsIt(t) && t.role === 'param' && (t.dtype === 'bfloat16' || t.dtype === 'float16') ? { ...t, dtype: 'float32' as DType, group: t.group?.replace(/\((bfloat16|float16)\)/, '(float32)') } : t));
   if (kbit?.castAll) notes.push('prepare_model_for_kbit_training: float16/bfloat16 parameters outside the quantised layers (embeddings, norms, lm_head) are cast to float32 (peft utils/other.py)');
-  else if (kbit) notes.push(`prepare_model_for_int8_training: 1-D parameters named like ${JSON.stringify(kbit.layerNormNames)} are cast to float32 (peft ≤ 0.5 utils/other.py)`);
+  else if (kbit) notes.push(`prepare_model_for_int8_training (peft 0.2): 1-D parameters named like ${JSON.stringify(kbit.layerNormNames)} are cast to float32 (peft utils/other.py at v0.2.0)`);
   // DeepSpeed's fp16/bf16 engine converts the module's floating parameters to 16 bits on the device.
   const dsMixed = prog.zero?.mixed;
   if (dsMixed) {
@@ -1130,9 +1156,13 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
   const frozen = new Set([...params, ...(rec.params ?? [])].filter((t) => t.note === FROZEN).map((t) => t.id));
   const unfrozen = weights.filter((t) => t.role === 'param' && !frozen.has(t.id)).map((t) => ({ shape: t.shape, dtype: t.dtype }));
   // PEFT: the base is frozen; only the adapters, modules_to_save copies and unfrozen biases train (frameworks/peft/semantics.ts).
-  const peft = peftOf(rec.result);
+  // A PEFT model a module of the program holds (`self.llm = get_peft_model(self.llm, cfg)`): its adapters train and
+  // its base stays frozen; the module's other parameters (a projector beside it) train unless frozen.
+  const held = peftOf(rec.result) ? undefined : heldPeft(rec.result);
+  const peft = peftOf(rec.result) ?? held?.info;
+  const beside = held ? weights.filter((t) => t.role === 'param' && !frozen.has(t.id) && !held.ids.has(t.id)).map((t) => ({ shape: t.shape, dtype: t.dtype })) : [];
   const hfLoad = hfLoadOf(rec.result);
-  let trainable: ParamShape[] | null = peft ? (peft.why ? null : peft.trainable.map((t) => ({ shape: [t.params], dtype: t.dtype }))) : frozen.size ? unfrozen : ps;
+  let trainable: ParamShape[] | null = peft ? (peft.why ? null : [...peft.trainable.map((t) => ({ shape: [t.params], dtype: t.dtype })), ...beside]) : frozen.size ? unfrozen : ps;
   if (!peft && frozen.size) {
     if (!unfrozen.length) {
       // Every parameter frozen, yet the program trains: what adds the trainable ones (an adapter built under a

@@ -43,6 +43,14 @@ export function findRoot(file: string, stopAt?: string): string {
   return stop && isInside(dirname(resolve(file)), stop) ? stop : dirname(resolve(file));
 }
 
+/** The nearest folder at or above the file's that holds a project marker (.git, pyproject.toml, …), if any. */
+export function markedRoot(file: string): string | undefined {
+  for (let dir = dirname(resolve(file)); ; dir = dirname(dir)) {
+    if (ROOT_MARKERS.some((m) => existsSync(join(dir, m)))) return dir;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
 export function isInside(path: string, root: string): boolean {
   const r = relative(root, path);
   return r === '' || (!r.startsWith('..') && !isAbsolute(r));

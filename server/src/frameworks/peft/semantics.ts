@@ -65,8 +65,8 @@ export interface PeftInfo {
 }
 
 /**
- * `castAll`: prepare_model_for_kbit_training casts every float16/bfloat16 parameter to float32; the older
- * prepare_model_for_int8_training (peft ≤ 0.5, utils/other.py) casts only 1-D parameters whose name holds one
+ * `castAll`: prepare_model_for_kbit_training casts every float16/bfloat16 parameter to float32, and so does
+ * prepare_model_for_int8_training from peft 0.3.0; peft 0.2's (utils/other.py at v0.2.0) casts only 1-D parameters whose name holds one
  * of `layer_norm_names` (default ["layer_norm"]).
  */
 export interface KbitPrep { span: Span; checkpointing: boolean; castAll: boolean; layerNormNames?: string[] }
@@ -129,7 +129,13 @@ export function installPeft(it: Interpreter): void {
       const kbit = !!load?.quant;
       const ln = c.kw.get('layer_norm_names') ?? (int8 ? c.args[3] : undefined);
       const layerNormNames = ln && (ln.t === 'list' || ln.t === 'tuple') ? ln.items.flatMap((x) => (x.t === 'str' ? [x.v] : [])) : ['layer_norm'];
-      if (model.t === 'inst') KBIT.set(model, { span: it.span(node), checkpointing: on && kbit, castAll: !int8, ...(int8 ? { layerNormNames } : {}) });
+      // peft 0.2 cast only 1-D parameters named like a layer norm; from 0.3.0 prepare_model_for_int8_training casts
+      // every float16/bfloat16 parameter (utils/other.py at v0.3.0: "cast all non INT8 parameters to fp32"), and from
+      // 0.4.0 it is an alias of prepare_model_for_kbit_training. Unpinned: the cast of every one (the larger).
+      const pv = ((it.state.get('versions') as Record<string, string> | undefined) ?? {}).peft;
+      const [maj, min] = (pv ?? '').split('.').map((x) => Number(x));
+      const layerNormOnly = int8 && pv !== undefined && Number.isFinite(maj) && Number.isFinite(min) && maj === 0 && min < 3;
+      if (model.t === 'inst') KBIT.set(model, { span: it.span(node), checkpointing: on && kbit, castAll: !layerNormOnly, ...(layerNormOnly ? { layerNormNames } : {}) });
       if (on && kbit) trainingProgram(it).checkpointing.push({ span: it.span(node), how: `${name}(use_gradient_checkpointing=True)` });
       return model;
     });
