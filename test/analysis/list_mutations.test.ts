@@ -57,3 +57,11 @@ it('math.log(x, base) and math.log10 (CPython: log(x) / log(base) in doubles)', 
   assert.equal(await count('self.b = nn.Sequential(*[nn.Linear(64, 64) for _ in range(int(math.log(1000, 10)))])'), 2 * lin(64, 64));
   assert.equal(await count('self.b = nn.Sequential(*[nn.Linear(64, 64) for _ in range(int(math.log10(1000)))])'), 3 * lin(64, 64));
 });
+
+// clovaai/stargan-v2 (core/model.py): `self.unshared += [nn.Sequential(...)]` on an nn.ModuleList was "operator + on
+// ModuleList and list", and the whole model's size unknown. ModuleList.__iadd__ extends it in place
+// (torch/nn/modules/container.py); a list's `+=` extends the list every name holding it sees.
+it('ModuleList += [modules] extends it; a list += is in place', async () => {
+  assert.equal(await count('self.unshared = nn.ModuleList()\nfor _ in range(3):\n    self.unshared += [nn.Sequential(nn.Linear(64, 64), nn.ReLU())]'), 3 * lin(64, 64));
+  assert.equal(await count('d = [16]\ne = d\ne += [32, 64]\nself.l = nn.Linear(d[-1], len(d))'), lin(64, 3));
+});

@@ -484,7 +484,7 @@ function toFacts(rec: ModelRecord, versions: Record<string, string>, it: Interpr
       unknowns: checkpointUnknowns.length ? [...rec.unknowns, ...checkpointUnknowns] : rec.unknowns,
     });
   } else {
-    phases.push({ phase: rec.phase, events: rec.events, span: rec.span, jitted: rec.jitted, notes: rec.notes, unknowns: rec.unknowns });
+    phases.push({ phase: rec.phase, events: offDeviceCast(rec, it), span: rec.span, jitted: rec.jitted, notes: rec.notes, unknowns: rec.unknowns });
   }
   phases.push(...inferencePhases(rec, it, phases));
   phases.push(...trainingPhases(rec, it, phases, params));
@@ -495,6 +495,26 @@ function toFacts(rec: ModelRecord, versions: Record<string, string>, it: Interpr
     params: params.map(fact), buffers: buffers.map(fact), paramCount: count, phases, unknowns,
     runtime: runtimeFacts(rec, versions, it),
   };
+}
+
+/**
+ * A transformers model loaded on the host and cast on its way to the accelerator (`.to("cuda", dtype=torch.float16)`
+ * in one call, or `.half()` before `.cuda()`): the device only ever holds the cast tensors (Module._apply makes each
+ * new tensor on the target from the host one), so the load phase holds them in the dtype they arrive in. A cast
+ * after the move (on the device) keeps the events as loaded. The same test as the torch branch's `castOnDevice`.
+ */
+function offDeviceCast(rec: ModelRecord, it: Interpreter): MemoryEvent[] {
+  const r = rec.result;
+  if (rec.framework !== 'transformers' || r?.t !== 'inst') return rec.events;
+  const castOnDevice = it.state.has(`castFrom:${r.id}:onDevice`) || !it.state.has(`moved:${r.id}`);
+  if (castOnDevice) return rec.events;
+  const now = new Map<number, TensorFact['dtype']>();
+  visitTensors(r, (t) => { now.set(t.id, t.dtype); });
+  return rec.events.map((e) => {
+    if (e.op !== 'alloc' || (e.tensor.role !== 'param' && e.tensor.role !== 'buffer')) return e;
+    const d = now.get(e.tensor.id);
+    return d && d !== e.tensor.dtype ? { ...e, tensor: { ...e.tensor, dtype: d, group: e.tensor.group?.replace(`(${e.tensor.dtype})`, `(${d})`) } } : e;
+  });
 }
 
 /**

@@ -518,9 +518,28 @@ export class Interpreter {
     const op = node.childForFieldName('operator')!.text.replace('=', '');
     const cur = this.eval(left);
     const rhs = this.withTemps([cur], () => this.eval(node.childForFieldName('right')!));
-    const v = this.binop(op, cur, rhs, node);
+    // `+=` on a list or a module container is in place (list.__iadd__ extends it; ModuleList.__iadd__ is
+    // `self.extend(modules)`, torch/nn/modules/container.py): every name holding it sees the new items.
+    if (op === '+' && cur.t === 'inst' && cur.items && cur.cls.kind === 'torch') {
+      const ext = this.getAttr(cur, 'extend', node);
+      if (ext.t !== 'unknown') {
+        this.call(ext, { args: [rhs], kw: new Map() }, node);
+        this.memory.collect(true);
+        return;
+      }
+    }
+    const v = cur.t === 'list' && op === '+' ? this.extendInPlace(cur, rhs, node) : this.binop(op, cur, rhs, node);
     this.assign(left, v, node);
     this.memory.collect(true);
+  }
+
+  /** `xs += ys` on a list: ys's items appended to xs itself (list.__iadd__), or unknown when ys is not iterable here. */
+  private extendInPlace(cur: Value & { t: 'list' }, rhs: Value, node: SyntaxNode): Value {
+    const more = this.iterate(rhs, node);
+    if (!more) return this.binop('+', cur, rhs, node);
+    if (this.overCap(cur.items.length, more.length, node)) return cur;
+    cur.items.push(...more.slice());
+    return cur;
   }
 
   assign(target: SyntaxNode, value: Value, at: SyntaxNode): void {

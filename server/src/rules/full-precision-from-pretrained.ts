@@ -28,7 +28,9 @@
  * are what mixed-precision training keeps as its master copy, and a
  * float16 load breaks it (`GradScaler.unscale_` raises "Attempting to
  * unscale FP16 gradients", which the Trainer's `fp16=True` calls). Its
- * memory is OOM403's and OOM001's to explain.
+ * memory is OOM403's and OOM001's to explain. Quiet too for a model loaded
+ * on the host and moved to the device already cast
+ * (`.to("cuda", dtype=torch.float16)`): the device never holds float32.
  *
  * ## Fix safety
  * Unsafe: computing in 16 bits changes numerics. The fix picks float16 on
@@ -72,6 +74,9 @@ export const fullPrecisionFromPretrained: Rule = {
       if (v && Number(v.split('.')[0]) >= 5) continue;
       const model = ctx.models.find((m) => hfLoadOf(m.record.result) === load);
       if (model && trainedInFull(model.report.facts)) continue;
+      // Loaded on the host and cast on the way to the device (`.to("cuda", dtype=torch.float16)`): the device never
+      // holds the float32 weights, so a dtype at the load saves nothing there (diffusers' SDXL training script).
+      if (model && !arrivesInFloat32(model.report.facts)) continue;
       const bf16 = ctx.target.device.bf16;
       const want = load.checkpointDtype === 'bfloat16' && bf16 ? 'bfloat16' : 'float16';
       // The dtype is spelled through the name the program bound torch to at
@@ -110,4 +115,10 @@ function trainedInFull(facts: ModelFacts): boolean {
     if (e.op === 'alloc' && e.tensor.role === 'gradient') grads += e.tensor.shape.reduce((a, b) => a * b, 1);
   }
   return grads >= facts.paramCount / 2;
+}
+
+/** Whether the load phase, on the device, holds float32 parameters. */
+function arrivesInFloat32(facts: ModelFacts): boolean {
+  const load = facts.phases.find((p) => p.phase === 'load');
+  return !load || load.events.some((e) => e.op === 'alloc' && e.tensor.role === 'param' && e.tensor.dtype === 'float32');
 }

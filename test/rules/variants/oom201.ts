@@ -85,5 +85,10 @@ export function oom201(): Family {
   quiet('torch_dtype="auto" in a splat-free main()', program({ ...BASE, where: 'main' }).replace(`from_pretrained(${ID})`, `from_pretrained(${ID}, torch_dtype="auto")`));
   quiet('torch_dtype inside a kwargs dict splat', program({ ...BASE, args: 'splat' }).replace('{"low_cpu_mem_usage": True}', '{"low_cpu_mem_usage": True, "torch_dtype": torch.float16}'));
   quiet('th.bfloat16 through an alias', program({ ...BASE, imp: 'alias', torch: 'th' }).replace(`from_pretrained(${ID})`, `from_pretrained(${ID}, torch_dtype=th.bfloat16)`));
+  // Loaded on the host and cast on its way to the device (diffusers' SDXL script): the device never holds float32.
+  quiet('.to("cuda", dtype=torch.float16) from the host', program({ ...BASE, extra: 'model.to("cuda", dtype=torch.float16)' }));
+  quiet('.half() before .cuda()', program({ ...BASE, extra: 'model = model.half().cuda()' }));
+  // Moved first, then cast on the device: float32 reached it.
+  variants.push({ name: 'cast after the move: .cuda() then .half()', text: program({ ...BASE, extra: 'model = model.cuda()\nmodel = model.half()' }), fires: true, fixed: 'torch_dtype=torch.float16' });
   return { code: 'OOM201', device: 'a100-40gb', versions: { transformers: '4.38.0' }, unsafe: true, variants };
 }
