@@ -65,3 +65,10 @@ it('ModuleList += [modules] extends it; a list += is in place', async () => {
   assert.equal(await count('self.unshared = nn.ModuleList()\nfor _ in range(3):\n    self.unshared += [nn.Sequential(nn.Linear(64, 64), nn.ReLU())]'), 3 * lin(64, 64));
   assert.equal(await count('d = [16]\ne = d\ne += [32, 64]\nself.l = nn.Linear(d[-1], len(d))'), lin(64, 3));
 });
+
+// clovaai/stargan-v2 keeps its networks in a munch.Munch (a dict whose keys are attributes): `nets.generator`
+// was unknown, and so was every model and step after it.
+it('munch.Munch / EasyDict: keys read as attributes', async () => {
+  assert.equal(await count('from munch import Munch\nnets = Munch(enc=nn.Linear(64, 32), dec=nn.Linear(32, 64))\nself.enc = nets.enc\nself.dec = nets["dec"]'), lin(64, 32) + lin(32, 64));
+  assert.equal(await count('from easydict import EasyDict\ncfg = EasyDict({"width": 48})\nself.l = nn.Linear(cfg.width, 8)'), lin(48, 8));
+});

@@ -7,7 +7,7 @@
  *   `yaml.safe_load(f)` / `yaml.load(f, Loader=…)` / `yaml.full_load(f)`,
  *   `toml.load(f)` / `tomllib.load(f)` parse it; `json.loads(s)` parses text.
  * - `OmegaConf.load(path)` / `OmegaConf.create(dict)`, `ml_collections.ConfigDict`,
- *   `easydict.EasyDict`, `types.SimpleNamespace`, `addict.Dict`, yacs `CfgNode`:
+ *   `easydict.EasyDict`, `types.SimpleNamespace`, `addict.Dict`, `munch.Munch`, yacs `CfgNode`:
  *   dicts whose keys are also attributes.
  * - `os.path.join/dirname/basename/abspath/realpath/expanduser` on strings;
  *   `os.path.exists/isfile/isdir` of a workspace path decide their branch.
@@ -199,7 +199,9 @@ export function installConfigFiles(it: Interpreter): void {
   reg('omegaconf.OmegaConf.to_container', (_s, c) => c.args[0] ?? NONE);
   reg('omegaconf.OmegaConf.to_object', (_s, c) => c.args[0] ?? NONE);
   for (const n of ['ml_collections.ConfigDict', 'ml_collections.config_dict.ConfigDict', 'ml_collections.FrozenConfigDict',
-    'easydict.EasyDict', 'addict.Dict', 'yacs.config.CfgNode', 'types.SimpleNamespace', 'argparse.Namespace']) {
+    'easydict.EasyDict', 'addict.Dict', 'yacs.config.CfgNode', 'types.SimpleNamespace', 'argparse.Namespace',
+    // munch.Munch: a dict whose keys are also attributes (clovaai/stargan-v2 keeps its networks in one).
+    'munch.Munch', 'munch.DefaultMunch', 'box.Box', 'attrdict.AttrDict']) {
     reg(n, (_s, c) => {
       const base = c.args[0];
       const out: Value = base?.t === 'dict' ? asAttrs(base) : { t: 'dict', keys: [], vals: [], attrs: true };

@@ -587,7 +587,10 @@ export function installTorch(it: Interpreter): void {
     'get_buffer', 'register_forward_hook', 'register_forward_pre_hook', 'register_backward_hook', 'register_full_backward_hook',
     'register_full_backward_pre_hook', 'register_load_state_dict_post_hook', 'register_state_dict_pre_hook', 'named_children',
     'named_buffers', 'get_extra_state', 'set_extra_state', 'type', 'ipu', 'xpu', 'mps', '__repr__', '__iter__', '__getitem__', '__contains__',
-    'reset_parameters', '_reset_parameters', 'flatten_parameters', 'check_forward_args', 'extra_repr']);
+    'reset_parameters', '_reset_parameters', 'flatten_parameters', 'check_forward_args', 'extra_repr',
+    // peft / transformers methods that report and change nothing (peft_model.py, modeling_utils.py).
+    'print_trainable_parameters', 'get_nb_trainable_parameters', 'num_parameters', 'get_memory_footprint',
+    'get_input_embeddings', 'get_output_embeddings', 'enable_input_require_grads']);
   it.externPrefixes.push(['torch.nn.Module.', (_i, self, _c, node, fnv) => {
     const method = fnv.name.slice('torch.nn.Module.'.length);
     if (READS.has(method) || method.includes('.') || self?.t !== 'inst' || !it.memory.current) return unknown('__pass__');
