@@ -53,6 +53,19 @@ test('raw draws bound as a batch are data, not a model', async () => {
   assert.deepEqual(r.models.map((m) => m.facts.name), []);
 });
 
+// ayaka14732/llama-2-jax-style hand-written models draw their weights raw (`rand.normal(k, shape)`) in a function the
+// program calls its parameters' init: "No model found" before (docs/accuracy.md, OOM reports replayed).
+test('raw draws the program names parameters (params = init_params(key)) are a model', async () => {
+  const text = [
+    'import jax', '', '',
+    'def init_params(key):', '    k1, k2 = jax.random.split(key)',
+    '    return {"w1": jax.random.normal(k1, (1024, 4096)), "w2": jax.random.normal(k2, (4096, 1024))}', '', '',
+    'params = init_params(jax.random.PRNGKey(0))', '',
+  ].join('\n');
+  const r = await analyze(text, { device: 'a100-40gb', versions: {} });
+  assert.deepEqual(r.models.map((m) => [m.facts.name, m.facts.paramCount]), [['params', 2 * 1024 * 4096]]);
+});
+
 test('an initializer that is not modelled (orthogonal: QR of a normal draw) leaves the size unknown, never a number', async () => {
   const text = fixture.replace('jax.nn.initializers.lecun_normal()(k, (dim, 4 * dim))', 'jax.nn.initializers.orthogonal()(k, (dim, 4 * dim))');
   const r = await analyze(text, { device: 'a100-40gb', versions: {} });

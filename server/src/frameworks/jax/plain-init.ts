@@ -98,8 +98,13 @@ function endPlainInit(it: Interpreter, r: ModelRecord, bound: Value | undefined,
   const leaves: TensorV[] = [];
   let foreign = false;
   // A raw draw kept as it came from the sampler (`{"x": jax.random.normal(k, (B, D))}`) is data, not a parameter
-  // an init made: parameters are an initializer's output, a scaled draw, or a fill.
-  visitTensors(bound, (t) => { if (mine.has(t.id) && !/int|bool/.test(t.dtype) && !t.random) leaves.push(t); else foreign = true; });
+  // an init made: parameters are an initializer's output, a scaled draw, or a fill — unless the program calls it
+  // parameters (`params = init_params(key)` returning raw `jax.random.normal` draws, as hand-written JAX models do).
+  const left = stmt?.namedChildren[0]?.childForFieldName('left');
+  const right = stmt?.namedChildren[0]?.childForFieldName('right');
+  const callee = right?.type === 'call' ? right.childForFieldName('function')?.text ?? '' : '';
+  const named = /param|weight/i.test(`${left?.text ?? ''} ${callee}`);
+  visitTensors(bound, (t) => { if (mine.has(t.id) && !/int|bool/.test(t.dtype) && (!t.random || named)) leaves.push(t); else foreign = true; });
   if (foreign || leaves.length === 0) return false;
   // A leaf the analysis could not size (an initializer that is not modelled) makes the tree's size unknown.
   for (const u of unknownLeaves(bound)) r.unknowns.push({ what: 'a parameter of the tree', reason: u.reason, span: u.span });
@@ -114,10 +119,8 @@ function endPlainInit(it: Interpreter, r: ModelRecord, bound: Value | undefined,
     ev.tensor.group = `${path.split('.')[0] || 'params'} (${ev.tensor.dtype})`;
   }
   r.result = bound;
-  const left = stmt?.namedChildren[0]?.childForFieldName('left');
   if (left?.type === 'identifier') r.name = left.text;
   // The model is reported where the tree is bound (`params = init_params(key)`), not at its first draw.
-  const right = stmt?.namedChildren[0]?.childForFieldName('right');
   if (right) r.span = it.span(right);
   if (!r.jitted) {
     const site = right?.type === 'call' ? r.plainInit?.calls.find((s) => s.node.id === right.id) : undefined;
