@@ -53,3 +53,19 @@ for step in range(3):
   assert.equal(t.peakIsLowerBound, false, JSON.stringify(m.facts.unknowns));
   assert.ok(t.breakdown.some((c) => /saved for the backward, op by op/.test(c.label)));
 });
+
+// pytorch/examples imagenet/main.py: `model_names = sorted(name for name in models.__dict__ if name.islower() ...)`
+// and `models.__dict__[args.arch]()`: "No model found" before.
+test('models.__dict__[arch]() builds the named model; a name not modelled is an unknown, never another model', async () => {
+  const prog = (arch: string) => `import torch
+import torchvision.models as models
+
+model_names = sorted(name for name in models.__dict__ if name.islower() and not name.startswith("__") and callable(models.__dict__[name]))
+arch = "${arch}"
+model = models.__dict__[arch]().cuda()
+`;
+  const r = await analyze(prog('resnet18'), { device: 't4' });
+  assert.deepEqual(r.models.map((m) => [m.facts.name, m.facts.paramCount]), [['ResNet', 11_689_512]]);
+  const other = await analyze(prog('efficientnet_b0'), { device: 't4' });
+  assert.ok(other.models.every((m) => m.facts.paramCount === null));
+});

@@ -260,15 +260,25 @@ export function installVisionModels(it: Interpreter): void {
     ...RESNET.flatMap((n): [string, string][] => [[`torchvision.models.${n}`, n], [`torchvision.models.resnet.${n}`, n]]),
     ...VGG.flatMap((n): [string, string][] => [[`torchvision.models.${n}`, n], [`torchvision.models.vgg.${n}`, n]]),
   ];
+  const env = (i: Interpreter) => {
+    tree ??= parsePythonSync(SOURCE);
+    return i.runBundled('torchvision.models', VISION_MODELS_LABEL, tree).env;
+  };
   for (const [full, local] of names) {
     it.externValues.set(full, (i: Interpreter, node: SyntaxNode): Value => {
       try {
-        tree ??= parsePythonSync(SOURCE);
+        return env(i)?.vars.get(local) ?? unknown(`${full} is not modelled here`, i.span(node));
       } catch {
         return unknown(`${full} is not modelled here`, i.span(node));
       }
-      const m = i.runBundled('torchvision.models', VISION_MODELS_LABEL, tree);
-      return m.env?.vars.get(local) ?? unknown(`${full} is not modelled here`, i.span(node));
     });
   }
+  // `models.__dict__[args.arch]()` (pytorch/examples imagenet/main.py): the builders modelled here by name; any other
+  // name is not in it, so a lookup of one is an unknown (getItem), never another model.
+  it.externValues.set('torchvision.models.__dict__', (i: Interpreter, node: SyntaxNode): Value => {
+    let e;
+    try { e = env(i); } catch { return unknown('torchvision.models.__dict__ is not modelled here', i.span(node)); }
+    const builders = [...RESNET, ...VGG].filter((n) => /^[a-z]/.test(n) && !n.startsWith('conv') && n !== 'make_layers');
+    return { t: 'dict', keys: builders.map((n) => ({ t: 'str', v: n }) as Value), vals: builders.map((n) => e?.vars.get(n) ?? unknown(n)) };
+  });
 }
