@@ -14,6 +14,7 @@
  * carries its tooltip (contributor, bytes at that step, the line that
  * created it, the step's line) and the location a click opens.
  */
+import { isAbsolute } from 'node:path';
 import { displayName } from '../../../shared/src/devices';
 import type { ModelFacts, Span } from '../../../shared/src/facts';
 import { phaseSeries, type PhaseSeries } from '../../../shared/src/timelineSeries';
@@ -140,7 +141,7 @@ function phaseChart(p: PhaseEstimate, s: PhaseSeries, locate: Locate, opts: Spec
           bytes: `${fmt(v)}${b.max > v ? ` (up to ${fmt(b.max)})` : ''}`,
           created,
           during: during(j, k),
-          ...(loc ? { uri: loc.uri, line: loc.line } : {}),
+          ...(loc?.uri ? { uri: loc.uri, line: loc.line } : {}),
         });
       }
       j = k;
@@ -287,6 +288,8 @@ export function locatorFor(text: string, uri: string, displayPath: string, fileU
     if (!span) return undefined;
     if (span.file) {
       const line = Math.max(0, (span.line ?? 1) - 1);
+      // A file that is not a path (a library modelled by oomlens, frameworks/torch/vision_models.ts): named, no link.
+      if (!isAbsolute(span.file)) return { uri: '', line, where: `${span.file}:${line + 1}`, text: '' };
       return { uri: fileUri(span.file), line, where: `${span.file.split(/[\\/]/).pop()}:${line + 1}`, text: '' };
     }
     let lo = 0;
