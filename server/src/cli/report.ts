@@ -4,7 +4,7 @@
  * line / column pairs; columns count Unicode code points, as an editor's
  * cursor position and ruff do, so a non-ASCII character counts once.
  */
-import { dirname, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Span, Unknown } from '../../../shared/src/facts';
 import type { RuntimePart } from '../../../shared/src/types';
 import { adviseModel, type Change, type FitsOn, type SplitBasis } from '../../../shared/src/advice';
@@ -53,7 +53,7 @@ export class LineIndex {
   /** "line 12" in this text, "model.py:34" in another file (relative to this file's folder). */
   label(span: Span): string {
     if (!span.file) return this.where(span.start);
-    const rel = this.path ? relative(dirname(resolve(this.path)), span.file).split(sep).join('/') : span.file;
+    const rel = this.path && isAbsolute(span.file) ? relative(dirname(resolve(this.path)), span.file).split(sep).join('/') : span.file;
     return `${rel}:${span.line ?? '?'}`;
   }
 
