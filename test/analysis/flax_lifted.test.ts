@@ -4,19 +4,15 @@
 // "No model found" with no unknown. Counts are checked against flax (test/python/build_count.py).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { analyze } from '../../server/src/analysis/analyze';
-import { runPythonJson } from '../python/venv';
+import { countedBoth } from '../python/venv';
 
 const file = join(__dirname, '..', 'fixtures', 'robust', 'flax_lifted.py');
 
 test('nn.scan and nn.vmap of Module classes: the count flax gives', async () => {
-  const text = readFileSync(file, 'utf8');
-  const r = await analyze(text, { path: file, device: 'a100-80gb', versions: {} });
-  const [real] = runPythonJson<{ params: number | null; error?: string }[]>('build_count.py', [{ dir: dirname(file), path: [], code: text }]);
-  assert.ok(typeof real.params === 'number', real.error);
-  assert.deepEqual(r.models.map((m) => [m.facts.name, m.facts.paramCount, m.facts.unknowns.length]), [['Deep', real.params, 0]]);
+  const { oomlens, framework, result: r } = await countedBoth(file);
+  assert.deepEqual(oomlens, [['Deep', framework, 0]]);
   // The scanned block's kernel has the steps as its leading axis; the shared MLP's none; the ensemble's 5.
   const shapes = r.models[0].facts.params.map((p) => p.shape.join('x')).sort();
   assert.deepEqual(shapes, ['256', '256x512', '512', '512x256', '5x256', '5x256x512', '5x512', '5x512x256', '6x256', '6x256', '6x256', '6x256x256']);

@@ -8,7 +8,12 @@
 //   which reported a d20 training step "over by 60 GB" on an 80 GB card.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { analyze } from '../../server/src/analysis/analyze';
+
+// The GPT's parts (attention, MLP, block) of a truth program, up to its model class.
+const GPT_PARTS = readFileSync(join(__dirname, '..', 'truth', 'programs', 'gpt_adamw.py'), 'utf8').split('\nclass GPT(')[0].replace(/^""".*"""\n/, '');
 
 const MLP = `import torch
 import torch.nn as nn
@@ -129,64 +134,7 @@ for step in range(2):
     loss.backward()
     optimizer.step()
     optimizer.zero_grad(set_to_none=True)
-`.replace('__HEAD__', `import math
-
-import torch
-import torch.nn as nn
-from torch.nn import functional as F
-
-VOCAB, BLOCK, N_LAYER, N_HEAD, N_EMBD = 8192, 128, 4, 4, 256
-
-
-class CausalSelfAttention(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.c_attn = nn.Linear(N_EMBD, 3 * N_EMBD)
-        self.c_proj = nn.Linear(N_EMBD, N_EMBD)
-        self.n_head = N_HEAD
-
-    def forward(self, x):
-        B, T, C = x.size()
-        q, k, v = self.c_attn(x).split(N_EMBD, dim=2)
-        q = q.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)
-        k = k.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)
-        v = v.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)
-        att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(k.size(-1)))
-        mask = torch.tril(torch.ones(T, T, dtype=torch.bool))
-        att = att.masked_fill(~mask, float("-inf"))
-        att = F.softmax(att, dim=-1)
-        y = att @ v
-        y = y.transpose(1, 2).contiguous().view(B, T, C)
-        return self.c_proj(y)
-
-
-class MLP(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.c_fc = nn.Linear(N_EMBD, 4 * N_EMBD)
-        self.gelu = nn.GELU()
-        self.c_proj = nn.Linear(4 * N_EMBD, N_EMBD)
-
-    def forward(self, x):
-        return self.c_proj(self.gelu(self.c_fc(x)))
-
-
-class Block(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.ln_1 = nn.LayerNorm(N_EMBD)
-        self.attn = CausalSelfAttention()
-        self.ln_2 = nn.LayerNorm(N_EMBD)
-        self.mlp = MLP()
-
-    def forward(self, x):
-        x = x + self.attn(self.ln_1(x))
-        x = x + self.mlp(self.ln_2(x))
-        return x
-
-
-class GPT(nn.Module):
-`);
+`.replace('__HEAD__', GPT_PARTS);
 
 it('x = x.to(COMPUTE_DTYPE) in the forward: activations in that dtype (bfloat16 on an A100, float32 on a T4)', async () => {
   const act = async (device: string) => {
