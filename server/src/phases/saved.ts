@@ -56,14 +56,21 @@ function short(op: string): string {
  * The tensors one op saves. `act(t)` says whether t is an activation (needs a gradient and is not a
  * parameter or an input the program made).
  */
-export function savedBy(ev: OpEvent, act: (t: TensorV) => boolean): SavedOp {
-  const ins = ev.inputs.filter(act);
-  const grad = (t: TensorV) => act(t) || t.role === 'param';
+/**
+ * `rg`: whether a tensor requires grad (a trainable parameter, or made from one). An op none of whose inputs and
+ * parameters requires grad is not recorded by autograd and saves nothing (torch/csrc/autograd: no grad_fn without
+ * an input that requires grad): the layers of a frozen backbone under a trainable head.
+ */
+export function savedBy(ev: OpEvent, act: (t: TensorV) => boolean, rg?: (t: TensorV) => boolean): SavedOp {
+  const recorded = !rg || ev.inputs.some(rg) || (ev.params ?? []).some(rg);
+  const ins = ev.inputs.filter((t) => act(t) && (!rg || rg(t)));
+  const grad = rg ?? ((t: TensorV) => act(t) || t.role === 'param');
   const outs = ev.outputs;
   const o = outs[0];
   const s = short(ev.op);
-  const params = [...(ev.params ?? []), ...ev.inputs.filter((t) => t.role === 'param')];
-  const base: SavedOp = { op: ev.op, tensors: [], extra: 0, inputs: ins, outputs: outs, ...(params.length ? { params } : {}) };
+  const params = [...(ev.params ?? []), ...ev.inputs.filter((t) => t.role === 'param')].filter((t) => !rg || rg(t));
+  const base: SavedOp = { op: ev.op, tensors: [], extra: 0, inputs: ins, outputs: recorded ? outs : [], ...(params.length ? { params } : {}) };
+  if (!recorded) return base;
   const a = ev.args ?? {};
   const training = a.__training !== false;
   switch (s) {
@@ -72,7 +79,7 @@ export function savedBy(ev: OpEvent, act: (t: TensorV) => boolean): SavedOp {
     case 'Linear': case 'linear': case 'Bilinear': case 'LazyLinear':
     case 'Conv1d': case 'Conv2d': case 'Conv3d': case 'ConvTranspose1d': case 'ConvTranspose2d': case 'ConvTranspose3d':
     case 'conv1d': case 'conv2d': case 'conv3d': case 'conv_transpose1d': case 'conv_transpose2d':
-      return { ...base, tensors: ins };
+      return { ...base, tensors: ev.inputs.filter(act) };
     // matmul/bmm/mm/einsum: `self: grad.bmm(mat2.mT)`, `mat2: self.mT.bmm(grad)`: each operand saved for the other's gradient.
     case 'matmul': case 'bmm': case 'mm': case 'einsum': case 'dot': case 'baddbmm': case 'multiply': case 'mul': {
       // mul: `self: mul_tensor_backward(grad, other)`, `other: mul_tensor_backward(grad, self)`: the same pairing.

@@ -114,6 +114,8 @@ export function enclosingJit(node: SyntaxNode, text: string): GradCall['jit'] {
 export interface OpLevelTrace {
   bytes: number; count: number; unknowns: number;
   backwardPeak?: number; backwardPeakParams?: number; paramGradsAtPeak?: number; savedAtPeak?: number; actGradsAtPeak?: number; paramGrads?: number; output?: TensorV; lowerBounds?: string[]; byOp?: Map<string, number>; byDtype?: Map<string, number>; outputWhy?: string;
+  /** Ops autograd does not record (no input or parameter requires grad: a frozen backbone): they save nothing. */
+  unrecorded?: number;
 }
 
 export interface TrainingProgram {
@@ -659,13 +661,24 @@ export function installTraining(it: Interpreter): void {
     } finally { stopA(); stopO(); }
     const { value: out, rec: tmp } = res;
     const act = (t: TensorV) => made.has(t.id) && t.role === 'activation';
-    const saved = ops.map((ev) => savedBy(ev, act));
+    // What requires grad, op by op: a parameter not frozen, and whatever an op makes from something that does. Only
+    // when some parameter is frozen (else every op reading a parameter or its products is recorded, as before).
+    const frozenParams = ops.some((ev) => [...ev.inputs, ...(ev.params ?? [])].some((t) => t.role === 'param' && t.note === FROZEN));
+    let rg: ((t: TensorV) => boolean) | undefined;
+    if (frozenParams) {
+      const needs = new Set<number>();
+      const req = (t: TensorV) => (t.role === 'param' ? t.note !== FROZEN : needs.has(t.id));
+      for (const ev of ops) if ([...ev.inputs, ...(ev.params ?? [])].some(req)) for (const o of ev.outputs) needs.add(o.id);
+      rg = req;
+    }
+    const saved = ops.map((ev) => savedBy(ev, act, rg));
+    const unrecorded = rg ? ops.filter((ev) => ![...ev.inputs, ...(ev.params ?? [])].some(rg!)).length : 0;
     const lvl = opLevel(saved);
     const outT = out.t === 'tensor' ? out : out.t === 'tuple' && out.items[0]?.t === 'tensor' ? out.items[0] : undefined;
     use.opLevel = {
       bytes: lvl.saved, count: lvl.count, unknowns: tmp.unknowns.length + (out.t === 'unknown' ? 1 : 0),
       backwardPeak: lvl.backwardPeak, backwardPeakParams: lvl.backwardPeakParams, paramGradsAtPeak: lvl.paramGradsAtPeak, savedAtPeak: lvl.savedAtPeak, actGradsAtPeak: lvl.actGradsAtPeak, paramGrads: lvl.paramGrads, output: outT && !saved.some((sv) => sv.tensors.some((t) => t.id === outT.id)) ? outT : undefined,
-      lowerBounds: lvl.lowerBounds, byOp: lvl.byOp, byDtype: lvl.byDtype, outputWhy: out.t === 'unknown' ? out.reason : undefined,
+      lowerBounds: lvl.lowerBounds, byOp: lvl.byOp, byDtype: lvl.byDtype, unrecorded, outputWhy: out.t === 'unknown' ? out.reason : undefined,
     };
     return out;
   });
@@ -1322,6 +1335,9 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
   if ('why' in a && !('layers' in a) && traced?.opLevel) {
     // Not a transformer stack: the op outputs the forward made, each kept by autograd for the backward.
     const o = traced.opLevel;
+    // Layers under frozen parameters save nothing, but the tensors they make and free while the forward runs are a
+    // working set the saved tensors do not show (a frozen ResNet-50 at batch 32: 472 MB measured, 139 MB saved-only).
+    if (o.unrecorded) unknowns.push({ what: 'forward working memory', reason: `${o.unrecorded} ops of the forward run on frozen parameters (requires_grad=False): autograd keeps nothing of them, but the tensors they make and free as the forward runs are not counted`, span: traced.span });
     if (tracedTorch) {
       // Before this forward: the previous iteration's output, while the name it is bound to is reassigned, and the
       // previous step's gradients when zero_grad() only comes after the forward (both freed before the backward).

@@ -671,7 +671,13 @@ export function installTorch(it: Interpreter): void {
     reg([`${base}.float`], (self) => cast(self, 'float32', undefined));
     reg([`${base}.double`], (self) => cast(self, 'float64', undefined));
     reg([`${base}.cpu`], (self) => cast(self, undefined, 'cpu'));
-    for (const same of ['eval', 'train', 'requires_grad_', 'to_empty', 'share_memory', 'apply', 'compile']) reg([`${base}.${same}`], (self) => self ?? NONE);
+    for (const same of ['eval', 'train', 'to_empty', 'share_memory', 'apply', 'compile']) reg([`${base}.${same}`], (self) => self ?? NONE);
+    // Module.requires_grad_(requires_grad=True) sets the flag of every parameter (torch/nn/modules/module.py).
+    reg([`${base}.requires_grad_`], (self, c) => {
+      const rg = c.args[0] ?? c.kw.get('requires_grad');
+      if (self) for (const t of moduleTensors(self).params) freeze(t, rg?.t === 'bool' && !rg.v);
+      return self ?? NONE;
+    });
     reg([`${base}.parameters`], (self) => ({ t: 'list', items: self ? moduleTensors(self).params : [] }));
     reg([`${base}.buffers`], (self) => ({ t: 'list', items: self ? moduleTensors(self).buffers : [] }));
     for (const [m, role] of [['named_parameters', 'param'], ['named_buffers', 'buffer']] as const) {
