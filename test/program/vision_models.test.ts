@@ -69,3 +69,23 @@ model = models.__dict__[arch]().cuda()
   const other = await analyze(prog('efficientnet_b0'), { device: 't4' });
   assert.ok(other.models.every((m) => m.facts.paramCount === null));
 });
+
+// DETR-style backbones (facebookresearch/detr models/backbone.py): `IntermediateLayerGetter(getattr(torchvision.models,
+// name)(...), return_layers)` keeps the children up to the last returned layer. "Not modelled" before: the whole
+// backbone was missing from DETR's count.
+test('IntermediateLayerGetter keeps the children up to the last returned layer', async () => {
+  const code = `import torch
+import torchvision
+from torchvision.models._utils import IntermediateLayerGetter
+
+backbone = getattr(torchvision.models, "resnet50")(replace_stride_with_dilation=[False, False, True])
+body = IntermediateLayerGetter(backbone, return_layers={"layer2": "0", "layer3": "1"})
+`;
+  const py = pythonWithTorch();
+  if (!py.exe) assert.fail(`no python3 with PyTorch; tried ${py.tried.join('; ')}`);
+  const r = spawnSync(py.exe, ['-W', 'ignore', '-c', `${code}print(sum(p.numel() for p in body.parameters()))\n`], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const res = await analyze(code, { device: 't4' });
+  const body = res.models.find((m) => m.facts.name === 'IntermediateLayerGetter');
+  assert.equal(body?.facts.paramCount, Number(r.stdout.trim()));
+});

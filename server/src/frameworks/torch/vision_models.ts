@@ -8,7 +8,8 @@
  * convolution, "ResNet v1.5"; Xie et al. 2017 ResNeXt; Zagoruyko & Komodakis 2016 wide ResNets; Simonyan &
  * Zisserman 2015 VGG, configurations A, B, D, E) and torchvision's documented module names and signatures
  * (pytorch.org/vision/stable/models.html: `model.fc`, `model.layer1`, `model.classifier[6]`, `num_classes`,
- * `weights` / `pretrained`), so that programs replacing a head (`model.fc = nn.Linear(model.fc.in_features, n)`)
+ * `weights` / `pretrained`; models/_utils.py IntermediateLayerGetter's documented behaviour: the children up to the
+ * last returned one, a dict of the returned outputs), so that programs replacing a head (`model.fc = nn.Linear(model.fc.in_features, n)`)
  * read the attributes they expect. Parameter counts are checked against torchvision itself
  * (test/program/vision_models.test.ts). Pretrained weights change no size: they are loaded into the same tensors.
  */
@@ -243,11 +244,35 @@ def vgg19(pretrained=False, progress=True, weights=None, **kwargs):
 
 def vgg19_bn(pretrained=False, progress=True, weights=None, **kwargs):
     return VGG(make_layers(VGG_CFGS["E"], batch_norm=True), **kwargs)
+
+
+class IntermediateLayerGetter(nn.ModuleDict):
+    def __init__(self, model, return_layers):
+        remaining = dict(return_layers)
+        layers = {}
+        for name, module in model.named_children():
+            layers[name] = module
+            if name in remaining:
+                del remaining[name]
+            if not remaining:
+                break
+        super().__init__(layers)
+        self.return_layers = dict(return_layers)
+
+    def forward(self, x):
+        out = {}
+        for name, module in self.items():
+            x = module(x)
+            if name in self.return_layers:
+                out[self.return_layers[name]] = x
+        return out
 `;
 
 /** The names the source defines that programs reach as torchvision.models.X (and torchvision.models.resnet.X, .vgg.X). */
 const RESNET = ['resnet18', 'resnet34', 'resnet50', 'resnet101', 'resnet152', 'resnext50_32x4d', 'resnext101_32x8d', 'resnext101_64x4d', 'wide_resnet50_2', 'wide_resnet101_2', 'ResNet', 'BasicBlock', 'Bottleneck', 'conv3x3', 'conv1x1'];
 const VGG = ['vgg11', 'vgg11_bn', 'vgg13', 'vgg13_bn', 'vgg16', 'vgg16_bn', 'vgg19', 'vgg19_bn', 'VGG', 'make_layers'];
+/** torchvision.models._utils.IntermediateLayerGetter: a model's children up to the last one returned (DETR's backbone). */
+const UTILS = ['IntermediateLayerGetter'];
 
 /** Shown as the file of what this source builds (spans, breakdowns). */
 export const VISION_MODELS_LABEL = 'torchvision.models (as oomlens models it)';
@@ -259,6 +284,7 @@ export function installVisionModels(it: Interpreter): void {
   const names: [string, string][] = [
     ...RESNET.flatMap((n): [string, string][] => [[`torchvision.models.${n}`, n], [`torchvision.models.resnet.${n}`, n]]),
     ...VGG.flatMap((n): [string, string][] => [[`torchvision.models.${n}`, n], [`torchvision.models.vgg.${n}`, n]]),
+    ...UTILS.map((n): [string, string] => [`torchvision.models._utils.${n}`, n]),
   ];
   const env = (i: Interpreter) => {
     tree ??= parsePythonSync(SOURCE);
