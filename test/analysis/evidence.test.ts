@@ -143,3 +143,36 @@ ok = Net(8, key=None)
   assert.equal(good.facts.paramCount, 72);
   assert.deepEqual(good.facts.unknowns, []);
 });
+
+// luchris429/purejaxrl's multi-seed idiom, `jax.jit(jax.vmap(make_train(config)))(rngs)`: the vmapped call's record
+// allocated nothing and was reported as a model "stack · 0 parameters, init 0 B, fits" (never "0 B").
+test('a vmapped training closure that allocates nothing is not a model', async () => {
+  const r = await analyze(`import jax, jax.numpy as jnp
+import flax.linen as nn
+import optax
+from flax.training.train_state import TrainState
+
+class QNetwork(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        return nn.Dense(18)(nn.relu(nn.Dense(4096)(x)))
+
+def make_train(config):
+    def train(rng):
+        network = QNetwork()
+        params = network.init(rng, jnp.zeros((1024,)))
+        state = TrainState.create(apply_fn=network.apply, params=params, tx=optax.adam(1e-3))
+        def loss_fn(p, x):
+            return jnp.mean(network.apply(p, x) ** 2)
+        def step(state, _):
+            grads = jax.grad(loss_fn)(state.params, jnp.ones((256, 1024)))
+            return state.apply_gradients(grads=grads), None
+        state, _ = jax.lax.scan(step, state, None, 100)
+        return state
+    return train
+
+rngs = jax.random.split(jax.random.PRNGKey(0), 4)
+out = jax.jit(jax.vmap(make_train({})))(rngs)
+`, { device: 'a100-40gb', versions: {} });
+  assert.ok(!r.models.some((m) => m.facts.paramCount === 0 && m.estimate.phases.some((p) => p.peakBytes === 0)), JSON.stringify(r.models.map((m) => [m.facts.name, m.facts.paramCount])));
+});

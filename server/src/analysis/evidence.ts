@@ -61,6 +61,9 @@ export function hasModelEvidence(rec: ModelRecord, tree: Tree, trained?: Set<num
   // A torch module that made no tensor and left nothing unknown (`LitModule(net=None)`, a wrapper built empty)
   // holds no memory to report: it is not a model.
   if (rec.framework === 'torch' && rec.result?.t === 'inst' && rec.unknowns.length === 0 && !holdsTensor(rec.result)) return false;
+  // A loose record (a vmapped call, a plain-JAX init) that allocated nothing: a training closure run through
+  // `jax.jit(jax.vmap(make_train(config)))` (purejaxrl) read as "stack · 0 parameters, init 0 B, fits".
+  if (rec.loose && !rec.events.some((e) => e.op === 'alloc')) return false;
   if (!isBareLayer(rec)) return true;
   let optimised = false;
   if (trained?.size && rec.result) visitTensors(rec.result, (t) => { if (trained.has(t.id)) optimised = true; });
