@@ -986,10 +986,14 @@ function heldPeft(root: Value | undefined): { info: PeftInfo; ids: Set<number> }
   return undefined;
 }
 
-/** The optimizer given this model's parameters; an unbound one only when this is the only model. */
-export function optimizerOf(prog: TrainingProgram, ids: Set<number>, single: boolean): OptimizerUse | undefined {
+/**
+ * The optimizer given this model's parameters; an unbound one only when this is the only model, or when the model
+ * trains adapters the analysis does not make as tensors (`unet.requires_grad_(False); unet.add_adapter(...)`, then
+ * `AdamW(filter(lambda p: p.requires_grad, unet.parameters()))`: the filter keeps none of the tensors it knows).
+ */
+export function optimizerOf(prog: TrainingProgram, ids: Set<number>, single: boolean, adapters = false): OptimizerUse | undefined {
   return prog.optimizers.find((o) => o.params.some((t) => ids.has(t.id)))
-    ?? (single ? prog.optimizers.find((o) => !o.params.length) ?? prog.optimizers[0] : undefined);
+    ?? (single ? prog.optimizers.find((o) => !o.params.length) ?? prog.optimizers[0] : adapters ? prog.optimizers.find((o) => !o.params.length) : undefined);
 }
 
 export function paramIds(rec: ModelRecord, params: TensorV[]): Set<number> {
@@ -1109,7 +1113,7 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
   const unfollowed = [...unfollowedFor(it, prog, rec, single)];
   if (!prog.optimizers.length && !prog.gradCalls.length && !prog.backward.length && !unfollowed.length) return [];
   // The optimizer given this model's parameters; an unbound one only when this is the only model.
-  const opt = optimizerOf(prog, ids, single);
+  const opt = optimizerOf(prog, ids, single, !!peftOf(rec.result));
   // An optimizer given other parameters and none of this model's: the call trains those (a DQN's target network is
   // called in the loop, under no_grad, and only copied into).
   if (!opt && prog.optimizers.some((o) => o.params.length)) unfollowed.length = 0;
