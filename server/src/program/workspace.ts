@@ -269,9 +269,15 @@ function isFile(p: string): boolean {
 function isDir(p: string): boolean {
   try { return statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false; } catch { return false; }
 }
-function hasPython(d: string): boolean {
+/**
+ * Whether a folder holds Python, in it or in a folder below it (a PEP 420 namespace package has no __init__.py and
+ * may hold only subpackages: `from models.definitions.vgg_nets import Vgg19` with no models/__init__.py).
+ */
+function hasPython(d: string, depth = 3): boolean {
   try {
-    return readdirSync(d).some((n) => n.endsWith('.py'));
+    const entries = readdirSync(d, { withFileTypes: true });
+    if (entries.some((e) => e.isFile() && e.name.endsWith('.py'))) return true;
+    return depth > 0 && entries.slice(0, 200).some((e) => e.isDirectory() && !e.name.startsWith('.') && hasPython(join(d, e.name), depth - 1));
   } catch { return false; }
 }
 
