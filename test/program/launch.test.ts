@@ -489,3 +489,30 @@ test('the README beside a script is read even when the repository has more Markd
     assert.deepEqual(got, [['examples/train/README.md:2', '--width 21']]);
   } finally { rmSync(root, { recursive: true, force: true }); }
 });
+
+// fire.Fire() with no component: the command's first word names the module's function it runs
+// (chenyuntc/simple-faster-rcnn-pytorch: `python train.py train --env=fasterrcnn`). "Nothing calls it" before.
+test('fire.Fire() without a component runs the function the command names, with the rest as its arguments', async () => {
+  const root = project({
+    'train.py': `import fire
+import torch.nn as nn
+
+
+def train(width=16, depth=1):
+    return nn.Sequential(*[nn.Linear(width, width) for _ in range(depth)])
+
+
+def evaluate():
+    return None
+
+
+if __name__ == "__main__":
+    fire.Fire()
+`,
+    'README.md': '```\npython train.py train --width=64 --depth=3\n```\n',
+  });
+  try {
+    const { count } = await paramsOf(root, 'train.py');
+    assert.equal(count, 3 * (64 * 64 + 64));
+  } finally { rmSync(root, { recursive: true, force: true }); }
+});

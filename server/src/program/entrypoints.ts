@@ -257,7 +257,22 @@ export function installEntryPoints(it: Interpreter): void {
   // ------------------------------------------- fire, typer, jsonargparse, click
   // jsonargparse.CLI is defined in jsonargparse/_cli.py (older: jsonargparse/cli.py) and imported from either.
   for (const n of ['fire.Fire', 'typer.run', 'jsonargparse.CLI', 'jsonargparse.auto_cli', 'jsonargparse.cli.CLI', 'jsonargparse._cli.CLI', 'jsonargparse._cli.auto_cli']) {
-    reg(n, (_s, c, node) => (c.args[0] ? callWithDefaults(it, c.args[0], node, [], commandLine(it), n === 'fire.Fire') : unknown(`${n}() without a target is not followed`, it.span(node))));
+    reg(n, (_s, c, node) => {
+      if (c.args[0]) return callWithDefaults(it, c.args[0], node, [], commandLine(it), n === 'fire.Fire');
+      // fire.Fire() with no component exposes the calling module's names (fire/core.py Fire: `component = context`,
+      // the caller's globals and locals): the first word of the command names the function it runs, the rest are its
+      // arguments (`python train.py train --env=fasterrcnn`, chenyuntc/simple-faster-rcnn-pytorch). No word: fire
+      // prints the module's help and runs nothing.
+      const words = commandLine(it);
+      if (n === 'fire.Fire' && words) {
+        const [first, ...rest] = words;
+        if (first === undefined) return NONE;
+        const target = first !== null && /^[A-Za-z_]\w*$/.test(first) ? it.lookup(first, node) : undefined;
+        if (target && (target.t === 'func' || target.t === 'class')) return callWithDefaults(it, target, node, [], rest, true);
+        return unknown(`fire.Fire() runs \`${first ?? '?'}\` from the command line, which is not a function of this file`, it.span(node));
+      }
+      return unknown(`${n}() without a target is not followed${n === 'fire.Fire' ? ' (no command line names the function it runs)' : ''}`, it.span(node));
+    });
   }
   // tyro.cli(f, *, args=None, default=None, ...) (tyro/_cli.py): `default` when given (an instance of the
   // dataclass f), else f built from its defaults (a dataclass's field defaults, a function's parameter defaults).
