@@ -152,7 +152,14 @@ function liftedCall(it: Interpreter, inst: InstV, c: CallArgs, node: SyntaxNode,
     if (typeof d === 'number') n ??= d;
     args.push({ ...a, id: -a.id, shape: [...a.shape.slice(0, at), ...a.shape.slice(at + 1)], batched: undefined } as TensorV);
   }
-  if (n === undefined) return it.note(`nn.${l.kind} of ${inst.cls.name}: the size of the mapped axis is not known`, node);
+  if (n === undefined) {
+    if (l.kind !== 'vmap' || mapsParams) return it.note(`nn.${l.kind} of ${inst.cls.name}: the size of the mapped axis is not known`, node);
+    // Shared parameters do not depend on the axis: made once, as the class makes them; what the mapped call makes
+    // per element is sized once and the number of elements is an unknown of the phase.
+    it.note(`nn.vmap of ${inst.cls.name}: the size of the mapped axis is not known (its parameters are shared, so they are counted; the mapped activations are not)`, node);
+    liftedRunning.add(inst);
+    try { return run({ args, kw: c.kw }); } finally { liftedRunning.delete(inst); }
+  }
   liftedRunning.add(inst);
   try {
     if (l.kind === 'vmap') {

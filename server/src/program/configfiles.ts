@@ -198,6 +198,10 @@ export function installConfigFiles(it: Interpreter): void {
   reg('omegaconf.OmegaConf.merge', (_s, c) => mergeAll(c.args));
   reg('omegaconf.OmegaConf.to_container', (_s, c) => c.args[0] ?? NONE);
   reg('omegaconf.OmegaConf.to_object', (_s, c) => c.args[0] ?? NONE);
+  // The YAML text of a config: reads it, changes nothing (printing the config is the usual first line of a main).
+  reg('omegaconf.OmegaConf.to_yaml', (_s, _c, node) => unknown('the YAML text of a config', where(node)));
+  // Flags on the config object (struct mode, read-only): no value changes.
+  for (const f of ['set_struct', 'set_readonly']) reg(`omegaconf.OmegaConf.${f}`, () => NONE);
   for (const n of ['ml_collections.ConfigDict', 'ml_collections.config_dict.ConfigDict', 'ml_collections.FrozenConfigDict',
     'easydict.EasyDict', 'addict.Dict', 'yacs.config.CfgNode', 'types.SimpleNamespace', 'argparse.Namespace',
     // munch.Munch: a dict whose keys are also attributes (clovaai/stargan-v2 keeps its networks in one).

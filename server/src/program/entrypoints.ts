@@ -518,7 +518,8 @@ function resolveDotted(it: Interpreter, dotted: string, node: SyntaxNode): Value
 
 function hydraConfig(it: Interpreter, dirV: Value | undefined, nameV: Value | undefined, node: SyntaxNode): Value {
   if (nameV?.t !== 'str') return unknown('@hydra.main without config_name: the config comes from the command line', it.span(node));
-  const dir = dirV?.t === 'str' ? dirV.v : '.';
+  // config_path relative to the script's folder; "" (or None) is the script's folder itself (hydra/main.py).
+  const dir = dirV?.t === 'str' && dirV.v !== '' ? dirV.v.replace(/\/+$/, '') : '.';
   const load = (rel: string): Value => {
     const abs = it.loader?.locate(`${dir}/${rel}`);
     const text = abs ? it.loader?.readText(abs) : undefined;
