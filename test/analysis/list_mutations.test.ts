@@ -72,3 +72,20 @@ it('munch.Munch / EasyDict: keys read as attributes', async () => {
   assert.equal(await count('from munch import Munch\nnets = Munch(enc=nn.Linear(64, 32), dec=nn.Linear(32, 64))\nself.enc = nets.enc\nself.dec = nets["dec"]'), lin(64, 32) + lin(32, 64));
   assert.equal(await count('from easydict import EasyDict\ncfg = EasyDict({"width": 48})\nself.l = nn.Linear(cfg.width, 8)'), lin(48, 8));
 });
+
+// openai/improved-diffusion keeps the defaults a builder takes: `for k in res.copy().keys(): if k not in
+// inspect.getfullargspec(builder)[0]: del res[k]`. With `del d[k]` followed and getfullargspec unknown, every key was
+// deleted on the assumed branch and the SuperResModel's count became unknown.
+it('inspect.getfullargspec(f)[0]: the names of f\'s positional-or-keyword parameters', async () => {
+  assert.equal(await count(`import inspect
+
+def build(width, depth=2, *args, scale=1, **kw):
+    return None
+
+res = {"width": 32, "depth": 3, "other": 7}
+names = inspect.getfullargspec(build)[0]
+for k in res.copy().keys():
+    if k not in names:
+        del res[k]
+self.l = nn.Linear(res["width"], res["width"] * res["depth"] + len(res))`.split('\n').join('\n')), lin(32, 32 * 3 + 2));
+});

@@ -296,6 +296,30 @@ export function installPython(it: Interpreter): void {
     return { t: 'bool', v: false };
   });
   reg('builtins.callable', (_s, c) => ({ t: 'bool', v: ['func', 'class', 'extern'].includes(c.args[0]?.t ?? '') }));
+  // inspect.getfullargspec(f) of a function of the program (Python docs, inspect): (args, varargs, varkw, defaults,
+  // kwonlyargs, kwonlydefaults, annotations); `args` are the positional-or-keyword parameters' names in order
+  // (improved-diffusion keeps the defaults its builder takes: `if k not in getfullargspec(f)[0]: del res[k]`).
+  reg('inspect.getfullargspec', (_s, c, node) => {
+    const f = c.args[0];
+    const fn = f?.t === 'func' ? f : f?.t === 'class' ? it.classAttr(f, '__init__') : undefined;
+    if (fn?.t !== 'func') return unknown('inspect.getfullargspec of a callable that is not a function of the program', it.span(node));
+    const params = (fn.node.childForFieldName('parameters')?.namedChildren ?? []).filter((p): p is SyntaxNode => !!p);
+    const args: Value[] = [];
+    const kwonly: Value[] = [];
+    let varargs: Value = NONE;
+    let varkw: Value = NONE;
+    let afterStar = false;
+    for (const p of params) {
+      if (p.type === 'list_splat_pattern') { varargs = str(p.namedChildren[0]?.text ?? ''); afterStar = true; continue; }
+      if (p.type === 'dictionary_splat_pattern') { varkw = str(p.namedChildren[0]?.text ?? ''); continue; }
+      if (p.type === 'keyword_separator') { afterStar = true; continue; }
+      if (p.type === 'positional_separator') continue;
+      const name = p.type === 'identifier' ? p.text : (p.childForFieldName('name') ?? p.namedChildren[0])?.text;
+      if (!name) return unknown('inspect.getfullargspec: a parameter is not read', it.span(node));
+      (afterStar ? kwonly : args).push(str(name));
+    }
+    return { t: 'tuple', items: [{ t: 'list', items: args }, varargs, varkw, unknown('defaults'), { t: 'list', items: kwonly }, unknown('kwonlydefaults'), unknown('annotations')] };
+  });
   reg('builtins.print', () => NONE);
   reg('builtins.super', (_s, c, node) => {
     // Zero-argument super(): the class whose method is running and its self.
