@@ -1952,10 +1952,34 @@ export class Interpreter {
     } finally {
       this.callSites.pop();
     }
+    if (this.memory.current?.gc) this.dropNestedArguments(node, call, out);
     if (fn.t === 'unknown' || (fn.t === 'extern' && out.t === 'unknown' && out.reason.startsWith('call to `') && !KNOWN_LIBS.test(fn.name))) {
       this.forgetMutableArgs(node, fn.t === 'extern' ? fn.name : clip(fnNode.text));
     }
     return out;
+  }
+
+  /**
+   * `f(g(x))`: once f returned, g's result is referenced by nothing the statement still evaluates (CPython drops the
+   * argument tuple), so it is freed now if nothing else reaches it (memory.ts dropArguments), not at the statement's
+   * end. Arguments written as calls only; a call with `*args` / `**kwargs` is left to the statement's end.
+   */
+  private dropNestedArguments(node: SyntaxNode, call: CallArgs, out: Value): void {
+    const argNodes = (node.childForFieldName('arguments')?.namedChildren ?? []).filter((a): a is SyntaxNode => !!a && a.type !== 'comment');
+    if (argNodes.some((a) => a.type === 'list_splat' || a.type === 'dictionary_splat' || a.type === 'parenthesized_expression')) return;
+    if (node.childForFieldName('arguments')?.type !== 'argument_list') return;
+    const drop: TensorV[] = [];
+    let i = 0;
+    for (const a of argNodes) {
+      if (a.type === 'keyword_argument') {
+        const v = call.kw.get(a.childForFieldName('name')?.text ?? '');
+        if (a.childForFieldName('value')?.type === 'call' && v?.t === 'tensor') drop.push(v);
+        continue;
+      }
+      const v = call.args[i++];
+      if (a.type === 'call' && v?.t === 'tensor') drop.push(v);
+    }
+    if (drop.length) this.memory.dropArguments(drop, out);
   }
 
   /**

@@ -603,6 +603,22 @@ export class Memory {
     if (r?.live.delete(t.id)) r.events.push({ op: 'free', id: t.id });
   }
 
+  /**
+   * After a call returned: the tensors a nested call made as its arguments (`f(g(x))`: g's result) are no longer
+   * temporaries of the statement (CPython drops an argument's reference when the call returns), so they are freed
+   * now when nothing reaches them, not at the statement's end. Only where liveness is tracked (`gc` records: a traced
+   * inference forward, an eager JAX init). `keep`: the call's result, alive.
+   */
+  dropArguments(args: TensorV[], keep: Value): void {
+    const r = this.current;
+    if (!r?.gc || !args.length) return;
+    let any = false;
+    for (const t of args) if (this.fresh.delete(t.id)) any = true;
+    if (!any) return;
+    this.pins.push(keep);
+    try { this.collect(); } finally { this.pins.pop(); }
+  }
+
   /** Frees (in the timeline) every recorded buffer that Python can no longer reach. */
   collect(statementEnd = false): void {
     if (statementEnd) this.fresh.clear();
