@@ -11,9 +11,10 @@ const CALLS = [
   'models.resnet18(pretrained=True)', 'models.resnet34()', 'models.resnet50(weights=None)', 'models.resnet101(num_classes=10)',
   'models.resnet152()', 'models.resnext50_32x4d()', 'models.resnext101_32x8d()', 'models.wide_resnet50_2()',
   'models.vgg11()', 'models.vgg16_bn(num_classes=100)', 'models.vgg19(dropout=0.2)', 'models.resnet.resnet18(False)',
+  'models.alexnet(num_classes=10)', 'models.mobilenet_v2()', 'models.mobilenet_v2(width_mult=0.5, num_classes=100)',
 ];
 
-test('ResNet / ResNeXt / wide ResNet / VGG builders: parameters and buffers as torchvision builds them', async () => {
+test('ResNet / ResNeXt / wide ResNet / VGG / AlexNet / MobileNetV2 builders: parameters and buffers as torchvision builds them', async () => {
   const py = pythonWithTorch();
   if (!py.exe) assert.fail(`no python3 with PyTorch; tried ${py.tried.join('; ')}`);
   const real = `import torch, json\nfrom torchvision import models\nout = []\n` + CALLS.map((c) =>
@@ -88,4 +89,33 @@ body = IntermediateLayerGetter(backbone, return_layers={"layer2": "0", "layer3":
   const res = await analyze(code, { device: 't4' });
   const body = res.models.find((m) => m.facts.name === 'IntermediateLayerGetter');
   assert.equal(body?.facts.paramCount, Number(r.stdout.trim()));
+});
+
+// Measured with the truth tracker (system python3 test/truth/run.py, torch 2.14 + torchvision 0.29, one 224² batch of
+// 32, SGD momentum 0.9 with weight_decay 1e-4; CUDA's multi-tensor SGD step swapped in for AlexNet, whose peak is the
+// step): MobileNetV2 2,553,029,508 B (ReLU6 in place: autograd keeps a copy of its input), AlexNet 997,009,284 B (the
+// step's decayed copy of every gradient). Each within 0.01% here; the test keeps the two rules from regressing.
+test('MobileNetV2 and AlexNet training peaks as measured', async () => {
+  const prog = (arch: string) => `import torch
+import torch.nn as nn
+import torchvision.models as models
+
+model = models.${arch}().cuda()
+criterion = nn.CrossEntropyLoss()
+optimizer = torch.optim.SGD(model.parameters(), 0.1, momentum=0.9, weight_decay=1e-4)
+images = torch.randn(32, 3, 224, 224, device="cuda")
+target = torch.randint(0, 1000, (32,), device="cuda")
+for i in range(2):
+    output = model(images)
+    loss = criterion(output, target)
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+`;
+  for (const [arch, measured] of [['mobilenet_v2', 2_553_029_508], ['alexnet', 997_009_284]] as const) {
+    const r = await analyze(prog(arch), { device: 'a100-40gb' });
+    const t = r.models[0].estimate.phases.find((p) => p.phase === 'training')!;
+    assert.equal(t.peakIsLowerBound, false, arch);
+    assert.ok(Math.abs(t.peakBytes! - measured) / measured < 0.001, `${arch}: ${t.peakBytes} vs ${measured}`);
+  }
 });

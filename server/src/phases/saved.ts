@@ -96,10 +96,14 @@ export function savedBy(ev: OpEvent, act: (t: TensorV) => boolean, rg?: (t: Tens
     // add/sub/cat/views/reshapes save nothing but sizes (derivatives.yaml `add.Tensor`, `cat`, `view`, `transpose`).
     // relu: `threshold_backward(grad, result, 0)`; sigmoid/tanh: `*_backward(grad, result)`; softmax/log_softmax:
     // `_softmax_backward_data(grad, result, ...)`: the result.
-    case 'relu': case 'ReLU': case 'relu6': case 'ReLU6': case 'sigmoid': case 'Sigmoid': case 'tanh': case 'Tanh':
+    case 'relu': case 'ReLU': case 'sigmoid': case 'Sigmoid': case 'tanh': case 'Tanh':
     case 'softmax': case 'Softmax': case 'log_softmax': case 'LogSoftmax': case 'elu': case 'ELU':
       return { ...base, tensors: outs.slice(0, 1) };
     // gelu: `gelu_backward(grad, self)`; silu: `silu_backward(grad, self)`; leaky_relu, mish, softplus, hardswish: self.
+    // relu6 is hardtanh(0, 6), `hardtanh_backward(grad, self, ...)`: its input; in place (`nn.ReLU6(inplace=True)`)
+    // autograd keeps a copy of the input it overwrites (measured on MobileNetV2: conv output, batch-norm output and
+    // that copy per layer).
+    case 'relu6': case 'ReLU6': case 'hardtanh': case 'Hardtanh':
     case 'gelu': case 'GELU': case 'silu': case 'SiLU': case 'leaky_relu': case 'LeakyReLU': case 'mish': case 'Mish':
     case 'softplus': case 'Softplus': case 'hardswish': case 'Hardswish': case 'PReLU': case 'exp': case 'log': case 'sqrt': case 'rsqrt': case 'pow': case 'power':
       return { ...base, tensors: ins.slice(0, 1) };

@@ -334,7 +334,8 @@ export function installTraining(it: Interpreter): void {
     const momentum = momentumV === undefined ? undefined : num(momentumV) ?? 1;
     // weight_decay's positional slot: rmsprop.py and adadelta.py 4, adagrad.py 3 (after lr, lr_decay).
     // NAdam(params, lr, betas, eps, weight_decay): 4 as well.
-    const wdV = c.kw.get('weight_decay') ?? (kind === 'torch.rmsprop' || kind === 'torch.adadelta' || kind === 'torch.nadam' ? c.args[4] : kind === 'torch.adagrad' ? c.args[3] : undefined);
+    // SGD(params, lr, momentum, dampening, weight_decay, nesterov): 4 too.
+    const wdV = c.kw.get('weight_decay') ?? (kind === 'torch.rmsprop' || kind === 'torch.adadelta' || kind === 'torch.nadam' || kind === 'torch.sgd' ? c.args[4] : kind === 'torch.adagrad' ? c.args[3] : undefined);
     const weightDecay = wdV === undefined ? undefined : num(wdV) ?? null;
     const centeredV = c.kw.get('centered') ?? (kind === 'torch.rmsprop' ? c.args[6] : undefined);
     const ams = c.kw.get('amsgrad');

@@ -1,12 +1,13 @@
 /**
- * torchvision.models' ResNet and VGG families, as Python the interpreter runs: a model built by
+ * torchvision.models' ResNet and VGG families, AlexNet and MobileNetV2, as Python the interpreter runs: a model built by
  * `torchvision.models.resnet50(...)` is a real module tree (its layers, its forward), so its parameters, and the
  * activations a traced forward saves, come out as for the program's own modules.
  *
  * The source below is oomlens's own description of the architectures, not torchvision's code. It follows the
  * papers (He et al. 2016, "Deep Residual Learning", table 1, bottleneck variant with the stride on the 3×3
  * convolution, "ResNet v1.5"; Xie et al. 2017 ResNeXt; Zagoruyko & Komodakis 2016 wide ResNets; Simonyan &
- * Zisserman 2015 VGG, configurations A, B, D, E) and torchvision's documented module names and signatures
+ * Zisserman 2015 VGG, configurations A, B, D, E; Krizhevsky et al. 2012 AlexNet in torchvision's one-GPU variant
+ * (64-192-384-256-256 channels); Sandler et al. 2018 MobileNetV2, table 2) and torchvision's documented module names and signatures
  * (pytorch.org/vision/stable/models.html: `model.fc`, `model.layer1`, `model.classifier[6]`, `num_classes`,
  * `weights` / `pretrained`; models/_utils.py IntermediateLayerGetter's documented behaviour: the children up to the
  * last returned one, a dict of the returned outputs), so that programs replacing a head (`model.fc = nn.Linear(model.fc.in_features, n)`)
@@ -259,6 +260,112 @@ def vgg19_bn(pretrained=False, progress=True, weights=None, **kwargs):
     return VGG(make_layers(VGG_CFGS["E"], batch_norm=True), **kwargs)
 
 
+class AlexNet(nn.Module):
+    def __init__(self, num_classes=1000, dropout=0.5):
+        super().__init__()
+        self.features = nn.Sequential(
+            nn.Conv2d(3, 64, kernel_size=11, stride=4, padding=2), nn.ReLU(inplace=True), nn.MaxPool2d(kernel_size=3, stride=2),
+            nn.Conv2d(64, 192, kernel_size=5, padding=2), nn.ReLU(inplace=True), nn.MaxPool2d(kernel_size=3, stride=2),
+            nn.Conv2d(192, 384, kernel_size=3, padding=1), nn.ReLU(inplace=True),
+            nn.Conv2d(384, 256, kernel_size=3, padding=1), nn.ReLU(inplace=True),
+            nn.Conv2d(256, 256, kernel_size=3, padding=1), nn.ReLU(inplace=True), nn.MaxPool2d(kernel_size=3, stride=2),
+        )
+        self.avgpool = nn.AdaptiveAvgPool2d((6, 6))
+        self.classifier = nn.Sequential(
+            nn.Dropout(p=dropout), nn.Linear(256 * 6 * 6, 4096), nn.ReLU(inplace=True),
+            nn.Dropout(p=dropout), nn.Linear(4096, 4096), nn.ReLU(inplace=True),
+            nn.Linear(4096, num_classes),
+        )
+
+    def forward(self, x):
+        x = self.features(x)
+        x = self.avgpool(x)
+        x = torch.flatten(x, 1)
+        return self.classifier(x)
+
+
+def alexnet(pretrained=False, progress=True, weights=None, **kwargs):
+    return AlexNet(**kwargs)
+
+
+def _make_divisible(v, divisor, min_value=None):
+    if min_value is None:
+        min_value = divisor
+    new_v = max(min_value, int(v + divisor / 2) // divisor * divisor)
+    if new_v < 0.9 * v:
+        new_v += divisor
+    return new_v
+
+
+class Conv2dNormActivation(nn.Sequential):
+    def __init__(self, in_channels, out_channels, kernel_size=3, stride=1, groups=1, norm_layer=None, activation_layer=None, dilation=1):
+        if norm_layer is None:
+            norm_layer = nn.BatchNorm2d
+        padding = (kernel_size - 1) // 2 * dilation
+        layers = [nn.Conv2d(in_channels, out_channels, kernel_size, stride, padding, dilation=dilation, groups=groups, bias=False), norm_layer(out_channels)]
+        if activation_layer is not None:
+            layers.append(activation_layer(inplace=True))
+        super().__init__(*layers)
+        self.out_channels = out_channels
+
+
+class InvertedResidual(nn.Module):
+    def __init__(self, inp, oup, stride, expand_ratio, norm_layer=None):
+        super().__init__()
+        if norm_layer is None:
+            norm_layer = nn.BatchNorm2d
+        hidden_dim = int(round(inp * expand_ratio))
+        self.use_res_connect = stride == 1 and inp == oup
+        layers = []
+        if expand_ratio != 1:
+            layers.append(Conv2dNormActivation(inp, hidden_dim, kernel_size=1, norm_layer=norm_layer, activation_layer=nn.ReLU6))
+        layers.append(Conv2dNormActivation(hidden_dim, hidden_dim, stride=stride, groups=hidden_dim, norm_layer=norm_layer, activation_layer=nn.ReLU6))
+        layers.append(nn.Conv2d(hidden_dim, oup, 1, 1, 0, bias=False))
+        layers.append(norm_layer(oup))
+        self.conv = nn.Sequential(*layers)
+        self.out_channels = oup
+
+    def forward(self, x):
+        if self.use_res_connect:
+            return x + self.conv(x)
+        return self.conv(x)
+
+
+class MobileNetV2(nn.Module):
+    def __init__(self, num_classes=1000, width_mult=1.0, inverted_residual_setting=None, round_nearest=8, block=None, norm_layer=None, dropout=0.2):
+        super().__init__()
+        if block is None:
+            block = InvertedResidual
+        if norm_layer is None:
+            norm_layer = nn.BatchNorm2d
+        input_channel = 32
+        last_channel = 1280
+        if inverted_residual_setting is None:
+            inverted_residual_setting = [[1, 16, 1, 1], [6, 24, 2, 2], [6, 32, 3, 2], [6, 64, 4, 2], [6, 96, 3, 1], [6, 160, 3, 2], [6, 320, 1, 1]]
+        input_channel = _make_divisible(input_channel * width_mult, round_nearest)
+        self.last_channel = _make_divisible(last_channel * max(1.0, width_mult), round_nearest)
+        features = [Conv2dNormActivation(3, input_channel, stride=2, norm_layer=norm_layer, activation_layer=nn.ReLU6)]
+        for t, c, n, s in inverted_residual_setting:
+            output_channel = _make_divisible(c * width_mult, round_nearest)
+            for i in range(n):
+                stride = s if i == 0 else 1
+                features.append(block(input_channel, output_channel, stride, expand_ratio=t, norm_layer=norm_layer))
+                input_channel = output_channel
+        features.append(Conv2dNormActivation(input_channel, self.last_channel, kernel_size=1, norm_layer=norm_layer, activation_layer=nn.ReLU6))
+        self.features = nn.Sequential(*features)
+        self.classifier = nn.Sequential(nn.Dropout(p=dropout), nn.Linear(self.last_channel, num_classes))
+
+    def forward(self, x):
+        x = self.features(x)
+        x = nn.functional.adaptive_avg_pool2d(x, (1, 1))
+        x = torch.flatten(x, 1)
+        return self.classifier(x)
+
+
+def mobilenet_v2(pretrained=False, progress=True, weights=None, **kwargs):
+    return MobileNetV2(**kwargs)
+
+
 class IntermediateLayerGetter(nn.ModuleDict):
     def __init__(self, model, return_layers):
         remaining = dict(return_layers)
@@ -284,6 +391,7 @@ class IntermediateLayerGetter(nn.ModuleDict):
 /** The names the source defines that programs reach as torchvision.models.X (and torchvision.models.resnet.X, .vgg.X). */
 const RESNET = ['resnet18', 'resnet34', 'resnet50', 'resnet101', 'resnet152', 'resnext50_32x4d', 'resnext101_32x8d', 'resnext101_64x4d', 'wide_resnet50_2', 'wide_resnet101_2', 'ResNet', 'BasicBlock', 'Bottleneck', 'conv3x3', 'conv1x1'];
 const VGG = ['vgg11', 'vgg11_bn', 'vgg13', 'vgg13_bn', 'vgg16', 'vgg16_bn', 'vgg19', 'vgg19_bn', 'VGG', 'make_layers'];
+const OTHERS: [string, string][] = [['alexnet', 'alexnet'], ['AlexNet', 'alexnet'], ['mobilenet_v2', 'mobilenetv2'], ['MobileNetV2', 'mobilenetv2'], ['InvertedResidual', 'mobilenetv2']];
 /** torchvision.models._utils.IntermediateLayerGetter: a model's children up to the last one returned (DETR's backbone). */
 const UTILS = ['IntermediateLayerGetter'];
 
@@ -298,6 +406,7 @@ export function installVisionModels(it: Interpreter): void {
     ...RESNET.flatMap((n): [string, string][] => [[`torchvision.models.${n}`, n], [`torchvision.models.resnet.${n}`, n]]),
     ...VGG.flatMap((n): [string, string][] => [[`torchvision.models.${n}`, n], [`torchvision.models.vgg.${n}`, n]]),
     ...UTILS.map((n): [string, string] => [`torchvision.models._utils.${n}`, n]),
+    ...OTHERS.flatMap(([n, mod]): [string, string][] => [[`torchvision.models.${n}`, n], [`torchvision.models.${mod}.${n}`, n]]),
   ];
   const env = (i: Interpreter) => {
     tree ??= parsePythonSync(SOURCE);
@@ -317,7 +426,7 @@ export function installVisionModels(it: Interpreter): void {
   it.externValues.set('torchvision.models.__dict__', (i: Interpreter, node: SyntaxNode): Value => {
     let e;
     try { e = env(i); } catch { return unknown('torchvision.models.__dict__ is not modelled here', i.span(node)); }
-    const builders = [...RESNET, ...VGG].filter((n) => /^[a-z]/.test(n) && !n.startsWith('conv') && n !== 'make_layers');
+    const builders = [...RESNET, ...VGG, ...OTHERS.map(([n]) => n)].filter((n) => /^[a-z]/.test(n) && !n.startsWith('conv') && n !== 'make_layers');
     return { t: 'dict', keys: builders.map((n) => ({ t: 'str', v: n }) as Value), vals: builders.map((n) => e?.vars.get(n) ?? unknown(n)) };
   });
 }
