@@ -184,6 +184,10 @@ test('torch Adam/AdamW step temporaries: foreach (the CUDA default) one tensor l
   assert.equal(optimizerStepTemporaries('torch.adam', ps, { foreach: true })!.bytes, all);
   assert.equal(optimizerStepTemporaries('torch.adamw', ps, { foreach: false })!.bytes, 2 * 32000 * 4096 * 2);
   assert.equal(optimizerStepTemporaries('torch.adamw', ps, { fused: true })!.bytes, 0);
-  // not modelled for other optimizers (SGD's foreach temporaries depend on nesterov / weight decay)
-  assert.equal(optimizerStepTemporaries('torch.sgd', ps), undefined);
+  // SGD (torch/optim/sgd.py _multi_tensor_sgd): a decayed copy of every gradient with weight_decay, nothing without;
+  // foreach=False: the largest parameter's copy.
+  assert.equal(optimizerStepTemporaries('torch.sgd', ps)!.bytes, 0);
+  assert.equal(optimizerStepTemporaries('torch.sgd', ps, { weightDecay: 1e-4 })!.bytes, all);
+  assert.equal(optimizerStepTemporaries('torch.sgd', ps, { weightDecay: 1e-4, foreach: false })!.bytes, 32000 * 4096 * 2);
+  assert.equal(optimizerStepTemporaries('torch.sgd', ps, { weightDecay: null })!.bytes, all);
 });
