@@ -12,8 +12,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyze } from '../../server/src/analysis/analyze';
 
-// The GPT's parts (attention, MLP, block) of a truth program, up to its model class.
-const GPT_PARTS = readFileSync(join(__dirname, '..', 'truth', 'programs', 'gpt_adamw.py'), 'utf8').split('\nclass GPT(')[0].replace(/^""".*"""\n/, '');
 
 const MLP = `import torch
 import torch.nn as nn
@@ -100,41 +98,13 @@ model = Net(2 if major == 8 and minor == 0 else 3).to("cuda", dtype=dtype)
   assert.ok(t4.models[0].facts.phases[0].events.every((e) => e.op !== 'alloc' || e.tensor.dtype === 'float32'));
 });
 
-const GPT = `__HEAD__
-COMPUTE_DTYPE = torch.bfloat16 if torch.cuda.get_device_capability() >= (8, 0) else torch.float32
-
-
-class GPT(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.wte = nn.Embedding(VOCAB, N_EMBD)
-        self.wpe = nn.Embedding(BLOCK, N_EMBD)
-        self.h = nn.ModuleList([Block() for _ in range(N_LAYER)])
-        self.ln_f = nn.LayerNorm(N_EMBD)
-        self.lm_head = nn.Linear(N_EMBD, VOCAB, bias=False)
-
-    def forward(self, idx):
-        B, T = idx.size()
-        pos = torch.arange(0, T, dtype=torch.long, device="cuda")
-        x = self.wte(idx) + self.wpe(pos)
-        x = x.to(COMPUTE_DTYPE)
-        for block in self.h:
-            x = block(x)
-        x = self.ln_f(x)
-        return self.lm_head(x)
-
-
-model = GPT().cuda()
-optimizer = torch.optim.AdamW(model.parameters(), lr=3e-4)
-x = torch.randint(0, VOCAB, (8, BLOCK), device="cuda")
-y = torch.randint(0, VOCAB, (8, BLOCK), device="cuda")
-for step in range(2):
-    logits = model(x)
-    loss = F.cross_entropy(logits.view(-1, VOCAB), y.view(-1))
-    loss.backward()
-    optimizer.step()
-    optimizer.zero_grad(set_to_none=True)
-`.replace('__HEAD__', GPT_PARTS);
+// A truth program's GPT training step (test/truth/programs/gpt_adamw.py), with nanochat's cast of the residual
+// stream to a compute dtype chosen from the device's capability.
+const TRUTH_GPT = readFileSync(join(__dirname, '..', 'truth', 'programs', 'gpt_adamw.py'), 'utf8');
+const CAST = '        x = self.wte(idx) + self.wpe(pos)\n';
+const GPT = TRUTH_GPT
+  .replace('\n\nclass GPT(', '\nCOMPUTE_DTYPE = torch.bfloat16 if torch.cuda.get_device_capability() >= (8, 0) else torch.float32\n\n\nclass GPT(')
+  .replace(CAST, `${CAST}        x = x.to(COMPUTE_DTYPE)\n`);
 
 it('x = x.to(COMPUTE_DTYPE) in the forward: activations in that dtype (bfloat16 on an A100, float32 on a T4)', async () => {
   const act = async (device: string) => {

@@ -436,8 +436,7 @@ function toFacts(rec: ModelRecord, versions: Record<string, string>, it: Interpr
     // Module._apply replaces one tensor at a time (the new one made before the old one is freed), so the phase
     // holds the built model plus the first converted tensor (torch/nn/modules/module.py `_apply`).
     const rid = rec.result?.t === 'inst' ? rec.result.id : undefined;
-    const castOnDevice = rid !== undefined && (it.state.has(`castFrom:${rid}:onDevice`) || !it.state.has(`moved:${rid}`));
-    const castFrom = rid !== undefined && castOnDevice ? it.state.get(`castFrom:${rid}`) as Map<number, TensorFact['dtype']> | undefined : undefined;
+    const castFrom = rid !== undefined && castOnDevice(it, rid) ? it.state.get(`castFrom:${rid}`) as Map<number, TensorFact['dtype']> | undefined : undefined;
     const events: MemoryEvent[] = [];
     if (castFrom?.size) {
       const built = new Map<number, number>();
@@ -501,13 +500,21 @@ function toFacts(rec: ModelRecord, versions: Record<string, string>, it: Interpr
  * A transformers model loaded on the host and cast on its way to the accelerator (`.to("cuda", dtype=torch.float16)`
  * in one call, or `.half()` before `.cuda()`): the device only ever holds the cast tensors (Module._apply makes each
  * new tensor on the target from the host one), so the load phase holds them in the dtype they arrive in. A cast
- * after the move (on the device) keeps the events as loaded. The same test as the torch branch's `castOnDevice`.
+ * after the move (on the device) keeps the events as loaded.
  */
+/**
+ * Whether a cast of the module (`.half()`, `.to(dtype)`) happened where it runs: after a move to the accelerator, or
+ * on a module never moved (the load phase stands for it where it was built). A cast on the host before the move, or
+ * in the moving call itself, reaches the device already cast (torch/semantics.ts cast).
+ */
+function castOnDevice(it: Interpreter, id: number): boolean {
+  return it.state.has(`castFrom:${id}:onDevice`) || !it.state.has(`moved:${id}`);
+}
+
 function offDeviceCast(rec: ModelRecord, it: Interpreter): MemoryEvent[] {
   const r = rec.result;
   if (rec.framework !== 'transformers' || r?.t !== 'inst') return rec.events;
-  const castOnDevice = it.state.has(`castFrom:${r.id}:onDevice`) || !it.state.has(`moved:${r.id}`);
-  if (castOnDevice) return rec.events;
+  if (castOnDevice(it, r.id)) return rec.events;
   const now = new Map<number, TensorFact['dtype']>();
   visitTensors(r, (t) => { now.set(t.id, t.dtype); });
   return rec.events.map((e) => {

@@ -147,44 +147,23 @@ class ResNet(nn.Module):
         return self.fc(x)
 
 
-def resnet18(pretrained=False, progress=True, weights=None, **kwargs):
-    return ResNet(BasicBlock, [2, 2, 2, 2], **kwargs)
+def _resnet(block, layers, **fixed):
+    # A builder as torchvision exposes it: pretrained (positional, the old API) or weights load into the same tensors.
+    def build(pretrained=False, progress=True, weights=None, **kwargs):
+        return ResNet(block, layers, **fixed, **kwargs)
+    return build
 
 
-def resnet34(pretrained=False, progress=True, weights=None, **kwargs):
-    return ResNet(BasicBlock, [3, 4, 6, 3], **kwargs)
-
-
-def resnet50(pretrained=False, progress=True, weights=None, **kwargs):
-    return ResNet(Bottleneck, [3, 4, 6, 3], **kwargs)
-
-
-def resnet101(pretrained=False, progress=True, weights=None, **kwargs):
-    return ResNet(Bottleneck, [3, 4, 23, 3], **kwargs)
-
-
-def resnet152(pretrained=False, progress=True, weights=None, **kwargs):
-    return ResNet(Bottleneck, [3, 8, 36, 3], **kwargs)
-
-
-def resnext50_32x4d(pretrained=False, progress=True, weights=None, **kwargs):
-    return ResNet(Bottleneck, [3, 4, 6, 3], groups=32, width_per_group=4, **kwargs)
-
-
-def resnext101_32x8d(pretrained=False, progress=True, weights=None, **kwargs):
-    return ResNet(Bottleneck, [3, 4, 23, 3], groups=32, width_per_group=8, **kwargs)
-
-
-def resnext101_64x4d(pretrained=False, progress=True, weights=None, **kwargs):
-    return ResNet(Bottleneck, [3, 4, 23, 3], groups=64, width_per_group=4, **kwargs)
-
-
-def wide_resnet50_2(pretrained=False, progress=True, weights=None, **kwargs):
-    return ResNet(Bottleneck, [3, 4, 6, 3], width_per_group=128, **kwargs)
-
-
-def wide_resnet101_2(pretrained=False, progress=True, weights=None, **kwargs):
-    return ResNet(Bottleneck, [3, 4, 23, 3], width_per_group=128, **kwargs)
+resnet18 = _resnet(BasicBlock, [2, 2, 2, 2])
+resnet34 = _resnet(BasicBlock, [3, 4, 6, 3])
+resnet50 = _resnet(Bottleneck, [3, 4, 6, 3])
+resnet101 = _resnet(Bottleneck, [3, 4, 23, 3])
+resnet152 = _resnet(Bottleneck, [3, 8, 36, 3])
+resnext50_32x4d = _resnet(Bottleneck, [3, 4, 6, 3], groups=32, width_per_group=4)
+resnext101_32x8d = _resnet(Bottleneck, [3, 4, 23, 3], groups=32, width_per_group=8)
+resnext101_64x4d = _resnet(Bottleneck, [3, 4, 23, 3], groups=64, width_per_group=4)
+wide_resnet50_2 = _resnet(Bottleneck, [3, 4, 6, 3], width_per_group=128)
+wide_resnet101_2 = _resnet(Bottleneck, [3, 4, 23, 3], width_per_group=128)
 
 
 VGG_CFGS = {
@@ -228,36 +207,20 @@ class VGG(nn.Module):
         return self.classifier(x)
 
 
-def vgg11(pretrained=False, progress=True, weights=None, **kwargs):
-    return VGG(make_layers(VGG_CFGS["A"]), **kwargs)
+def _vgg(cfg, batch_norm):
+    def build(pretrained=False, progress=True, weights=None, **kwargs):
+        return VGG(make_layers(VGG_CFGS[cfg], batch_norm=batch_norm), **kwargs)
+    return build
 
 
-def vgg11_bn(pretrained=False, progress=True, weights=None, **kwargs):
-    return VGG(make_layers(VGG_CFGS["A"], batch_norm=True), **kwargs)
-
-
-def vgg13(pretrained=False, progress=True, weights=None, **kwargs):
-    return VGG(make_layers(VGG_CFGS["B"]), **kwargs)
-
-
-def vgg13_bn(pretrained=False, progress=True, weights=None, **kwargs):
-    return VGG(make_layers(VGG_CFGS["B"], batch_norm=True), **kwargs)
-
-
-def vgg16(pretrained=False, progress=True, weights=None, **kwargs):
-    return VGG(make_layers(VGG_CFGS["D"]), **kwargs)
-
-
-def vgg16_bn(pretrained=False, progress=True, weights=None, **kwargs):
-    return VGG(make_layers(VGG_CFGS["D"], batch_norm=True), **kwargs)
-
-
-def vgg19(pretrained=False, progress=True, weights=None, **kwargs):
-    return VGG(make_layers(VGG_CFGS["E"]), **kwargs)
-
-
-def vgg19_bn(pretrained=False, progress=True, weights=None, **kwargs):
-    return VGG(make_layers(VGG_CFGS["E"], batch_norm=True), **kwargs)
+vgg11 = _vgg("A", False)
+vgg11_bn = _vgg("A", True)
+vgg13 = _vgg("B", False)
+vgg13_bn = _vgg("B", True)
+vgg16 = _vgg("D", False)
+vgg16_bn = _vgg("D", True)
+vgg19 = _vgg("E", False)
+vgg19_bn = _vgg("E", True)
 
 
 class AlexNet(nn.Module):
