@@ -176,3 +176,19 @@ out = jax.jit(jax.vmap(make_train({})))(rngs)
 `, { device: 'a100-40gb', versions: {} });
   assert.ok(!r.models.some((m) => m.facts.paramCount === 0 && m.estimate.phases.some((p) => p.peakBytes === 0)), JSON.stringify(r.models.map((m) => [m.facts.name, m.facts.paramCount])));
 });
+
+// Lornatang/SRGAN-PyTorch builds its PSNR metric (an nn.Module with no tensor) in utils.py: a module built in another
+// file skipped the no-tensor rule and was reported as "PSNR · 0 parameters, load 0 B ✓ fits".
+test('a module with no tensor built in an imported file is not a model either', async () => {
+  const { mkdtempSync, mkdirSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const { analyzeFile } = await import('../../server/src/program/project');
+  const root = mkdtempSync(join(tmpdir(), 'oomlens-empty-'));
+  mkdirSync(join(root, '.git'));
+  writeFileSync(join(root, 'metrics.py'), 'import torch.nn as nn\n\nclass PSNR(nn.Module):\n    def __init__(self, crop_border=0):\n        super().__init__()\n        self.crop_border = crop_border\n\ndef build_metric():\n    return PSNR().to("cuda")\n');
+  const text = 'import torch.nn as nn\nfrom metrics import build_metric\n\nmodel = nn.Sequential(nn.Linear(64, 64)).cuda()\npsnr = build_metric()\n';
+  writeFileSync(join(root, 'train.py'), text);
+  const r = await analyzeFile(text, { path: join(root, 'train.py'), device: 't4' });
+  assert.deepEqual(r.models.map((m) => m.facts.name), ['Sequential']);
+});

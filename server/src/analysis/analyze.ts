@@ -40,7 +40,7 @@ import { findRoot, workspaceFor } from '../program/workspace';
 import { launchCommandsFor, type LaunchCommand } from '../program/launch';
 import type { TensorV, Value } from '../interp/values';
 import { resolve } from 'node:path';
-import { hasModelEvidence, isBareLayer } from './evidence';
+import { hasModelEvidence, holdsNothing, isBareLayer } from './evidence';
 
 export { initParser } from '../interp/parser';
 
@@ -231,7 +231,7 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
     // Models built by another file's module-level code are that file's to report; a bare layer or
     // the lines of a class a syntax error broke are no model (evidence.ts).
     const trained = new Set(trainingProgram(it).optimizers.flatMap((o) => o.params.map((t) => t.id)));
-    const candidates = it.memory.reported().filter((r) => (!r.atImport || declared.has(r)) && (r.span.file ? !isBareLayer(r) : hasModelEvidence(r, tree, trained)));
+    const candidates = it.memory.reported().filter((r) => (!r.atImport || declared.has(r)) && (r.span.file ? !isBareLayer(r) && !holdsNothing(r) : hasModelEvidence(r, tree, trained)));
     // A module built first and then handed to another model (hydra's nested `net: {_target_: …}`, a backbone
     // passed to a wrapper) is part of that model, not a model of its own.
     // Held at any depth: blocks built in a loop, put in an nn.ModuleList and handed to an Encoder that the model

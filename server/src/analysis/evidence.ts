@@ -52,15 +52,21 @@ export function isBareLayer(rec: ModelRecord): boolean {
 }
 
 /**
+ * A torch module that made no tensor and left nothing unknown (`LitModule(net=None)`, a wrapper built empty, a
+ * metric such as PSNR): it holds no memory to report, so it is not a model, wherever it was built.
+ */
+export function holdsNothing(rec: ModelRecord): boolean {
+  return rec.framework === 'torch' && rec.result?.t === 'inst' && rec.unknowns.length === 0 && !holdsTensor(rec.result);
+}
+
+/**
  * `trained`: ids of the tensors an optimizer was given. A bare layer the program trains on its own
  * (`model = nn.Linear(784, 10); torch.optim.SGD(model.parameters(), ...)`, logistic regression in a tutorial) is
  * the program's model.
  */
 export function hasModelEvidence(rec: ModelRecord, tree: Tree, trained?: Set<number>): boolean {
   if (inErrorNode(tree, rec.span.start, rec.span.end)) return false;
-  // A torch module that made no tensor and left nothing unknown (`LitModule(net=None)`, a wrapper built empty)
-  // holds no memory to report: it is not a model.
-  if (rec.framework === 'torch' && rec.result?.t === 'inst' && rec.unknowns.length === 0 && !holdsTensor(rec.result)) return false;
+  if (holdsNothing(rec)) return false;
   // A loose record (a vmapped call, a plain-JAX init) that allocated nothing: a training closure run through
   // `jax.jit(jax.vmap(make_train(config)))` (purejaxrl) read as "stack · 0 parameters, init 0 B, fits".
   if (rec.loose && !rec.events.some((e) => e.op === 'alloc')) return false;
