@@ -2140,6 +2140,7 @@ export class Interpreter {
         default: break;
       }
     }
+    if (fn.self?.t === 'inst' && fn.decorators?.some((d) => /(^|\.)register_to_config(\(\))?$/.test(d))) this.registerToConfig(fn.self, env);
     const jit = fn.jitted && !this.memory.jitDepth;
     if (jit) this.memory.enterJit(node);
     this.frames.push(env);
@@ -2156,6 +2157,19 @@ export class Interpreter {
     }
     if (jit) result = this.memory.exitJit(result, node);
     return result;
+  }
+
+  /**
+   * diffusers' `@register_to_config` on `__init__` (configuration_utils.py `register_to_config`): before the
+   * `__init__` body runs, every parameter after `self` with the value it is called with (or its default), except
+   * those the class lists in `ignore_for_config`, is registered as the model's config, read back as
+   * `self.config.<name>` (a FrozenDict whose items are also attributes).
+   */
+  private registerToConfig(self: InstV, env: Env): void {
+    const ignore = this.classAttr(self.cls, 'ignore_for_config');
+    const ignored = new Set(ignore?.t === 'list' || ignore?.t === 'tuple' ? ignore.items.flatMap((x) => (x.t === 'str' ? [x.v] : [])) : []);
+    const names = (env.params ?? []).slice(1).filter((n) => !ignored.has(n));
+    self.attrs.set('config', { t: 'dict', keys: names.map((n) => str(n)), vals: names.map((n) => env.vars.get(n) ?? NONE), attrs: true });
   }
 
   instantiate(cls: ClassV, call: CallArgs, node: SyntaxNode): Value {
@@ -2476,6 +2490,9 @@ export function classKindOf(name: string): ClassV['kind'] | undefined {
   if (name === 'haiku.Module') return 'haiku';
   // A LightningModule is a torch.nn.Module (lightning/pytorch/core/module.py).
   if (/^(lightning\.pytorch|lightning|pytorch_lightning)(\.core(\.module)?)?\.LightningModule$/.test(name)) return 'torch';
+  // diffusers' ModelMixin is a torch.nn.Module (diffusers/models/modeling_utils.py `class ModelMixin(torch.nn.Module,
+  // PushToHubMixin)`): a program's `class UNet(ModelMixin, ConfigMixin)` is a torch module.
+  if (/^diffusers(\.models)?(\.modeling_utils)?\.ModelMixin$/.test(name)) return 'torch';
   return undefined;
 }
 

@@ -28,3 +28,6 @@ process.on('message', (m: { kind?: string; index?: number; value?: number }) => 
   worker.postMessage(m);
 });
 process.on('disconnect', () => process.exit(0));
+// A message sent as the server ends (the CLI exits once it has its results) fails asynchronously with EPIPE, as an
+// 'error' event of this process: the server is gone, so this process ends quietly instead of printing a stack.
+process.on('error', () => process.exit(0));
