@@ -103,6 +103,13 @@ const CASES: Case[] = [
     code: 'import jax, jax.numpy as jnp\nfrom model import LM, ModelConfig\nparams = jax.eval_shape(lambda: LM(ModelConfig(vocab=100, width=32, num_layers=2)).init(jax.random.PRNGKey(0), jnp.zeros((2, 16), jnp.int32)))',
   },
   {
+    // tyro.cli(main) on a function (Sea-Snell/JAXSeq's examples): its positional-only parameter is the README's first
+    // word, `--num-layers 3` and `--no-use-bias` its other parameters (tyro writes them with hyphens).
+    dir: 'tyro_function', modules: ['model'], run: /^args from README\.md:\d+$/,
+    files: [{ file: 'train.py' }],
+    code: 'from model import Net\nmodel = Net(768, 3, False)',
+  },
+  {
     dir: 'launch_hf_json', modules: ['run'], run: /^args from \.vscode\/launch\.json:\d+$/,
     files: [{ file: 'run.py' }],
     code: 'from run import Tagger, ModelArguments\nmodel = Tagger(ModelArguments(hidden_size=1024, num_layers=4, vocab_size=32000))',

@@ -285,6 +285,13 @@ export function installEntryPoints(it: Interpreter): void {
     const words = given && given.t !== 'none' ? wordsOf(given) : commandLine(it);
     if (words === 'unknown') return unknown('tyro.cli with command-line arguments that are not known', it.span(node));
     const dflt = c.kw.get('default');
+    // A function: tyro turns its parameters into the command line (tyro docs, "Functions"; "Positional Arguments":
+    // positional-only parameters are positional words, the others `--name` flags, written with hyphens or
+    // underscores); the function runs with them. A parameter with no default that the command does not give is
+    // required by tyro: its value comes from a command line oomlens does not have.
+    if (target?.t === 'func' && !(dflt && dflt.t !== 'none')) {
+      return callWithDefaults(it, target, node, [], words ?? [], false, (name) => unknown(`command-line argument --${name.replace(/_/g, '-')} of tyro.cli(${target.name}) is required and not given (give the command line with --run or in [[tool.oomlens.runs]])`, it.span(node)));
+    }
     let out: Value = dflt && dflt.t !== 'none' ? dflt : target ? callWithDefaults(it, target, node) : unknown('tyro.cli() without a target is not followed', it.span(node));
     if (!words?.length || out.t === 'unknown') return out;
     const { options, positional } = splitOptions(words, () => false);
@@ -594,12 +601,24 @@ function hydraConfig(it: Interpreter, dirV: Value | undefined, nameV: Value | un
  * Calls an entry function (or builds a class) the way a CLI wrapper does: with its defaults, and with the
  * command line's words when the program is analysed with a launch command (fire's rules, argv.ts).
  */
-function callWithDefaults(it: Interpreter, target: Value | undefined, node: SyntaxNode, args: Value[] = [], words?: ArgWord[], fire = false): Value {
+function callWithDefaults(it: Interpreter, target: Value | undefined, node: SyntaxNode, args: Value[] = [], words?: ArgWord[], fire = false, required?: (name: string) => Value): Value {
   if (!target) return NONE;
   if (target.t === 'func') {
     const params = (target.node.childForFieldName('parameters')?.namedChildren ?? []).filter((p): p is SyntaxNode => !!p);
     const named = params.map((p) => (p.type === 'identifier' ? p.text : (p.childForFieldName('name') ?? p.namedChildren[0])?.text ?? '')).filter((x) => x && x !== 'self');
     const positional = params.filter((p) => p?.type === 'identifier' || p?.type === 'typed_parameter').length;
+    if (required) {
+      // Parameters with no default (not *args / **kwargs) that neither a positional word nor a flag gives.
+      const bare = params.filter((p) => p.type === 'identifier' || (p.type === 'typed_parameter' && !/^[*]/.test(p.text))).map((p) => (p.type === 'identifier' ? p.text : p.namedChildren.find((x) => x?.type === 'identifier')?.text ?? ''));
+      const { options, positional: pw } = splitOptions(words ?? [], () => false);
+      const given = new Set(options.map((o) => o.name.replace(/-/g, '_')));
+      const fill = new Map<string, Value>();
+      bare.forEach((n, i) => { if (n && n !== 'self' && i >= pw.length && !given.has(n)) fill.set(n, required(n)); });
+      if (fill.size) {
+        const r = callWithDefaults(it, { ...target, partialKw: new Map([...(target.partialKw ?? []), ...fill]) }, node, args, words, fire);
+        return r;
+      }
+    }
     if (words?.length) {
       const kw = new Map<string, Value>();
       const defaults = new Map<string, Value>();
@@ -616,12 +635,15 @@ function callWithDefaults(it: Interpreter, target: Value | undefined, node: Synt
       const isFlag = (n: string) => defaults.get(norm(n))?.t === 'bool' || ann.get(norm(n)) === 'bool';
       const { options, positional: pw } = splitOptions(words, isFlag);
       const pos: Value[] = [];
-      pw.forEach((w, i) => { if (i < named.length) pos.push(w === null ? unknown(`argument ${named[i]} is not known from the command`, it.span(node)) : literal(w, fire)); });
+      // fire reads each word as a Python literal; tyro converts it by the parameter's annotation.
+      pw.forEach((w, i) => { if (i < named.length) pos.push(w === null ? unknown(`argument ${named[i]} is not known from the command`, it.span(node)) : !fire && ann.has(named[i]) ? byAnnotation(w, ann.get(named[i])) : literal(w, fire)); });
       for (const o of options) {
         let name = norm(o.name);
         let v: Value;
         if (o.value === undefined) {
-          if (!named.includes(name) && name.startsWith('no') && named.includes(name.slice(2))) { name = name.slice(2); v = { t: 'bool', v: false }; }
+          // fire's `--noflag`; tyro's `--no-flag` (`no_flag` once normalised).
+          const neg = name.startsWith('no_') && named.includes(name.slice(3)) ? name.slice(3) : name.startsWith('no') && named.includes(name.slice(2)) ? name.slice(2) : undefined;
+          if (!named.includes(name) && neg) { name = neg; v = { t: 'bool', v: false }; }
           else v = { t: 'bool', v: true };
         } else v = o.value === null ? unknown(`--${o.name} is given a value oomlens cannot read from the command`, it.span(node)) : ann.has(name) ? byAnnotation(o.value, ann.get(name), undefined, fire) : literal(o.value, fire);
         // fire passes unknown names to a **kwargs parameter (fire/core.py _MakeParseFn), else it stops with an error.
