@@ -465,6 +465,40 @@ export interface ResolvedCheckpoint {
   library?: 'diffusers';
 }
 
+/** from_pretrained's own keyword arguments (modeling_utils.py PreTrainedModel.from_pretrained), not config fields. */
+const LOAD_KEYWORDS = new Set(['pretrained_model_name_or_path', 'config', 'cache_dir', 'ignore_mismatched_sizes', 'force_download', 'local_files_only', 'token', 'use_auth_token', 'revision', 'use_safetensors', 'weights_only', 'state_dict', 'from_tf', 'from_flax', 'proxies', 'output_loading_info', 'trust_remote_code', 'mirror', 'device_map', 'max_memory', 'offload_folder', 'offload_state_dict', 'offload_buffers', 'low_cpu_mem_usage', 'torch_dtype', 'dtype', 'quantization_config', 'load_in_8bit', 'load_in_4bit', 'subfolder', 'variant', 'attn_implementation', 'tp_plan', 'tp_size', 'device_mesh', 'key_mapping', 'adapter_name', 'adapter_kwargs', 'gguf_file', 'code_revision', 'resume_download', '_fast_init', 'generation_config', 'kernel_config', 'use_kernels']);
+
+/**
+ * The config a checkpoint is built with: its config.json, updated by the call's other keyword arguments. "kwargs …
+ * Can be used to update the configuration object (after it being loaded) …: each key of kwargs that corresponds to a
+ * configuration attribute will be used to override said attribute with the supplied kwargs value" (modeling_utils.py
+ * PreTrainedModel.from_pretrained, `config.update` via PretrainedConfig.from_pretrained(..., return_unused_kwargs=True)).
+ * `num_labels` is an attribute of every config (configuration_utils.py PretrainedConfig: it sets id2label), as is
+ * `id2label` (num_labels = its length). A value oomlens does not know makes that field unknown.
+ */
+function configOverrides(config: HfConfig, kw: Map<string, Value>, unknownFields: Map<string, string>): HfConfig {
+  let out: HfConfig | undefined;
+  const set = (k: string, v: unknown) => { out ??= { ...config }; (out as unknown as Record<string, unknown>)[k] = v; };
+  // The config class's attribute_map (GPT2Config: num_hidden_layers → n_layer): a keyword and the field it names are
+  // one attribute, whichever of the two names the stored config uses.
+  const cls = Object.values(CONFIG_CLASSES).find((x) => x.modelType === config.model_type);
+  const map = cls?.attributeMap ?? {};
+  for (const [k, v] of kw) {
+    if (LOAD_KEYWORDS.has(k) || k === '**') continue;
+    if (k === 'id2label' && v.t === 'dict') { set('num_labels', v.keys.length); continue; }
+    const names = [...new Set([k, map[k], ...Object.keys(map).filter((c) => map[c] === k)].filter((x): x is string => !!x))];
+    const present = names.filter((n) => Object.hasOwn(config, n));
+    const known = present.length > 0 || k === 'num_labels' || (cls !== undefined && names.some((n) => Object.hasOwn(cls.defaults, n)));
+    if (!known) continue;
+    for (const n of present.length ? present : [k]) {
+      if (v.t === 'int' || v.t === 'float' || v.t === 'bool' || v.t === 'str') set(n, v.v);
+      else if (v.t === 'none') set(n, null);
+      else if (v.t === 'unknown') { unknownFields.set(n, v.reason); out ??= { ...config }; delete (out as unknown as Record<string, unknown>)[n]; }
+    }
+  }
+  return out ?? config;
+}
+
 function fromPretrained(it: Interpreter, className: string, args: Value[], kw: Map<string, Value>, node: SyntaxNode, fromConfig?: HfConfig, configDtype?: { dtype: DType | undefined; why: string }, unknownFields?: Map<string, string>, resolvedIn?: ResolvedCheckpoint): Value {
   const idV = args[0] ?? kw.get('pretrained_model_name_or_path');
   const argList = node.childForFieldName('arguments');
@@ -494,7 +528,8 @@ function fromPretrained(it: Interpreter, className: string, args: Value[], kw: M
   const entry = fromConfig || resolved ? undefined : lookupCheckpoint(id);
   const dir = fromConfig ? undefined : resolved ? resolved.dir : checkpointDir(id, process.env, baseDir);
   const weights = dir ? readLocalWeights(dir, resolved?.weightsStem) : undefined;
-  const config: HfConfig | undefined = fromConfig ?? resolved?.config ?? (local && 'config' in local ? (local.config as HfConfig) : undefined) ?? entry?.config;
+  const loadedConfig: HfConfig | undefined = fromConfig ?? resolved?.config ?? (local && 'config' in local ? (local.config as HfConfig) : undefined) ?? entry?.config;
+  const config = loadedConfig && !fromConfig && !resolved?.framework ? configOverrides(loadedConfig, kw, unknownFields ??= new Map()) : loadedConfig;
 
   // dtype: explicit argument, else the version's default.
   let dtypeArg: HfLoad['dtypeArg'];
