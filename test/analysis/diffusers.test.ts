@@ -231,3 +231,50 @@ two = pick(repo, "text_encoder_2").from_pretrained(repo, subfolder="text_encoder
   // CLIPTextModelWithProjection(bigG): the text tower and its 1280 × 1280 projection (= transformers, catalog test).
   assert.equal(p(/\(text_encoder_2\)/), 694_659_840);
 });
+
+// A pipeline's components are its attributes (pipeline_utils.py register_modules): training `pipe.unet` alone
+// (kvablack/ddpo-pytorch, huggingface/diffusers#…'s DDPO-style scripts) was charged for every component in float32 —
+// weights, gradients and AdamW state of 1.37 B parameters — and read "over by 2.4 GB" on an RTX 3090 for what is the
+// UNet's 17.2 GB (the same step with the UNet loaded on its own).
+const TRAIN_UNET = (before: string) => `import torch
+from diffusers import StableDiffusionPipeline
+pipe = StableDiffusionPipeline.from_pretrained("runwayml/stable-diffusion-v1-5")
+${before}
+opt = torch.optim.AdamW(pipe.unet.parameters(), lr=1e-5)
+for step in range(10):
+    latents = torch.randn(1, 4, 64, 64, device="cuda")
+    loss = pipe.unet(latents, torch.tensor([10], device="cuda"), torch.randn(1, 77, 768, device="cuda")).sample.square().mean()
+    loss.backward()
+    opt.step()
+    opt.zero_grad()
+`;
+
+test('a pipeline component trained alone: its weights, gradients and optimizer state, not the whole pipeline\'s', async () => {
+  const r = await analyze(TRAIN_UNET('pipe.safety_checker = None\npipe.unet.to("cuda")'), { device: 'rtx-3090', versions: {} });
+  const m = r.models[0];
+  const bytes = (phase: string, re: RegExp) => m.estimate.phases.find((p) => p.phase === phase)!.breakdown.filter((b) => re.test(b.label)).reduce((a, b) => a + b.bytes, 0);
+  // Only the moved UNet is on the device: the VAE, the text encoder and the dropped safety checker stay on the host.
+  assert.equal(bytes('load', /./), UNET * 4);
+  assert.equal(bytes('training', /^parameters/), UNET * 4);
+  assert.equal(bytes('training', /^gradients/), UNET * 4);
+  assert.equal(bytes('training', /^optimizer state/), UNET * 8);
+  const tr = m.estimate.phases.find((p) => p.phase === 'training')!;
+  assert.notEqual(tr.fits, false, 'no "over" verdict from components that never reach the device');
+});
+
+test('components moved one by one, cast on the way: the device holds them in float16, and OOM201 stays quiet', async () => {
+  const r = await analyze(TRAIN_UNET(`pipe.vae.requires_grad_(False)
+pipe.text_encoder.requires_grad_(False)
+pipe.safety_checker = None
+pipe.vae.to("cuda", dtype=torch.float16)
+pipe.text_encoder.to("cuda", dtype=torch.float16)
+pipe.unet.to("cuda", dtype=torch.float16)`), { device: 't4', versions: {} });
+  const m = r.models[0];
+  const load = m.estimate.phases.find((p) => p.phase === 'load')!;
+  assert.equal(load.breakdown.reduce((a, b) => a + b.bytes, 0), (UNET + VAE + CLIP_L) * 2);
+  assert.ok(load.breakdown.every((b) => !/float32/.test(b.label)), JSON.stringify(load.breakdown.map((b) => b.label)));
+  assert.ok(!r.findings.some((f) => f.code === 'OOM201'), JSON.stringify(r.findings.map((f) => f.code)));
+  // The pipeline moved as a whole still puts every component it holds on the device.
+  const whole = await analyze(TRAIN_UNET('pipe.safety_checker = None\npipe.to("cuda")'), { device: 'a100-80gb', versions: {} });
+  assert.equal(whole.models[0].estimate.phases.find((p) => p.phase === 'load')!.breakdown.reduce((a, b) => a + b.bytes, 0), (UNET + VAE + CLIP_L) * 4);
+});

@@ -203,6 +203,8 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
       // The run's budgets end this part as they end the program: an unknown that names the budget, not an internal error.
       unknowns.push({ what: 'analysis', reason: e instanceof BudgetExceeded ? `while building models from defaults: ${e.message}` : `internal error while building models from defaults: ${(e as Error).message}` });
     }
+    // What frameworks settle once the program has run (where a pipeline's components ended up).
+    for (const f of (it.state.get('beforePhases') as (() => void)[] | undefined)?.splice(0) ?? []) f();
     // Command-line values the program needs and no command gives (a required option, a config-file flag without
     // a default): named once each at file level, so a file with no model still says what is missing.
     const wanted = new Set<string>();

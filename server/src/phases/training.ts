@@ -1167,12 +1167,14 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
     }
     notes.push(`DeepSpeed ${dsMixed} engine: parameters and gradients in ${dsMixed} on the device; float32 master weights, Adam m and v in the optimizer (12 B per parameter, Rajbhandari et al. 2019 §3.1)`);
   }
-  const ps: ParamShape[] = weights.filter((t) => t.role === 'param').map((t) => ({ shape: t.shape, dtype: t.dtype }));
+  // Weights that stay on the host (a pipeline component never moved, accelerate's CPU offload) take no part in the
+  // accelerator's step: their gradients and optimizer state, if any, are not in its memory.
+  const ps: ParamShape[] = weights.filter((t) => t.role === 'param' && t.placement.kind !== 'host').map((t) => ({ shape: t.shape, dtype: t.dtype }));
   // Parameters the program froze (`p.requires_grad = False`, requires_grad_(False), nn.Parameter(requires_grad=False))
   // get no gradient, and torch.optim makes no state for them (torch/optim/adamw.py _init_group skips a parameter
   // whose .grad is None). Their flag is read now, after the program ran (the load phase saw them as built).
   const frozen = new Set([...params, ...(rec.params ?? [])].filter((t) => t.note === FROZEN).map((t) => t.id));
-  const unfrozen = weights.filter((t) => t.role === 'param' && !frozen.has(t.id)).map((t) => ({ shape: t.shape, dtype: t.dtype }));
+  const unfrozen = weights.filter((t) => t.role === 'param' && t.placement.kind !== 'host' && !frozen.has(t.id)).map((t) => ({ shape: t.shape, dtype: t.dtype }));
   // PEFT: the base is frozen; only the adapters, modules_to_save copies and unfrozen biases train (frameworks/peft/semantics.ts).
   // A PEFT model a module of the program holds (`self.llm = get_peft_model(self.llm, cfg)`): its adapters train and
   // its base stays frozen; the module's other parameters (a projector beside it) train unless frozen.
@@ -1211,7 +1213,8 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
   if (offO) notes.push(`ZeRO-Offload: optimizer state offloaded to ${offO} (offload_optimizer / cpu_offload): it is not in device memory`);
   // 1. Weights, as loaded / initialised.
   for (const t of weights) {
-    const placement: Placement = t.role === 'param' ? (offP ? { kind: 'host' } : sharded(3)) : t.placement;
+    // A weight the load phase keeps on the host (accelerate's CPU offload, a pipeline component never moved) stays there.
+    const placement: Placement = t.role === 'param' ? (offP || t.placement.kind === 'host' ? { kind: 'host' } : sharded(3)) : t.placement;
     events.push({ op: 'alloc', tensor: { ...t, placement, group: t.role === 'param' ? `parameters (${t.dtype})` : t.group } });
   }
   // The batch and targets made inside the loop (those made before it are in the load phase's live set).

@@ -120,5 +120,6 @@ function trainedInFull(facts: ModelFacts): boolean {
 /** Whether the load phase, on the device, holds float32 parameters. */
 function arrivesInFloat32(facts: ModelFacts): boolean {
   const load = facts.phases.find((p) => p.phase === 'load');
-  return !load || load.events.some((e) => e.op === 'alloc' && e.tensor.role === 'param' && e.tensor.dtype === 'float32');
+  // Weights that never leave the host (a pipeline component the program did not move) cost the device nothing.
+  return !load || load.events.some((e) => e.op === 'alloc' && e.tensor.role === 'param' && e.tensor.dtype === 'float32' && e.tensor.placement.kind !== 'host');
 }

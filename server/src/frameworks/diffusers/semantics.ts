@@ -16,7 +16,8 @@
 import type { DType } from '../../../../shared/src/facts';
 import type { Interpreter } from '../../interp/interp';
 import type { SyntaxNode } from '../../interp/parser';
-import { type Value, NONE, describe, unknown } from '../../interp/values';
+import { type InstV, type Value, NONE, describe, unknown } from '../../interp/values';
+import { visitTensors } from '../../interp/memory';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkpointDir, readLocalSubfolder } from '../transformers/hf-cache';
@@ -101,6 +102,7 @@ function loadPipeline(it: Interpreter, className: string, args: Value[], kw: Map
     }
   }
   // Components the call passes are not loaded by the pipeline: None loads nothing, a model is used as given.
+  const passed = parts.filter((p) => kw.has(p.name)).map((p) => p.name);
   parts = parts.filter((p) => !kw.has(p.name));
   const sizes: ModuleSize[] = [];
   for (const p of parts) {
@@ -123,7 +125,67 @@ function loadPipeline(it: Interpreter, className: string, args: Value[], kw: Map
   const model = loadResolved(it, className, args, kw, node, resolved, dtype);
   const rec = it.memory.reported().at(-1);
   if (rec && rec.result === model && sizes.length) for (const u of unknowns) rec.unknowns.push({ what: 'parameters', reason: `${className}.from_pretrained("${id.v}"): ${u}`, span: it.span(node) });
+  if (model.t === 'inst' && sizes.length) splitComponents(it, model, parts, passed, kw);
   return model;
+}
+
+/** The components a pipeline loaded, by attribute name (`pipe.unet`), as loaded. */
+const COMPONENTS = new WeakMap<InstV, Map<string, InstV>>();
+
+/**
+ * A pipeline's components are modules of their own, attributes of the pipeline (pipeline_utils.py
+ * DiffusionPipeline.register_modules: `setattr(self, name, module)`): `pipe.unet.parameters()` is the UNet's,
+ * `pipe.vae.requires_grad_(False)` freezes the VAE's, `pipe.unet.to("cuda", dtype=torch.float16)` moves and casts
+ * the UNet alone, and `pipe.safety_checker = None` lets the safety checker go. The pipeline stays one model in
+ * the report; what of it reaches the accelerator is settled once the program has run (placeComponents).
+ */
+function splitComponents(it: Interpreter, pipe: InstV, parts: { name: string; className: string }[], passed: string[], kw: Map<string, Value>): void {
+  const comps = new Map<string, InstV>();
+  for (const p of parts) {
+    const comp = it.newInst({ t: 'class', name: p.className, bases: [], ns: new Map(), kind: 'torch', dataclass: false, fields: [] });
+    for (const [k, v] of [...pipe.attrs]) {
+      if (!k.startsWith(`${p.name}.`)) continue;
+      comp.attrs.set(k.slice(p.name.length + 1), v);
+      pipe.attrs.delete(k);
+    }
+    pipe.attrs.set(p.name, comp);
+    comps.set(p.name, comp);
+  }
+  for (const n of passed) pipe.attrs.set(n, kw.get(n)!);
+  COMPONENTS.set(pipe, comps);
+  const finish = (it.state.get('beforePhases') as (() => void)[] | undefined) ?? [];
+  finish.push(() => placeComponents(it, pipe, comps));
+  it.state.set('beforePhases', finish);
+}
+
+/**
+ * Where each component of a pipeline is once the program has run: `pipe.to(device)` moves every component the
+ * pipeline still holds (pipeline_utils.py DiffusionPipeline.to: each module in `self.components`); a component moved
+ * by itself is on the accelerator; a component the program took out of the pipeline (`pipe.safety_checker = None`)
+ * and does not move is never there. When the program moves components one by one and not the pipeline, the others
+ * stay on the host. A pipeline neither moved nor with a moved component keeps the load phase's usual reading.
+ */
+function placeComponents(it: Interpreter, pipe: InstV, comps: Map<string, InstV>): void {
+  const onDevice = (v: Value) => { const m = it.state.get(`moved:${v.t === 'inst' ? v.id : ''}`); return typeof m === 'string' && m !== 'cpu' && m !== 'meta'; };
+  const pipeMoved = onDevice(pipe);
+  const moved = [...comps.values()].filter(onDevice);
+  if (!pipeMoved && !moved.length) return;
+  for (const [name, comp] of comps) {
+    const there = onDevice(comp) || (pipeMoved && pipe.attrs.get(name) === comp);
+    // On the host for good (`offloaded:`, as accelerate's CPU placement): the phases do not take it for a module
+    // built on the host and moved later.
+    visitTensors(comp, (t) => {
+      const p = t.placement as { kind: string; index?: number };
+      if (there && p.kind === 'host') { p.kind = 'device'; p.index = 0; it.state.delete(`offloaded:${t.id}`); }
+      else if (!there && p.kind === 'device') { p.kind = 'host'; delete p.index; it.state.set(`offloaded:${t.id}`, true); }
+    });
+  }
+  if (!pipeMoved) it.state.set(`moved:${pipe.id}`, 'cuda');
+}
+
+/** A pipeline's components as loaded (undefined for anything else). */
+export function pipelineComponents(v: Value | undefined): Map<string, InstV> | undefined {
+  return v?.t === 'inst' ? COMPONENTS.get(v) : undefined;
 }
 
 /** model_index.json of a pipeline on disk: each component with a [library, class] pair (null pairs are absent components). */

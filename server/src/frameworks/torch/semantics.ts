@@ -653,6 +653,8 @@ export function installTorch(it: Interpreter): void {
     visitTensors(self, (t) => {
       if (dtype && FLOAT.has(t.dtype) && (t.role === 'param' || t.role === 'buffer')) {
         if (inPlace && t.dtype !== dtype && !orig.has(t.id)) orig.set(t.id, t.dtype);
+        // Cast on its way to the device: it exists there only in the new dtype, and its group says so.
+        if (!inPlace && t.group && t.dtype !== dtype) t.group = t.group.replace(`(${t.dtype})`, `(${dtype})`);
         t.dtype = dtype;
       }
     });
