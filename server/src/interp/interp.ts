@@ -1564,7 +1564,9 @@ export class Interpreter {
     if (iterV.t === 'str' && iterV.v.length > MAX_ITEMS) { overCap(iterV.v.length); return; }
     const items = this.iterate(iterV, c);
     if (!items) {
-      this.note(`comprehension over ${clip(c.childForFieldName('right')!.text)} could not be unrolled (${describe(iterV)})`, c);
+      // Not the items made so far (none, for an unknown `range(n)`): the whole comprehension is unknown, so that
+      // `nn.Sequential(*[Block() for _ in range(n)])` holds an unknown part instead of silently nothing.
+      this.compOverCap = this.note(`comprehension over ${clip(c.childForFieldName('right')!.text)} could not be unrolled (${describe(iterV)})`, c);
       return;
     }
     if (items.length > MAX_ITEMS) { overCap(items.length); return; }
@@ -1575,7 +1577,7 @@ export class Interpreter {
     }
   }
 
-  /** Set by runClauses when the comprehension being evaluated iterates over more than MAX_ITEMS items. */
+  /** Set by runClauses when the comprehension being evaluated iterates over more than MAX_ITEMS items, or over what cannot be unrolled. */
   private compOverCap: UnknownV | undefined;
 
   private evalComprehension(node: SyntaxNode): Value[] {

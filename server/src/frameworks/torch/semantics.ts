@@ -329,7 +329,13 @@ export function installTorch(it: Interpreter): void {
   });
   reg(['torch.nn.Parameter', 'torch.nn.parameter.Parameter'], (_s, c, node) => {
     const t = c.args[0] ?? c.kw.get('data');
-    if (t?.t !== 'tensor') return unknown('nn.Parameter of a value that is not a known tensor', it.span(node));
+    if (t?.t !== 'tensor') {
+      // Still a parameter, of a shape not known (weights read from a file: `nn.Parameter(torch.tensor(arr))`):
+      // assigned to a module it replaces a parameter there, so the module's size becomes unknown instead of
+      // silently losing that parameter.
+      const why = `nn.Parameter of ${t ? describe(t) : 'nothing'}: its shape is not known`;
+      return it.memory.alloc({ shape: [{ unknown: why }], dtype: 'float32', role: 'param', name: 'Parameter', span: it.span(node), lib: 'torch', note: why });
+    }
     const rg = c.args[1] ?? c.kw.get('requires_grad');
     // A Parameter with requires_grad=False is still in parameters() (torch/nn/parameter.py): it counts,
     // and is marked frozen (no gradient, no optimizer state).
@@ -664,9 +670,11 @@ export function installTorch(it: Interpreter): void {
     return self;
   };
   const dtypeOf = (v: Value | undefined): DType | undefined => (v?.t === 'dtype' ? v.dtype : undefined);
-  const deviceOf = (v: Value | undefined): string | undefined => (v?.t === 'str' ? v.v : v?.t === 'extern' && v.name === '__device__' && v.args?.[0]?.t === 'str' ? (v.args[0] as { v: string }).v : undefined);
+  // An int is a CUDA device ordinal (`model.to(0)`, `device = rank % torch.cuda.device_count()`: torch/nn/modules/
+  // module.py Module.to → torch._C._nn._parse_to, where an int names "cuda:<n>").
+  const deviceOf = (v: Value | undefined): string | undefined => (v?.t === 'str' ? v.v : v?.t === 'int' ? `cuda:${v.v}` : v?.t === 'extern' && v.name === '__device__' && v.args?.[0]?.t === 'str' ? (v.args[0] as { v: string }).v : undefined);
   for (const base of ['torch.nn.Module', 'transformers.PreTrainedModel']) {
-    reg([`${base}.to`], (self, c) => cast(self, dtypeOf(c.args.find((a) => a.t === 'dtype') ?? c.kw.get('dtype')), deviceOf(c.args.find((a) => a.t === 'str' || a.t === 'extern') ?? c.kw.get('device'))));
+    reg([`${base}.to`], (self, c) => cast(self, dtypeOf(c.args.find((a) => a.t === 'dtype') ?? c.kw.get('dtype')), deviceOf(c.args.find((a) => a.t === 'str' || a.t === 'extern' || a.t === 'int') ?? c.kw.get('device'))));
     reg([`${base}.cuda`], (self) => cast(self, undefined, 'cuda'));
     reg([`${base}.half`], (self) => cast(self, 'float16', undefined));
     reg([`${base}.bfloat16`], (self) => cast(self, 'bfloat16', undefined));

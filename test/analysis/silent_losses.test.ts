@@ -1,0 +1,67 @@
+// Three ways a part of a model used to vanish without an unknown, each giving a confident "fits" for a model that
+// is larger (found on rasbt/LLMs-from-scratch and facebookresearch/DiT, docs/accuracy.md "Held-out round 9").
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { analyze } from '../../server/src/analysis/analyze';
+
+const phase = (r: Awaited<ReturnType<typeof analyze>>, name: string) => r.models[0].estimate.phases.find((p) => p.phase === name)!;
+
+// `module.weight = nn.Parameter(torch.tensor(arr))` with weights read at run time (load_weights_into_gpt): the
+// parameter it replaces is gone and its replacement has a shape oomlens cannot read.
+test('a parameter replaced by one of unknown shape makes the size unknown, not smaller', async () => {
+  const r = await analyze(`import json
+import torch
+import torch.nn as nn
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(50257, 1024)
+        self.body = nn.Linear(1024, 1024)
+
+params = json.load(open("weights.json"))
+model = Net()
+model.emb.weight = nn.Parameter(torch.tensor(params["wte"]))
+model.to("cuda")
+`, { device: 't4', versions: {} });
+  assert.equal(r.models[0].facts.paramCount, null);
+  const load = phase(r, 'load');
+  assert.equal(load.fits, null);
+  assert.ok(load.peakIsLowerBound);
+  assert.ok(r.models[0].facts.unknowns.some((u) => /nn\.Parameter of .*shape is not known/.test(u.reason)), JSON.stringify(r.models[0].facts.unknowns));
+});
+
+// `nn.Sequential(*[Block() for _ in range(n)])` with n not known: the comprehension is unknown, not an empty list.
+test('a comprehension over a range that is not known is unknown when expanded into a container', async () => {
+  const r = await analyze(`import sys
+import torch.nn as nn
+n = int(sys.argv[1])
+model = nn.Sequential(*[nn.Linear(1024, 1024) for _ in range(n)], nn.Linear(1024, 10)).cuda()
+`, { device: 't4', versions: {} });
+  assert.equal(r.models[0].facts.paramCount, null);
+  assert.equal(phase(r, 'load').fits, null);
+});
+
+// An int device ordinal (`device = rank % torch.cuda.device_count()`, `.to(0)`) is a CUDA device (Module.to): a second
+// network moved with it is on the device during the step, as with "cuda".
+test('.to(<int>) moves a module to that CUDA device, like .to("cuda:<int>")', async () => {
+  const program = (device: string) => `import torch
+import torch.nn as nn
+device = ${device}
+model = nn.Sequential(nn.Linear(4096, 4096), nn.Linear(4096, 4096))
+ema = nn.Sequential(nn.Linear(4096, 4096), nn.Linear(4096, 4096)).to(device)
+model = model.to(device)
+opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
+x = torch.randn(64, 4096, device=device)
+for step in range(10):
+    loss = model(x).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+`;
+  const other = async (device: string) => phase(await analyze(program(device), { device: 't4', versions: {} }), 'training').breakdown
+    .filter((b) => /^another module on the device/.test(b.label)).reduce((a, b) => a + b.bytes, 0);
+  const byName = await other('"cuda:0"');
+  assert.equal(byName, 2 * (4096 * 4096 + 4096) * 4);
+  assert.equal(await other('0'), byName);
+});
