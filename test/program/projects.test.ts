@@ -110,6 +110,14 @@ const CASES: Case[] = [
     code: 'from model import Net\nmodel = Net(768, 3, False)',
   },
   {
+    // pathlib: a registry of model configs built at import from `Path(__file__).parent / "model_configs"`,
+    // `.glob("*.json")`, `open(path)` and `.stem` (open_clip's factory.py), and `Path.read_text()`. pathlib was not
+    // modelled: the registry was empty and "the program raises here", no model.
+    dir: 'pathlib_registry', modules: ['factory'],
+    files: [{ file: 'train.py' }],
+    code: 'from factory import create_model\nmodel = create_model("mlp-big")',
+  },
+  {
     dir: 'launch_hf_json', modules: ['run'], run: /^args from \.vscode\/launch\.json:\d+$/,
     files: [{ file: 'run.py' }],
     code: 'from run import Tagger, ModelArguments\nmodel = Tagger(ModelArguments(hidden_size=1024, num_layers=4, vocab_size=32000))',

@@ -101,6 +101,8 @@ export interface ModuleLoader {
   locate(written: string): string | undefined;
   /** The text of a workspace file, or undefined (outside the workspace, unreadable, too large, binary). */
   readText(path: string): string | undefined;
+  /** The entries of a workspace folder (names, sorted), or undefined when it is outside the workspace or unreadable. */
+  list?(dir: string): string[] | undefined;
   /**
    * For a path as written that names no file: whether it would be inside the workspace (undefined: outside
    * or not decidable), and which workspace script in its folder (or the folders up to the root) names it.
@@ -1499,7 +1501,8 @@ export class Interpreter {
       else if (c.type === 'string_content') s += contentText(c);
       else if (c.type === 'interpolation') {
         const v = this.eval(c.namedChildren[0]!);
-        if (v.t === 'str' || v.t === 'int' || v.t === 'float') s += String(v.v);
+        const shown = v.t === 'str' || v.t === 'int' || v.t === 'float' ? String(v.v) : pathText(v);
+        if (shown !== undefined) s += shown;
         else return unknown('f-string with a value that is not known', this.span(node));
         if (s.length > MAX_STR) return this.sizedStr(s, node);
       }
@@ -2296,6 +2299,12 @@ export class Interpreter {
       else [...l.items.filter((x) => !inR(x)), ...r.items.filter((x) => !inL(x))].forEach(add);
       return { t: 'list', items: out };
     }
+    // Operators a library defines on its own objects (pathlib's `/`): answered by an extern `__binop__` rule.
+    const h = this.externs.get('__binop__');
+    if (h) {
+      const v = h(this, undefined, { args: [str(op), l, r], kw: new Map() }, node, { t: 'extern', name: '__binop__' });
+      if (!(v.t === 'unknown' && v.reason === '__pass__')) return v;
+    }
     if (op === '|' && l.t === 'dict' && r.t === 'dict') {
       const d: Value & { t: 'dict' } = { t: 'dict', keys: [...l.keys], vals: [...l.vals] };
       r.keys.forEach((k, i) => this.setItem(d, k, r.vals[i], node));
@@ -2546,6 +2555,11 @@ function primitiveKey(k: Value): string | undefined {
  */
 const dictIndexes = new WeakMap<Value[], { at: Map<string, number>; n: number; last: Value | undefined }>();
 const DICT_INDEX_FROM = 32;
+
+/** The text of a pathlib path value (program/pathlib.ts), or undefined for anything else. */
+export function pathText(v: Value): string | undefined {
+  return v.t === 'extern' && v.name === '__path__' && v.args?.[0]?.t === 'str' ? v.args[0].v : undefined;
+}
 
 export function dictIndexOf(keys: Value[], key: Value): number {
   const pk = keys.length >= DICT_INDEX_FROM ? primitiveKey(key) : undefined;

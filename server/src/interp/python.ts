@@ -4,7 +4,7 @@
  * dataclasses.field, functools.partial, containers' methods.
  */
 import type { CallArgs, Interpreter } from './interp';
-import { canonical, isDictClass, keyEq, linearize } from './interp';
+import { canonical, isDictClass, keyEq, linearize, pathText } from './interp';
 import type { SyntaxNode } from './parser';
 import { literal } from '../program/argv';
 import { type FuncV, type Value, NONE, describe, int, num, str, truthy, unknown } from './values';
@@ -83,6 +83,8 @@ export function installPython(it: Interpreter): void {
     if (!v) return str('');
     if (v.t === 'str') return v;
     if (v.t === 'int' || v.t === 'float') return str(String(v.v));
+    const path = pathText(v);
+    if (path !== undefined) return str(path);
     return unknown('str() of a non-literal');
   });
   for (const [name, f] of [['builtins.min', Math.min], ['builtins.max', Math.max]] as const) {

@@ -25,6 +25,7 @@ import type { CallArgs, Interpreter } from '../interp/interp';
 import type { SyntaxNode } from '../interp/parser';
 import { type Value, NONE, describe, str, unknown } from '../interp/values';
 import { MAX_ITEMS as MAX_LIST_ITEMS, MAX_STR } from '../interp/limits';
+import { pathLike } from './pathlib';
 
 /** Config values deeper or larger than this are cut to an unknown (a config is small). */
 const MAX_ITEMS = 20_000;
@@ -66,7 +67,7 @@ export function installConfigFiles(it: Interpreter): void {
   /** The absolute workspace path a value names, or an unknown saying why not. */
   const pathOf = (v: Value | undefined, node: SyntaxNode): string | Value => {
     if (!v) return unknown('no path given', where(node));
-    const p = v.t === 'str' ? v.v : v.t === 'extern' && v.name === '__file_handle__' && v.args?.[0]?.t === 'str' ? v.args[0].v : undefined;
+    const p = pathLike(v) ?? (v.t === 'extern' && v.name === '__file_handle__' && v.args?.[0]?.t === 'str' ? v.args[0].v : undefined);
     if (p === undefined) return v.t === 'unknown' ? v : unknown(`path ${describe(v)} is not known`, where(node));
     const abs = it.loader?.locate(p);
     return abs ?? unknown(`config file \`${p}\` is not in the workspace`, where(node));
@@ -219,7 +220,7 @@ export function installConfigFiles(it: Interpreter): void {
   // os.path on strings; existence is answered for workspace paths only.
   const strs = (c: CallArgs): string[] | undefined => {
     const out: string[] = [];
-    for (const a of c.args) { if (a.t !== 'str') return undefined; out.push(a.v); }
+    for (const a of c.args) { const t = pathLike(a); if (t === undefined) return undefined; out.push(t); }
     return out;
   };
   const pathFn = (n: string, f: (xs: string[]) => Value) => reg(`os.path.${n}`, (_s, c, node) => {
@@ -235,8 +236,9 @@ export function installConfigFiles(it: Interpreter): void {
   pathFn('expanduser', (xs) => str(xs[0]));
   for (const n of ['exists', 'isfile', 'isdir']) {
     reg(`os.path.${n}`, (_s, c, node) => {
-      const a = c.args[0];
-      if (a?.t !== 'str') return unknown(`os.path.${n} of a path that is not known`, where(node));
+      const given = pathLike(c.args[0]);
+      if (given === undefined) return unknown(`os.path.${n} of a path that is not known`, where(node));
+      const a = { t: 'str' as const, v: given };
       const abs = it.loader?.locate(a.v);
       if (!abs) {
         // Absent from the workspace: False, as on a fresh checkout — unless a script beside it writes a file of

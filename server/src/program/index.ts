@@ -2,8 +2,10 @@
 import type { Interpreter } from '../interp/interp';
 import { installConfigFiles } from './configfiles';
 import { installEntryPoints } from './entrypoints';
+import { installPathlib } from './pathlib';
 
 export function installProgram(it: Interpreter): void {
   installEntryPoints(it);
   installConfigFiles(it);
+  installPathlib(it);
 }

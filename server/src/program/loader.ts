@@ -26,6 +26,10 @@ export function moduleLoader(ws: Workspace, mainFile: string | undefined): Modul
       return undefined;
     },
     readText: (path) => ws.readText(path),
+    list: (dir) => {
+      if (!isInside(dir, ws.root)) return undefined;
+      try { return readdirSync(dir).sort(); } catch { return undefined; }
+    },
     missing: (written) => {
       if (isAbsolute(written)) return undefined;
       const p = resolve(mainFile ? dirname(mainFile) : ws.root, written);
