@@ -2454,7 +2454,9 @@ export function canonical(name: string): string {
     .replace(/^flax\.nnx\.(?:nn\.activations\.)?(celu|elu|gelu|glu|hard_sigmoid|hard_silu|hard_swish|hard_tanh|leaky_relu|log_sigmoid|log_softmax|logsumexp|one_hot|relu|relu6|selu|sigmoid|silu|soft_sign|softmax|softplus|standardize|swish|tanh)$/, 'jax.nn.$1')
     .replace(/^flax\.nnx\.nn\.(linear|normalization|attention|stochastic|activations)\.([A-Z]\w*)$/, 'flax.nnx.$2')
     .replace(/^jax\._src\.numpy\.[a-z_]+\./, 'jax.numpy.')
-    .replace(/^tensorflow\.experimental\.numpy\./, 'numpy.');
+    .replace(/^tensorflow\.experimental\.numpy\./, 'numpy.')
+    // Lightning's Trainer imported from its submodule (`from pytorch_lightning.trainer import Trainer`, ldm main.py).
+    .replace(/^(pytorch_lightning|lightning\.pytorch)\.trainer(?:\.trainer)?\.Trainer\b/, '$1.Trainer');
 }
 
 const DTYPE_NAMES: Record<string, DType> = {

@@ -197,6 +197,23 @@ export function installConfigFiles(it: Interpreter): void {
   reg('omegaconf.OmegaConf.load', (_s, c, node) => read(c.args[0] ?? c.kw.get('file_'), 'yaml', true, node));
   reg('omegaconf.OmegaConf.create', (_s, c) => asAttrs(c.args[0] ?? { t: 'dict', keys: [], vals: [] }));
   reg('omegaconf.OmegaConf.merge', (_s, c) => mergeAll(c.args));
+  // OmegaConf.from_dotlist(["model.params.width=8", "lr=0.1"]) (omegaconf.py from_dotlist → DictConfig.merge_with_dotlist):
+  // each "a.b.c=value" sets that key, the value read as YAML reads a scalar ("8" an int, "true" a bool).
+  reg('omegaconf.OmegaConf.from_dotlist', (_s, c, node) => {
+    const list = c.args[0] ?? c.kw.get('dotlist');
+    const items = list?.t === 'list' || list?.t === 'tuple' ? list.items : undefined;
+    if (!items) return unknown(`OmegaConf.from_dotlist of ${list ? describe(list) : 'nothing'}: the overrides are not known`, where(node));
+    let out: Value = { t: 'dict', keys: [], vals: [], attrs: true };
+    for (const x of items) {
+      if (x.t !== 'str') return unknown(`OmegaConf.from_dotlist: an override that is not known (${describe(x)})`, where(node));
+      const eq = x.v.indexOf('=');
+      if (eq < 0) return unknown(`OmegaConf.from_dotlist: "${x.v}" is not key=value (omegaconf raises ValueError)`, where(node));
+      let v: Value = fromData(parseYaml(x.v.slice(eq + 1) || 'null'), true);
+      for (const k of x.v.slice(0, eq).split('.').reverse()) v = { t: 'dict', keys: [str(k)], vals: [v], attrs: true };
+      out = merge(out, v);
+    }
+    return out;
+  });
   reg('omegaconf.OmegaConf.to_container', (_s, c) => c.args[0] ?? NONE);
   reg('omegaconf.OmegaConf.to_object', (_s, c) => c.args[0] ?? NONE);
   // The YAML text of a config: reads it, changes nothing (printing the config is the usual first line of a main).

@@ -115,7 +115,7 @@ export function installEntryPoints(it: Interpreter): void {
   });
   for (const m of ['add_argument_group', 'add_mutually_exclusive_group']) method(m, (_st, self) => self);
   method('set_defaults', (st, _self, c) => { for (const [k, v] of c.kw) st.defaults.set(k, v); return NONE; });
-  const parse = (st: ParserState, c: CallArgs, node: SyntaxNode): InstV => {
+  const parse = (st: ParserState, c: CallArgs, node: SyntaxNode, known = false): { ns: InstV; extras: Value } => {
     const ns = it.newInst(namespaceClass('Namespace'));
     // argparse's Namespace holds exactly the parser's destinations and set_defaults() keys (argparse.py parse_known_args).
     it.completeAttrs.add(ns);
@@ -124,15 +124,30 @@ export function installEntryPoints(it: Interpreter): void {
     // parse_args(args): a literal list is the command line; None (or nothing) is sys.argv[1:].
     const given = kwOr(c, 'args', 0);
     const words = given && given.t !== 'none' ? wordsOf(given) : commandLine(it);
-    if (words === 'unknown') { for (const a of st.args) ns.attrs.set(a.dest, unknown(`parse_args() of a list oomlens cannot read: \`${a.flag}\` is not known`, it.span(node))); return ns; }
-    if (words) argparseWords(it, st, words, ns, node);
+    if (words === 'unknown') {
+      for (const a of st.args) ns.attrs.set(a.dest, unknown(`parse_args() of a list oomlens cannot read: \`${a.flag}\` is not known`, it.span(node)));
+      return { ns, extras: unknown('parse_known_args() of a list oomlens cannot read: the words it leaves are not known', it.span(node)) };
+    }
+    const left = words ? argparseWords(it, st, words, ns, node, known) : [];
     // Values still missing are named where the program parses its command line (a file-level unknown).
     for (const a of st.args) { const v = ns.attrs.get(a.dest); if (v?.t === 'unknown' && /command-line argument `/.test(v.reason)) it.note(v.reason, node); }
-    return ns;
+    return { ns, extras: { t: 'list', items: left.map((w) => (w === null ? unknown('a command-line word oomlens cannot read', it.span(node)) : str(w))) } };
   };
-  method('parse_args', (st, _self, c, node) => parse(st, c, node));
-  method('parse_known_args', (st, _self, c, node) => ({ t: 'tuple', items: [parse(st, c, node), { t: 'list', items: [] }] }));
+  method('parse_args', (st, _self, c, node) => parse(st, c, node).ns);
+  method('parse_known_args', (st, _self, c, node) => { const r = parse(st, c, node, true); return { t: 'tuple', items: [r.ns, r.extras] }; });
   method('add_subparsers', (_st, _self, _c, node) => unknown('argparse sub-commands are not followed', it.span(node)));
+  // deepspeed.add_config_arguments(parser) (deepspeed/__init__.py `_add_core_arguments`): adds --deepspeed
+  // (store_true), --deepspeed_config (str, None) and their deprecated --deepscale twins, and returns the parser.
+  it.externs.set('deepspeed.add_config_arguments', (_i, _self, c, node) => {
+    const parser = c.args[0] ?? c.kw.get('parser');
+    const add = it.externs.get('argparse.ArgumentParser.add_argument');
+    if (!parser || !add || !(parser.t === 'extern' && parsers.has(parser))) return parser ?? unknown('deepspeed.add_config_arguments without a parser', it.span(node));
+    for (const [flag, store] of [['--deepspeed', true], ['--deepspeed_config', false], ['--deepscale', true], ['--deepscale_config', false]] as const) {
+      const kw = new Map<string, Value>(store ? [['action', str('store_true')], ['default', { t: 'bool', v: false }]] : [['default', NONE], ['type', { t: 'extern', name: 'builtins.str' }]]);
+      add(it, parser, { args: [str(flag)], kw }, node, { t: 'extern', name: 'argparse.ArgumentParser.add_argument' });
+    }
+    return parser;
+  });
   chainGetattr(it, (self, name) => (self.t === 'extern' && parsers.has(self) ? { t: 'extern', name: `argparse.ArgumentParser.${name}`, self } : undefined));
 
   // ---------------------------------------------------------- absl.flags
@@ -699,7 +714,9 @@ function convertWord(it: Interpreter, w: ArgWord, a: ArgSpec, node: SyntaxNode):
 }
 
 /** argparse's `_parse_known_args` over the recorded actions (see the header of argv.ts). */
-function argparseWords(it: Interpreter, st: ParserState, words: ArgWord[], ns: InstV, node: SyntaxNode): void {
+function argparseWords(it: Interpreter, st: ParserState, words: ArgWord[], ns: InstV, node: SyntaxNode, known = false): ArgWord[] {
+  // parse_known_args: the words no action takes, in order (argparse.py _parse_known_args `extras`).
+  const extras: ArgWord[] = [];
   const optionals = st.args.filter((a) => !a.positional);
   const positionals = st.args.filter((a) => a.positional);
   const find = (name: string): ArgSpec | undefined => {
@@ -739,6 +756,7 @@ function argparseWords(it: Interpreter, st: ParserState, words: ArgWord[], ns: I
     let a = find(name);
     if (!a && !name.startsWith('--') && name.length > 2) { a = find(name.slice(0, 2)); if (a) attached = name.slice(2); }
     if (!a) {
+      if (known) { extras.push(w); continue; }
       it.note(`the command line's \`${name}\` is not an option of this parser (argparse would stop with an error); it is ignored`, node);
       continue;
     }
@@ -769,4 +787,6 @@ function argparseWords(it: Interpreter, st: ParserState, words: ArgWord[], ns: I
     take(a, positionalWords.slice(pos, pos + k));
     pos += k;
   }
+  extras.push(...positionalWords.slice(pos));
+  return extras;
 }
