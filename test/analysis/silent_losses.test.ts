@@ -65,3 +65,15 @@ for step in range(10):
   assert.equal(byName, 2 * (4096 * 4096 + 4096) * 4);
   assert.equal(await other('0'), byName);
 });
+
+// `model = build(cfg)` from code oomlens does not follow, then trained: "no model found" alone was the whole answer.
+test('a program that trains a model oomlens cannot resolve says so at file level', async () => {
+  const r = await analyze(`import torch
+from mylib import build
+
+model = build("resnet").cuda()
+opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+`, { device: 't4', versions: {} });
+  assert.equal(r.models.length, 0);
+  assert.ok(r.unknowns.some((u) => u.what === 'model' && /torch\.optim\.Adam trains parameters oomlens could not resolve/.test(u.reason) && /mylib\.build/.test(u.reason)), JSON.stringify(r.unknowns));
+});

@@ -7,6 +7,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { analyze } from '../../server/src/analysis/analyze';
+import type { LaunchCommand } from '../../server/src/program/launch';
 
 const lin = (i: number, o: number) => i * o + o;
 const STACK = `
@@ -20,7 +21,7 @@ parser.add_argument("--depth", type=int, default=3)
 `;
 
 /** The command line `python <file> ...argv` (program/launch.ts LaunchCommand). */
-const launch = (file: string, argv: string[]) => ({ source: 'test', file, script: file, argv });
+const launch = (file: string, argv: string[]): LaunchCommand => ({ source: 'test', file, script: file, argv, launcher: 'python' });
 
 async function params(text: string, argv?: string[]): Promise<number | null | undefined> {
   const path = join(tmpdir(), 'oomlens-passthrough.py');

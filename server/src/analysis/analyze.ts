@@ -234,6 +234,16 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
     // the lines of a class a syntax error broke are no model (evidence.ts).
     const trained = new Set(trainingProgram(it).optimizers.flatMap((o) => o.params.map((t) => t.id)));
     const candidates = it.memory.reported().filter((r) => (!r.atImport || declared.has(r)) && (r.span.file ? !isBareLayer(r) && !holdsNothing(r) : hasModelEvidence(r, tree, trained)));
+    // A program that trains something oomlens could not resolve (`model = build(cfg)` from code it does not follow,
+    // then an optimizer over `model.parameters()`) and has no model oomlens found: said at file level, so "no model
+    // found" is not the whole answer.
+    if (!candidates.length) {
+      for (const o of trainingProgram(it).optimizers) {
+        if (!o.paramsUnknown || wanted.has(o.paramsUnknown)) continue;
+        wanted.add(o.paramsUnknown);
+        unknowns.push({ what: 'model', reason: `${o.callee} trains parameters oomlens could not resolve (${o.paramsUnknown}): the model they belong to is not known`, span: o.span });
+      }
+    }
     // A module built first and then handed to another model (hydra's nested `net: {_target_: …}`, a backbone
     // passed to a wrapper) is part of that model, not a model of its own.
     // Held at any depth: blocks built in a loop, put in an nn.ModuleList and handed to an Encoder that the model

@@ -68,6 +68,8 @@ export interface OptimizerUse {
   accumulate?: number;
   /** Whether `init` / construction was seen with parameters. */
   bound: boolean;
+  /** Why the parameters given at construction are not known (a torch optimizer over a value oomlens could not resolve). */
+  paramsUnknown?: string;
   /** The interpreter's step count at this optimizer's first `step()` (its state exists from then on). */
   steppedAt?: number;
 }
@@ -327,7 +329,8 @@ export function installTraining(it: Interpreter): void {
 
   // torch.optim: state is made per parameter at the first step() (torch/optim/adamw.py _init_group).
   const torchOpt = (kind: OptimizerKind, lib: 'torch' | 'bnb') => (_s: Value | undefined, c: CallArgs, node: SyntaxNode): Value => {
-    const params = tensorsIn(c.args[0] ?? c.kw.get('params'));
+    const given = c.args[0] ?? c.kw.get('params');
+    const params = tensorsIn(given);
     // Positional slots after params (torch/optim/sgd.py: lr, momentum; rmsprop.py: lr, alpha, eps, weight_decay, momentum, centered).
     const momentumV = c.kw.get('momentum') ?? (kind === 'torch.sgd' ? c.args[2] : kind === 'torch.rmsprop' ? c.args[5] : undefined);
     // A momentum that is not a literal: the buffer is assumed (the larger state).
@@ -344,6 +347,7 @@ export function installTraining(it: Interpreter): void {
     const fused = flag('fused');
     const use: OptimizerUse = {
       kind, lib, ...calleeInfo(node), params, bound: params.length > 0,
+      ...(!params.length && given?.t === 'unknown' ? { paramsUnknown: given.reason } : {}),
       opts: {
         momentum: momentum ?? undefined, amsgrad: ams?.t === 'bool' ? ams.v : undefined,
         ...(weightDecay !== undefined ? { weightDecay } : {}),
