@@ -77,3 +77,12 @@ opt = torch.optim.Adam(model.parameters(), lr=1e-3)
   assert.equal(r.models.length, 0);
   assert.ok(r.unknowns.some((u) => u.what === 'model' && /torch\.optim\.Adam trains parameters oomlens could not resolve/.test(u.reason) && /mylib\.build/.test(u.reason)), JSON.stringify(r.unknowns));
 });
+
+// `for key in self.state_dict(): init.kaiming_normal_(self.state_dict()[key])`: state_dict() was not modelled, the loop
+// was not followed and the whole module became unknown. Its entries are the module's parameters and buffers.
+test('a loop over self.state_dict() that initialises in place: the count PyTorch gives', async () => {
+  const { countedBoth } = await import('../python/venv');
+  const { join } = await import('node:path');
+  const { oomlens, framework } = await countedBoth(join(__dirname, '..', 'fixtures', 'robust', 'state_dict_init.py'));
+  assert.deepEqual(oomlens, [['Net', framework, 0]]);
+});

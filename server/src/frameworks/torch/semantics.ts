@@ -627,6 +627,16 @@ export function installTorch(it: Interpreter): void {
     return prevItem ? prevItem(i, self, c, node, fnv) : unknown(`indexing ${self ? describe(self) : 'a value'} is not modelled`, it.span(node));
   });
   reg(['__torch_checkpoint__.get', '__torch_checkpoint__.pop'], (self, c, node) => (isCkpt(self) ? itemOf(self, c.args[0], node) : unknown('checkpoint entry', it.span(node))));
+  // Module.state_dict(): an OrderedDict of every parameter and buffer by its dotted name (torch/nn/modules/module.py
+  // state_dict → _save_to_state_dict), each the module's own tensor (detached, sharing its storage): writing into it
+  // (`init.kaiming_normal_(sd[k])`, `sd[k][...] = 1`) changes the module's values and no sizes. Buffers registered
+  // with persistent=False are left out by torch and not told apart here. A transformers model is sized from its
+  // config, not built tensor by tensor: its state dict is not listed.
+  reg(['torch.nn.Module.state_dict'], (self, _c, node) => {
+    if (self?.t !== 'inst' || hfLoadOf(self)) return unknown(`state_dict() of ${self ? describe(self) : 'nothing'} is not listed by oomlens`, it.span(node));
+    const entries = [...namedModuleTensors(self, 'param'), ...namedModuleTensors(self, 'buffer')];
+    return { t: 'dict', keys: entries.map(([k]) => str(k)), vals: entries.map(([, t]) => t) };
+  });
   reg(['torch.nn.Module.load_state_dict'], (self, c, node) => {
     const arg = c.args[0] ?? c.kw.get('state_dict');
     const sd = arg && arg.t === 'unknown' ? items.get(arg) ?? arg : arg;
