@@ -174,3 +174,34 @@ test('a model kept on the host only is listed with its size, no verdict, in text
   assert.equal(json.files[0].models.length, 0);
   assert.deepEqual(json.files[0].host?.map((h) => [h.name, h.bytes, h.line]), [['gpt2', 124439808 * 4, 2]]);
 });
+
+// A batch read from sys.argv with no launch command: the inference phase is "≥ X" because its activations are not
+// sized. The JSON listed only the model's own unknowns, so CI and the editor got a "≥" with no reason while the text
+// named three (and said "--format json lists them").
+test('--format json lists every unknown the text shows, and each phase carries its own', () => {
+  const dir = tmp();
+  writeFileSync(join(dir, 'infer.py'), [
+    'import sys', 'import torch', 'import torch.nn as nn', '',
+    'model = nn.Sequential(nn.Linear(1024, 4096), nn.ReLU(), nn.Linear(4096, 1024)).cuda()',
+    'x = torch.randn(int(sys.argv[1]), 1024, device="cuda")', 'with torch.no_grad():', '    y = model(x)', '',
+  ].join('\n'));
+  const text = run(['check', join(dir, 'infer.py'), '--device', 't4']);
+  assert.equal(text.code, 0, text.err);
+  const shown = [...text.out.replace(/\n {6}(?! )/g, ' ').matchAll(/^ +unknown: (.+?): (.+?)(?: \(line (\d+)\))?$/gm)]
+    .map(([, what, reason, line]) => `${what}|${reason}|${line ?? null}`);
+  assert.ok(shown.length >= 2, text.out);
+  type U = { what: string; reason: string; line: number | null };
+  const j = JSON.parse(run(['check', join(dir, 'infer.py'), '--device', 't4', '--format', 'json']).out) as {
+    files: { models: { unknowns: U[]; phases: { name: string; peakIsLowerBound: boolean; unknowns: U[] }[] }[] }[];
+  };
+  const m = j.files[0].models[0];
+  const key = (u: U) => `${u.what}|${u.reason}|${u.line}`;
+  assert.deepEqual(m.unknowns.map(key), shown);
+  const inference = m.phases.find((p) => p.name === 'inference');
+  assert.ok(inference?.peakIsLowerBound);
+  assert.ok(inference.unknowns.length > 0, 'a "≥" phase with no reason');
+  for (const p of m.phases) {
+    assert.equal(p.unknowns.length > 0, p.peakIsLowerBound, `${p.name}: unknowns iff a lower bound`);
+    for (const u of p.unknowns) assert.ok(m.unknowns.some((x) => key(x) === key(u)), `${p.name}'s ${key(u)} missing from the model's`);
+  }
+});

@@ -90,6 +90,8 @@ export interface JsonPhase {
   peakIsLowerBound: boolean;
   budgetBytes: number;
   fits: boolean | null;
+  /** What this phase could not size (why peakIsLowerBound or a null fits); the model's unknowns list them too. */
+  unknowns: JsonUnknown[];
   breakdown: JsonContributor[];
   /** Only with several devices: the peak of each device, and which one is the busiest (0-based). */
   perDeviceBytes?: number[];
@@ -133,6 +135,7 @@ export interface JsonModel {
   /** PyTorch on a GPU: the runtime layer under the tensors (shared/src/budget.ts torchRuntime). */
   runtime?: { capacityBytes: number; parts: RuntimePart[] };
   phases: JsonPhase[];
+  /** The model's, its estimate's and every phase's unknowns, each once (modelUnknowns): what the text report lists. */
   unknowns: JsonUnknown[];
 }
 
@@ -190,6 +193,16 @@ function dedupe(us: Unknown[]): Unknown[] {
   });
 }
 
+/**
+ * Every unknown of a model, once: its facts', its estimate's and each
+ * phase's (a phase's "≥" has its reason among them). The text and JSON
+ * reports both list these, so a CI user reads the same reasons in either.
+ */
+export function modelUnknowns(m: ModelReport): Unknown[] {
+  const e = m.estimate;
+  return dedupe([...m.facts.unknowns, ...e.unknowns, ...e.phases.flatMap((p) => p.unknowns)]);
+}
+
 function unknownJson(idx: LineIndex, u: Unknown): JsonUnknown {
   return { what: u.what, reason: u.reason, line: u.span ? idx.spanLine(u.span) : null, ...fileOf(idx, u.span), ...(u.span && !u.span.file ? cellOf(idx, u.span.start) : {}) };
 }
@@ -235,13 +248,14 @@ export function modelJson(idx: LineIndex, m: ModelReport): JsonModel {
         peakIsLowerBound: p.peakIsLowerBound,
         budgetBytes: p.budgetBytes,
         fits: p.fits,
+        unknowns: dedupe(p.unknowns).map((u) => unknownJson(idx, u)),
         breakdown: p.breakdown.map((c) => ({ label: c.label, bytes: c.bytes, line: c.span ? idx.spanLine(c.span) : null, ...fileOf(idx, c.span), ...(c.span && !c.span.file ? cellOf(idx, c.span.start) : {}) })),
         ...(several ? { perDeviceBytes: p.perDeviceBytes, peakDevice: p.peakDevice } : {}),
         fitsWhere: { basis: a.basis, splitBytes: a.splitBytes, fixedBytes: a.fixedBytes, lowerBound: a.lowerBound, devices: a.fitsOn },
         ...(p.fits === false ? { changes: a.changes, cheapestChange: a.cheapest } : {}),
       };
     }),
-    unknowns: dedupe([...m.facts.unknowns, ...e.unknowns]).map((u) => unknownJson(idx, u)),
+    unknowns: modelUnknowns(m).map((u) => unknownJson(idx, u)),
   };
 }
 

@@ -20,11 +20,10 @@
 import { adviseModel, fitsOnSummary, type PhaseAdvice } from '../../../shared/src/advice';
 import { displayName } from '../../../shared/src/devices';
 import { onDeviceText } from '../../../shared/src/budget';
-import type { Unknown } from '../../../shared/src/facts';
 import type { PhaseEstimate, Units } from '../../../shared/src/types';
 import { formatBytes } from '../../../shared/src/units';
 import { anchorSpan, type Finding, type HostModel, type ModelReport } from '../analysis/api';
-import { LineIndex } from './report';
+import { LineIndex, modelUnknowns } from './report';
 
 /** The widest line the text output prints. */
 export const MAX_COLUMNS = 100;
@@ -104,19 +103,6 @@ function worstPhase(phases: PhaseEstimate[]): PhaseEstimate | undefined {
   const rank = (p: PhaseEstimate) => (p.fits === false ? 2 : p.fits === null ? 1 : 0);
   return [...phases].filter((p) => p.peakBytes !== null && p.breakdown.length)
     .sort((a, b) => rank(b) - rank(a) || (b.peakBytes! / b.budgetBytes) - (a.peakBytes! / a.budgetBytes))[0];
-}
-
-export function modelUnknowns(m: ModelReport): Unknown[] {
-  const e = m.estimate;
-  const seen = new Set<string>();
-  const out: Unknown[] = [];
-  for (const u of [...m.facts.unknowns, ...e.unknowns, ...e.phases.flatMap((p) => p.unknowns)]) {
-    const key = `${u.what}|${u.reason}|${u.span?.start ?? ''}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    out.push(u);
-  }
-  return out;
 }
 
 /** A model that lives on the host only: its size, and why it is not a device model (no verdict). */
