@@ -145,6 +145,32 @@ test('check --run CMD: the script the command runs, with its words and the launc
   assert.match(bad.err, /--run: no Python script/);
 });
 
+// READMEs say `cd examples/mnist && python main.py ...`: from that sub-folder of a git checkout, --run's script is
+// main.py next to where oomlens runs, as the shell would take it, not the workspace root's (which was "no Python
+// script of this workspace is run by ..." when the root has no main.py, and the wrong script when it has one).
+test('check --run CMD from a sub-folder of the workspace: the script is relative to the current folder', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'oomlens-runsub-'));
+  mkdirSync(join(dir, '.git'));
+  const sub = join(dir, 'examples', 'mnist');
+  mkdirSync(sub, { recursive: true });
+  const script = (width: string) => [
+    'import argparse', 'import torch.nn as nn', '', 'parser = argparse.ArgumentParser()',
+    'parser.add_argument("--depth", type=int, default=1)', 'args = parser.parse_args()',
+    `model = nn.Sequential(*[nn.Linear(${width}, ${width}) for _ in range(args.depth)]).cuda()`, '',
+  ].join('\n');
+  writeFileSync(join(sub, 'main.py'), script('64'));
+  const expected = 3 * (64 * 64 + 64);
+  for (const paths of [[], ['main.py']]) {
+    const r = json(['check', '--run', 'python main.py --depth 3', ...paths, '--device', 't4'], sub);
+    assert.deepEqual(r.files.map((f) => f.models.map((m) => m.params)), [[expected]], `with PATH ${paths.join(' ') || 'none'}`);
+  }
+  // A main.py at the root too: the shell runs the one in the current folder.
+  writeFileSync(join(dir, 'main.py'), script('32'));
+  assert.deepEqual(json(['check', '--run', 'python main.py --depth 3', '--device', 't4'], sub).files[0].models.map((m) => m.params), [expected]);
+  // From the root, the path from the root names the same script.
+  assert.deepEqual(json(['check', '--run', 'python examples/mnist/main.py --depth 3', '--device', 't4'], dir).files[0].models.map((m) => m.params), [expected]);
+});
+
 test('PyTorch on a GPU: the report shows tensors + runtime = what CUDA reports for the card, and the JSON names the runtime parts', () => {
   const r = run(['check', join(root, 'examples', 'gpt2_train', 'train.py'), '--device', 'a100-40gb']);
   assert.ok(r.code === 0 || r.code === 1, r.err);

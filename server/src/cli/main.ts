@@ -118,8 +118,9 @@ export interface Outcome {
 
 async function check(opts: CliOptions, io: Io): Promise<number> {
   if (opts.run !== undefined) {
-    // The command's script is the file to analyse; its words and process count come with it.
-    const cmd = commandFromText(workspaceFor(findRoot(join(process.cwd(), 'x.py'))), opts.run, '--run');
+    // The command's script is the file to analyse; its words and process count come with it. Its paths are
+    // relative to where oomlens runs, as the shell's would be, even in a sub-folder of the workspace.
+    const cmd = commandFromText(workspaceFor(findRoot(join(process.cwd(), 'x.py'))), opts.run, '--run', process.cwd());
     if (!cmd) { io.err(`oomlens: error: --run: no Python script of this workspace is run by \`${opts.run}\``); return 2; }
     opts.launch = cmd;
     if (!opts.paths.length) opts.paths = [cmd.script];

@@ -467,9 +467,13 @@ function usageCommands(ws: Workspace, script: string, head: string): LaunchComma
   return out;
 }
 
-/** The first Python command in a command-line text (`oomlens check --run "..."`), its words resolved from the workspace root. */
-export function commandFromText(ws: Workspace, text: string, source: string): LaunchCommand | undefined {
-  const c = fromShell(ws, join(ws.root, '.oomlens-run'), text.replace(/\n/g, ' '))[0];
+/**
+ * The first Python command in a command-line text (`oomlens check --run "..."`). Its paths are resolved as a shell
+ * run in `cwd` would (`cd examples/mnist && oomlens check --run "python main.py"`), then from the workspace root;
+ * `cwd` is the root when none is given.
+ */
+export function commandFromText(ws: Workspace, text: string, source: string, cwd = ws.root): LaunchCommand | undefined {
+  const c = fromShell(ws, join(cwd, '.oomlens-run'), text.replace(/\n/g, ' '))[0];
   return c && { ...c, source, file: c.file };
 }
 
