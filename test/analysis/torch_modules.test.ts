@@ -473,6 +473,33 @@ model = Priors()
 `,
   },
   {
+    // timm's to_2tuple (timm/layers/helpers.py _ntuple: `tuple(repeat(x, n))`), as open_clip's ViT sizes its patches.
+    name: 'itertools.repeat(x, n) sizes a patch embedding through to_2tuple',
+    model: 'Patches',
+    src: `
+from itertools import repeat
+
+def _ntuple(n):
+    def parse(x):
+        if isinstance(x, (list, tuple)):
+            return tuple(x)
+        return tuple(repeat(x, n))
+    return parse
+
+to_2tuple = _ntuple(2)
+
+class Patches(nn.Module):
+    def __init__(self, image_size=224, patch_size=16, width=768):
+        super().__init__()
+        ih, iw = to_2tuple(image_size)
+        ph, pw = to_2tuple(patch_size)
+        self.conv = nn.Conv2d(3, width, kernel_size=(ph, pw), stride=(ph, pw), bias=False)
+        self.pos = nn.Parameter(torch.zeros((ih // ph) * (iw // pw) + 1, width))
+
+model = Patches()
+`,
+  },
+  {
     name: 'a mapping class of the program (HParams: __setitem__ -> setattr, __getitem__, keys() from self.__dict__) expanded with **',
     model: 'Synth',
     src: `

@@ -189,6 +189,15 @@ export function installPython(it: Interpreter): void {
     return { t: 'list', items: out };
   };
   reg('itertools.chain', (_s, c, node) => chained(c.args, node));
+  // itertools.repeat(object, times): `times` references to the object (itertools docs); without `times` it repeats
+  // forever, which only zip() or islice() can bound: not followed.
+  reg('itertools.repeat', (_s, c, node) => {
+    const obj = c.args[0] ?? c.kw.get('object');
+    const times = c.args[1] ?? c.kw.get('times');
+    if (!obj || times?.t !== 'int') return unknown(`itertools.repeat(${times ? describe(times) : 'without times'}): the count is not known`, it.span(node));
+    if (it.overCap(0, Math.max(0, times.v), node)) return unknown('itertools.repeat over the analysis size cap', it.span(node));
+    return { t: 'list', items: Array.from({ length: Math.max(0, times.v) }, () => obj) };
+  });
   reg('itertools.chain.from_iterable', (_s, c, node) => {
     const outer = c.args[0] ? it.iterate(c.args[0], node) : undefined;
     return outer ? chained(outer, node) : unknown('itertools.chain.from_iterable of an unknown sequence', it.span(node));
