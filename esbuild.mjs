@@ -67,7 +67,7 @@ const entries = [
   { entryPoints: ['server/src/main.ts'], outfile: 'dist/server.js' },
   { entryPoints: ['server/src/serverMain.ts'], outfile: 'dist/serverMain.js', ...loadedByVm },
   { entryPoints: ['server/src/lsp/workerBoot.ts'], outfile: 'dist/worker.js' },
-  // The worker's own process (server/src/lsp/workerStart.ts): runs dist/worker.js as a thread and relays.
+  // The worker's own process (server/src/lsp/workerStart.ts): runs dist/workerMain.js on its main thread.
   { entryPoints: ['server/src/lsp/workerHost.ts'], outfile: 'dist/workerHost.js' },
   { entryPoints: ['server/src/lsp/worker.ts'], outfile: 'dist/workerMain.js', ...loadedByVm },
   { entryPoints: ['server/src/cli/main.ts'], outfile: 'dist/cli.js' },

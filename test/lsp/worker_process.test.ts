@@ -1,6 +1,7 @@
 // The analysis worker runs in a process of its own (server/src/lsp/workerStart.ts, workerHost.ts): ending it
 // returns the native memory a worker thread leaves in the server's allocator arenas (docs/performance.md). The
-// cancel flag reaches it as a message, a crash of that process is survived, and the server keeps no process behind.
+// cancel flag reaches it through a small file it reads while it runs (its main thread runs the analysis and reads no
+// message then), a crash of that process is survived, and the server keeps no process behind.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';

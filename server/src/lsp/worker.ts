@@ -8,7 +8,6 @@
  * while one runs; a superseded run is cancelled through a shared flag the
  * interpreter polls.
  */
-import { parentPort, workerData } from 'node:worker_threads';
 import { analyzeTree, MAX_BYTES } from '../analysis/analyze';
 import { Cancelled } from '../interp/interp';
 import { ParseTooSlow, parsePython, type Tree } from '../interp/parser';
@@ -21,8 +20,9 @@ import { packResult } from './packed';
 import { adviceMadeAhead } from './format';
 import { adviseModel } from '../../../shared/src/advice';
 import type { ToWorker, FromWorker, WorkerMemory } from './workerProtocol';
+import { workerChannel } from './workerChannel';
 
-const cancelFlag = new Int32Array(workerData.cancel as SharedArrayBuffer);
+const channel = workerChannel();
 const docs = new Map<string, { tree?: Tree; length: number }>();
 /** Texts of the open documents by path: imports and programs read them instead of the disk. */
 const openTexts = new Map<string, string>();
@@ -39,7 +39,7 @@ function mem(): WorkerMemory {
 }
 
 function post(m: FromWorker, transfer?: ArrayBuffer[]): void {
-  parentPort!.postMessage(m, transfer);
+  channel.post(m, transfer);
 }
 
 /** The document's tree, parsed incrementally; a string when the parse ran past its deadline (the reason). */
@@ -99,7 +99,7 @@ async function handle(m: ToWorker): Promise<void> {
     }
     case 'analyze': {
       try {
-        if (Atomics.load(cancelFlag, 0) === m.job) { post({ kind: 'cancelled', job: m.job }); return; }
+        if (channel.flag(0) === m.job) { post({ kind: 'cancelled', job: m.job }); return; }
         if (m.opts.path) { const p = resolve(m.opts.path); openTexts.set(p, m.text); uriPaths.set(m.uri, p); }
         const tree = await treeFor(m.uri, m.text);
         // Fault injection for the tests of internal-error reporting (test/lsp/internal_errors.test.ts).
@@ -108,13 +108,13 @@ async function handle(m: ToWorker): Promise<void> {
         if (process.env.OOMLENS_TEST_FAULT === 'hang' && m.text.includes('OOMLENS_TEST_HANG')) for (;;) { /* spins until the worker is terminated */ }
         // A run that takes until it is cancelled, reading only its flag (test/lsp/worker_process.test.ts).
         if (process.env.OOMLENS_TEST_FAULT === 'hang' && m.text.includes('OOMLENS_TEST_UNTIL_CANCELLED')) {
-          while (Atomics.load(cancelFlag, 0) !== m.job) Atomics.wait(cancelFlag, 0, Atomics.load(cancelFlag, 0), 20);
+          while (channel.flag(0) !== m.job) channel.waitFlag(0, channel.flag(0), 20);
           post({ kind: 'cancelled', job: m.job });
           return;
         }
         const internalErrors: string[] = [];
         const opts = {
-          ...m.opts, cancelled: () => Atomics.load(cancelFlag, 0) === m.job,
+          ...m.opts, cancelled: () => channel.flag(0) === m.job,
           onInternalError: (where: string, e: unknown) => { internalErrors.push(`${where}: ${(e as Error)?.stack ?? String(e)}`); },
         };
         // The file's own analysis from the incremental tree; then the workspace's (models built in files importing it).
@@ -179,7 +179,7 @@ for step in range(10):
 // polls it), so a document that arrives early waits at most for the grammar and one poll. A worker that replaces
 // another at an idle point warms up the same way before the next keystroke.
 const WARM_UP_RUNS = 3;
-const runPosted = () => Atomics.load(cancelFlag, 1) !== 0;
+const runPosted = () => channel.flag(1) !== 0;
 let chain: Promise<unknown> = (async () => {
   for (let i = 0; i < WARM_UP_RUNS && !runPosted(); i++) {
     const tree = await parsePython(WARM_UP);
@@ -196,6 +196,6 @@ let chain: Promise<unknown> = (async () => {
 })().catch(() => undefined);
 
 // One message at a time, in order: edits must reach a tree before the analysis that reparses it.
-parentPort!.on('message', (m: ToWorker) => {
+channel.onMessage((m: ToWorker) => {
   chain = chain.then(() => handle(m)).catch((e: unknown) => post({ kind: 'error', job: -1, message: String(e) }));
 });

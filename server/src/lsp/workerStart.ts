@@ -8,7 +8,8 @@
  * server's process as before.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 
@@ -59,8 +60,8 @@ class ThreadWorker implements AnalysisThread {
 class ProcessWorker implements AnalysisThread {
   readonly ownProcess = true;
   private readonly exited: Promise<number>;
-  constructor(private readonly p: ChildProcess, private readonly cancel: Int32Array) {
-    this.exited = new Promise((resolve) => p.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
+  constructor(private readonly p: ChildProcess, private readonly cancel: Int32Array, private readonly flags: FlagsFile) {
+    this.exited = new Promise((resolve) => p.once('exit', (code, signal) => { flags.remove(); resolve(code ?? (signal ? 1 : 0)); }));
     p.unref();
     (p as unknown as { channel?: { unref(): void } }).channel?.unref();
   }
@@ -75,19 +76,50 @@ class ProcessWorker implements AnalysisThread {
   terminate(): Promise<unknown> { this.p.kill('SIGKILL'); return this.exited; }
   flag(index: number, value: number): void {
     Atomics.store(this.cancel, index, value);
-    this.postMessage({ kind: '__flag', index, value });
+    this.flags.write(index, value);
+  }
+}
+
+/**
+ * The flags of a worker process: a file of int32 words in the system's temporary folder, written here (pwrite) and
+ * read by the worker each time it polls (workerHost.ts), removed when the process ends.
+ */
+class FlagsFile {
+  readonly path: string;
+  private fd: number | undefined;
+  private readonly word = Buffer.alloc(4);
+  constructor(initial: Int32Array) {
+    const dir = mkdtempSync(join(tmpdir(), 'oomlens-worker-'));
+    this.path = join(dir, 'flags');
+    const buf = Buffer.alloc(4 * initial.length);
+    for (let i = 0; i < initial.length; i++) buf.writeInt32LE(Atomics.load(initial, i), 4 * i);
+    writeFileSync(this.path, buf);
+    this.fd = openSync(this.path, 'r+');
+  }
+  write(index: number, value: number): void {
+    if (this.fd === undefined) return;
+    this.word.writeInt32LE(value, 0);
+    try { writeSync(this.fd, this.word, 0, 4, 4 * index); } catch { /* removed: the process has ended */ }
+  }
+  remove(): void {
+    if (this.fd !== undefined) { try { closeSync(this.fd); } catch { /* closed */ } this.fd = undefined; }
+    try { rmSync(dirname(this.path), { recursive: true, force: true }); } catch { /* gone */ }
   }
 }
 
 /** Starts the worker for `file` (dist/worker.js); undefined when the bundle is absent (running from source). */
 export function startWorker(file: string, cancel = newCancelBuffer()): StartedWorker | undefined {
   const host = join(dirname(file), 'workerHost.js');
+  // The flags written before this start are the file's first contents (a replacement is started with [1] = 0, as a
+  // fresh process has it). No writable temporary folder: a thread, below.
+  let flags: FlagsFile | undefined;
   if (process.env.OOMLENS_ANALYSIS_HOST !== 'thread' && existsSync(host) && existsSync(file)) {
+    try { flags = new FlagsFile(cancel); } catch { flags = undefined; }
+  }
+  if (flags) {
     // No stdin/stdout: the server's stdout is the LSP channel. execArgv: not the server's (an --inspect port).
-    const p = fork(host, [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], serialization: 'advanced', execArgv: [] });
-    // Flags written before this start (a replacement is started with [1] = 0, as a fresh process has it).
-    for (let i = 0; i < cancel.length; i++) if (Atomics.load(cancel, i)) p.send({ kind: '__flag', index: i, value: Atomics.load(cancel, i) });
-    return { worker: new ProcessWorker(p, cancel), cancel };
+    const p = fork(host, [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], serialization: 'advanced', execArgv: [], env: { ...process.env, OOMLENS_WORKER_FLAGS: flags.path } });
+    return { worker: new ProcessWorker(p, cancel, flags), cancel };
   }
   const t = startThread(file, cancel);
   return t && { worker: new ThreadWorker(t.worker, t.cancel), cancel: t.cancel };
