@@ -8,6 +8,7 @@ import { installRuntime } from './jax/runtime';
 import { installTorch } from './torch/semantics';
 import { installDataLoader } from './torch/data';
 import { installVisionData } from './torch/vision_data';
+import { installTimmLayers } from './torch/timm_layers';
 import { installVisionModels } from './torch/vision_models';
 import { installTorchReparam } from './torch/reparam';
 import { installEquinox } from './equinox/semantics';
@@ -38,6 +39,7 @@ export function installFrameworks(it: Interpreter): void {
   installDataLoader(it);
   installVisionData(it);
   installVisionModels(it);
+  installTimmLayers(it);
   installTorchReparam(it);
   installEquinox(it);
   installHaiku(it);

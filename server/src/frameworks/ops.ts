@@ -828,6 +828,19 @@ const RAW: OpEntry[] = [
     },
   },
   {
+    // A tuple of views, one per index along dim, each without that dimension (timm's `q, k, v = qkv.unbind(0)`).
+    names: ['torch.unbind', 'torch.Tensor.unbind'], citation: 'torch.unbind docs (2.1): "Returns a tuple of all slices along a given dimension, already without it"; views', signature: ['input', 'dim'],
+    result: (a) => {
+      const x = a.input ?? a.self;
+      const ax = num(a.dim) ?? 0;
+      if (!isArr(x)) return unk('no array operand');
+      const axis = ax < 0 ? ax + x.shape.length : ax;
+      const n = x.shape[axis];
+      if (typeof n !== 'number' || axis < 0 || axis >= x.shape.length) return unk('unbind of an axis whose length is not known');
+      return { kind: 'arrays', view: true, items: Array.from({ length: n }, () => ({ shape: x.shape.filter((_, i) => i !== axis), dtype: x.dtype })) };
+    },
+  },
+  {
     names: ['torch.chunk', 'torch.Tensor.chunk'], citation: 'torch.chunk docs (2.1): chunks of ceil(n/chunks); may return fewer', signature: ['input', 'chunks', 'dim'],
     result: (a) => {
       const x = a.input ?? a.self;

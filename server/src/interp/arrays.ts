@@ -467,6 +467,8 @@ function applyResult(it: Interpreter, name: string, op: NonNullable<ReturnType<I
       return t;
     }
     case 'arrays':
+      // Views of the operand (unbind): the same storage, no new allocation.
+      if (r.view && arrays[0]) return { t: 'tuple', items: r.items.map((a) => ({ ...arrays[0], shape: a.shape, dtype: a.dtype, dimLits: undefined })) };
       return { t: 'tuple', items: r.items.map((a) => it.memory.alloc({ shape: a.shape, dtype: a.dtype, role: 'activation', span: it.span(node), lib, placement, name: shortOp(name), from: arrays })) };
   }
 }

@@ -104,6 +104,6 @@ export interface OpEntry {
 
 export type OpResult =
   | { kind: 'array'; shape: Dim[]; dtype: DType; view?: boolean; random?: boolean }
-  | { kind: 'arrays'; items: { shape: Dim[]; dtype: DType }[] }
+  | { kind: 'arrays'; items: { shape: Dim[]; dtype: DType }[]; view?: boolean }
   | { kind: 'value'; value: CatValue }
   | UnknownValue;

@@ -1,0 +1,217 @@
+/**
+ * timm's vision-transformer building blocks, as Python the interpreter runs: `PatchEmbed`, `Mlp`, `Attention`,
+ * `Block`, `LayerScale` and `DropPath`, which research code imports one by one (DiT and SiT:
+ * `from timm.models.vision_transformer import PatchEmbed, Attention, Mlp`; MAE: `Block`). A program's model built
+ * from them is a real module tree (its layers, its forward), so its parameters, and the activations a traced forward
+ * saves, come out as for the program's own modules.
+ *
+ * The source below is oomlens's own description of those classes, following timm 1.0's documented signatures and
+ * module names (timm/layers/patch_embed.py PatchEmbed: `proj` a Conv2d of kernel and stride `patch_size`, `norm`,
+ * `num_patches`; timm/layers/mlp.py Mlp: `fc1`, `act`, `drop1`, `norm`, `fc2`, `drop2`; timm/layers/attention.py
+ * Attention: `qkv` Linear(dim, 3·dim, bias=qkv_bias), `q_norm` / `k_norm` when qk_norm, `proj`; timm/models/
+ * vision_transformer.py Block: `norm1`, `attn`, `ls1`, `drop_path1`, `norm2`, `mlp`, `ls2`, `drop_path2`). Older
+ * keywords the same classes took (timm 0.3–0.6: `qk_scale`, `drop`) are accepted: they change no size. Parameter
+ * counts are checked against timm 1.0.31 (test/program/timm_layers.test.ts).
+ *
+ * The attention's forward: timm ≥ 0.9 calls `F.scaled_dot_product_attention` (no [B, H, N, N] matrix kept),
+ * older releases build the attention matrix (`q @ k.transpose(-2, -1)`, softmax). The pinned timm decides; unpinned,
+ * a current release is taken.
+ */
+import type { Interpreter } from '../../interp/interp';
+import type { SyntaxNode, Tree } from '../../interp/parser';
+import { parsePythonSync } from '../../interp/parser';
+import { type Value, unknown } from '../../interp/values';
+
+const SOURCE = `import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from itertools import repeat
+from timm.layers.config import use_fused_attn
+
+
+def _pair(x):
+    if isinstance(x, (list, tuple)):
+        return tuple(x)
+    return tuple(repeat(x, 2))
+
+
+class PatchEmbed(nn.Module):
+    def __init__(self, img_size=224, patch_size=16, in_chans=3, embed_dim=768, norm_layer=None, flatten=True, output_fmt=None, bias=True, strict_img_size=True, dynamic_img_pad=False, device=None, dtype=None):
+        super().__init__()
+        self.patch_size = _pair(patch_size)
+        if img_size is not None:
+            self.img_size = _pair(img_size)
+            self.grid_size = tuple([s // p for s, p in zip(self.img_size, self.patch_size)])
+            self.num_patches = self.grid_size[0] * self.grid_size[1]
+        else:
+            self.img_size = None
+            self.grid_size = None
+            self.num_patches = None
+        self.flatten = flatten
+        self.proj = nn.Conv2d(in_chans, embed_dim, kernel_size=self.patch_size, stride=self.patch_size, bias=bias)
+        self.norm = norm_layer(embed_dim) if norm_layer else nn.Identity()
+
+    def forward(self, x):
+        x = self.proj(x)
+        if self.flatten:
+            x = x.flatten(2).transpose(1, 2)
+        x = self.norm(x)
+        return x
+
+
+class Mlp(nn.Module):
+    def __init__(self, in_features, hidden_features=None, out_features=None, act_layer=nn.GELU, norm_layer=None, bias=True, drop=0.0, use_conv=False, device=None, dtype=None):
+        super().__init__()
+        out_features = out_features or in_features
+        hidden_features = hidden_features or in_features
+        bias = _pair(bias)
+        drop_probs = _pair(drop)
+        if use_conv:
+            self.fc1 = nn.Conv2d(in_features, hidden_features, kernel_size=1, bias=bias[0])
+        else:
+            self.fc1 = nn.Linear(in_features, hidden_features, bias=bias[0])
+        self.act = act_layer()
+        self.drop1 = nn.Dropout(drop_probs[0])
+        self.norm = norm_layer(hidden_features) if norm_layer is not None else nn.Identity()
+        if use_conv:
+            self.fc2 = nn.Conv2d(hidden_features, out_features, kernel_size=1, bias=bias[1])
+        else:
+            self.fc2 = nn.Linear(hidden_features, out_features, bias=bias[1])
+        self.drop2 = nn.Dropout(drop_probs[1])
+
+    def forward(self, x):
+        x = self.fc1(x)
+        x = self.act(x)
+        x = self.drop1(x)
+        x = self.norm(x)
+        x = self.fc2(x)
+        x = self.drop2(x)
+        return x
+
+
+class Attention(nn.Module):
+    def __init__(self, dim, num_heads=8, attn_head_dim=None, dim_out=None, qkv_bias=False, qk_norm=False, scale_norm=False, proj_bias=True, gated=False, attn_drop=0.0, proj_drop=0.0, norm_layer=None, qk_scale=None, device=None, dtype=None):
+        super().__init__()
+        dim_out = dim_out or dim
+        head_dim = attn_head_dim
+        if head_dim is None:
+            head_dim = dim // num_heads
+        if qk_norm or scale_norm:
+            if norm_layer is None:
+                norm_layer = nn.LayerNorm
+        self.num_heads = num_heads
+        self.head_dim = head_dim
+        self.attn_dim = num_heads * head_dim
+        self.scale = head_dim ** -0.5
+        self.fused_attn = use_fused_attn()
+        self.qkv = nn.Linear(dim, self.attn_dim * 3, bias=qkv_bias)
+        self.q_norm = norm_layer(head_dim) if qk_norm else nn.Identity()
+        self.k_norm = norm_layer(head_dim) if qk_norm else nn.Identity()
+        self.attn_drop = nn.Dropout(attn_drop)
+        self.norm = norm_layer(self.attn_dim) if scale_norm else nn.Identity()
+        self.gate = nn.Linear(dim, self.attn_dim) if gated else None
+        self.proj = nn.Linear(self.attn_dim, dim_out, bias=proj_bias)
+        self.proj_drop = nn.Dropout(proj_drop)
+
+    def forward(self, x, attn_mask=None, is_causal=False):
+        B, N, C = x.shape
+        qkv = self.qkv(x).reshape(B, N, 3, self.num_heads, self.head_dim).permute(2, 0, 3, 1, 4)
+        q, k, v = qkv.unbind(0)
+        q, k = self.q_norm(q), self.k_norm(k)
+        if self.fused_attn:
+            x = F.scaled_dot_product_attention(q, k, v)
+        else:
+            q = q * self.scale
+            attn = q @ k.transpose(-2, -1)
+            attn = attn.softmax(dim=-1)
+            attn = self.attn_drop(attn)
+            x = attn @ v
+        x = x.transpose(1, 2).reshape(B, N, self.attn_dim)
+        x = self.norm(x)
+        x = self.proj(x)
+        x = self.proj_drop(x)
+        return x
+
+
+class LayerScale(nn.Module):
+    def __init__(self, dim, init_values=1e-5, inplace=False, device=None, dtype=None):
+        super().__init__()
+        self.inplace = inplace
+        self.gamma = nn.Parameter(init_values * torch.ones(dim))
+
+    def forward(self, x):
+        return x * self.gamma
+
+
+class DropPath(nn.Module):
+    def __init__(self, drop_prob=0.0, scale_by_keep=True):
+        super().__init__()
+        self.drop_prob = drop_prob
+        self.scale_by_keep = scale_by_keep
+
+    def forward(self, x):
+        return x
+
+
+class Block(nn.Module):
+    def __init__(self, dim, num_heads, mlp_ratio=4.0, qkv_bias=False, qk_norm=False, scale_attn_norm=False, scale_mlp_norm=False, proj_bias=True, proj_drop=0.0, attn_drop=0.0, init_values=None, drop_path=0.0, act_layer=nn.GELU, norm_layer=nn.LayerNorm, mlp_layer=Mlp, attn_layer=Attention, depth=0, qk_scale=None, drop=None, device=None, dtype=None):
+        super().__init__()
+        if drop is not None:
+            proj_drop = drop
+        self.norm1 = norm_layer(dim)
+        self.attn = attn_layer(dim, num_heads=num_heads, qkv_bias=qkv_bias, qk_norm=qk_norm, scale_norm=scale_attn_norm, proj_bias=proj_bias, attn_drop=attn_drop, proj_drop=proj_drop, norm_layer=norm_layer)
+        self.ls1 = LayerScale(dim, init_values=init_values) if init_values else nn.Identity()
+        self.drop_path1 = DropPath(drop_path) if drop_path > 0.0 else nn.Identity()
+        self.norm2 = norm_layer(dim)
+        self.mlp = mlp_layer(in_features=dim, hidden_features=int(dim * mlp_ratio), act_layer=act_layer, norm_layer=norm_layer if scale_mlp_norm else None, bias=proj_bias, drop=proj_drop)
+        self.ls2 = LayerScale(dim, init_values=init_values) if init_values else nn.Identity()
+        self.drop_path2 = DropPath(drop_path) if drop_path > 0.0 else nn.Identity()
+
+    def forward(self, x, attn_mask=None):
+        x = x + self.drop_path1(self.ls1(self.attn(self.norm1(x))))
+        x = x + self.drop_path2(self.ls2(self.mlp(self.norm2(x))))
+        return x
+`;
+
+/** Where programs import each class from (timm 0.4–1.0 module paths and the package's re-exports). */
+const WHERE: Record<string, string[]> = {
+  PatchEmbed: ['timm.layers', 'timm.layers.patch_embed', 'timm.models.layers', 'timm.models.layers.patch_embed', 'timm.models.vision_transformer'],
+  Mlp: ['timm.layers', 'timm.layers.mlp', 'timm.models.layers', 'timm.models.layers.mlp', 'timm.models.vision_transformer'],
+  Attention: ['timm.layers', 'timm.layers.attention', 'timm.models.vision_transformer'],
+  Block: ['timm.models.vision_transformer'],
+  LayerScale: ['timm.layers', 'timm.layers.layer_scale', 'timm.models.vision_transformer'],
+  DropPath: ['timm.layers', 'timm.layers.drop', 'timm.models.layers', 'timm.models.layers.drop'],
+};
+
+/** Shown as the file of what this source builds (spans, breakdowns). */
+export const TIMM_LAYERS_LABEL = 'timm layers (as oomlens models them)';
+
+/** Parsed once per process and kept: the tree is shared by every analysis and never edited. */
+let tree: Tree | undefined;
+
+/** Whether the pinned timm runs fused attention (timm ≥ 0.9 layers/config.py use_fused_attn); unpinned: a current release. */
+function fusedAttention(it: Interpreter): boolean {
+  const v = ((it.state.get('versions') as Record<string, string> | undefined) ?? {}).timm;
+  const m = v ? /^(\d+)\.(\d+)/.exec(v) : null;
+  return !m || Number(m[1]) > 0 || Number(m[2]) >= 9;
+}
+
+export function installTimmLayers(it: Interpreter): void {
+  for (const n of ['timm.layers.config.use_fused_attn', 'timm.layers.use_fused_attn']) it.externs.set(n, (i) => ({ t: 'bool', v: fusedAttention(i) }));
+  const env = (i: Interpreter) => {
+    tree ??= parsePythonSync(SOURCE);
+    return i.runBundled('timm.layers', TIMM_LAYERS_LABEL, tree).env;
+  };
+  for (const [local, modules] of Object.entries(WHERE)) {
+    for (const mod of modules) {
+      const full = `${mod}.${local}`;
+      it.externValues.set(full, (i: Interpreter, node: SyntaxNode): Value => {
+        try {
+          return env(i)?.vars.get(local) ?? unknown(`${full} is not modelled here`, i.span(node));
+        } catch {
+          return unknown(`${full} is not modelled here`, i.span(node));
+        }
+      });
+    }
+  }
+}
