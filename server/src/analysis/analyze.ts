@@ -495,7 +495,7 @@ function toFacts(rec: ModelRecord, versions: Record<string, string>, it: Interpr
       unknowns: checkpointUnknowns.length ? [...rec.unknowns, ...checkpointUnknowns] : rec.unknowns,
     });
   } else {
-    phases.push({ phase: rec.phase, events: offDeviceCast(rec, it), span: rec.span, jitted: rec.jitted, notes: rec.notes, unknowns: rec.unknowns });
+    phases.push({ phase: rec.phase, events: offDeviceCast(rec, it), span: rec.span, jitted: rec.jitted, notes: rec.notes, unknowns: rec.phaseUnknowns ? [...rec.unknowns, ...rec.phaseUnknowns] : rec.unknowns });
   }
   phases.push(...inferencePhases(rec, it, phases));
   phases.push(...trainingPhases(rec, it, phases, params));

@@ -244,7 +244,8 @@ function randomInitCost(it: Interpreter, t: TensorV, node: SyntaxNode): void {
 const EAGER_INIT_COPIES: Partial<Record<LayerEntry['framework'], number>> = { flax: 1, nnx: 1, haiku: 2, equinox: 0 };
 
 function eagerInitCost(it: Interpreter, entry: LayerEntry, t: TensorV, node: SyntaxNode): void {
-  if (t.virtual || t.abstract) return;
+  // Parameters restored, not drawn (a Flax apply with restored variables, sized by an init on its input).
+  if (t.virtual || t.abstract || it.state.get('sizingRestored') === true) return;
   const copies = EAGER_INIT_COPIES[entry.framework] ?? 0;
   const elements = t.shape.reduce<number>((a, d) => a * (typeof d === 'number' ? d : NaN), 1);
   if (!copies || !Number.isFinite(elements)) return;
@@ -415,7 +416,7 @@ export function installModules(it: Interpreter): void {
   });
 
   // --------------------------------------------------------------- flax init
-  const flaxInit = (self: Value | undefined, c: CallArgs, node: SyntaxNode, withOutput: boolean): Value => {
+  const flaxInit = (self: Value | undefined, c: CallArgs, node: SyntaxNode, withOutput: boolean, restored = false): Value => {
     const inst = self as InstV;
     const [, ...inputs] = c.args;
     markBackendStart(it, node, 'flax Module.init');
@@ -448,6 +449,14 @@ export function installModules(it: Interpreter): void {
     }
     const params: Value = paramsDict(ctx);
     const result: Value = withOutput ? { t: 'tuple', items: [out, params] } : params;
+    if (restored && rec) {
+      // No init runs: neither an eager init to flag nor its forward's arrays; the parameters alone, as restored.
+      rec.observations = rec.observations.filter((o) => o.kind !== 'eager-init' && o.kind !== 'jit-init');
+      const drawn = new Set(rec.events.flatMap((e) => (e.op === 'alloc' && e.tensor.role !== 'param' && e.tensor.role !== 'buffer' ? [e.tensor.id] : [])));
+      rec.events = rec.events.filter((e) => !((e.op === 'alloc' || e.op === 'free') && drawn.has(e.op === 'alloc' ? e.tensor.id : e.id)));
+      rec.notes.push(`${inst.cls.name}.apply with parameters the program restores (not made by init here): sized by the shapes init makes for apply's input (flax/linen/module.py apply: the variables must be those init makes); the phase holds them as restored`);
+      (rec.phaseUnknowns ??= []).push({ what: 'forward', reason: `${inst.cls.name}.apply's forward pass (its activations) is not estimated: the phase holds the restored parameters only`, span: it.span(node) });
+    }
     finishModel(it, rec, result);
     return result;
   };
@@ -475,7 +484,30 @@ export function installModules(it: Interpreter): void {
   });
   it.externs.set('flax.linen.Module.init', (_i, self, c, node) => flaxInit(self, c, node, false));
   it.externs.set('flax.linen.Module.init_with_output', (_i, self, c, node) => flaxInit(self, c, node, true));
-  it.externs.set('flax.linen.Module.apply', (_i, _self, _c, node) => unknown('Module.apply (a forward pass) is not part of the init estimate', it.span(node)));
+  // Module.apply(variables, *inputs) with parameters the program did not make with init (restored from a checkpoint:
+  // orbax, flax.serialization, a pickle): apply needs exactly the parameters init makes for the same input
+  // (flax/linen/module.py apply binds `variables` and runs the method; a missing or misshapen one raises), so the
+  // model is sized by an init on apply's input, once per module, and reported where apply is called. The restored
+  // parameters are on the default device like init's; what init would have drawn at random is not drawn.
+  const sizedByApply = new WeakSet<object>();
+  it.externs.set('flax.linen.Module.apply', (_i, self, c, node) => {
+    const vars = c.args[0] ?? c.kw.get('variables');
+    const restored = !vars || vars.t === 'unknown' || (vars.t === 'dict' && vars.keys.some((k, i) => k.t === 'str' && k.v === 'params' && vars.vals[i].t === 'unknown'));
+    if (self?.t === 'inst' && self.cls.kind === 'flax' && restored && !sizedByApply.has(self) && !it.memory.current && c.args.length > 1) {
+      sizedByApply.add(self);
+      // The restored parameters are concrete arrays made before this call, even when apply runs under jax.jit.
+      const depth = it.memory.jitDepth;
+      it.memory.jitDepth = 0;
+      it.state.set('sizingRestored', true);
+      try {
+        flaxInit(self, { args: [unknown('a PRNG key (parameters restored, not drawn)'), ...c.args.slice(1)], kw: c.kw }, node, false, true);
+      } finally {
+        it.memory.jitDepth = depth;
+        it.state.delete('sizingRestored');
+      }
+    }
+    return unknown('Module.apply (a forward pass) is not part of the init estimate', it.span(node));
+  });
   it.externs.set('flax.linen.Module.param', (_i, self, c, node) => {
     const ctx = lazyCtx(it);
     const name = c.args[0]?.t === 'str' ? c.args[0].v : 'param';

@@ -24,6 +24,8 @@ export interface ModelRecord {
   events: MemoryEvent[];
   live: Map<number, TensorV>;
   unknowns: Unknown[];
+  /** Unknowns of the record's own phase only (its peak), not of its size: the count stays exact. */
+  phaseUnknowns?: Unknown[];
   notes: string[];
   jitted: boolean;
   /** Eager JAX frees buffers when the last reference goes: track it. */
