@@ -468,6 +468,42 @@ model = instantiate_from_config({"target": "pkg.models.Net", "params": {"width":
   } finally { rmSync(root, { recursive: true, force: true }); }
 });
 
+// `model = __import__(config['model'])` (a model file chosen on the command line, helper round 10): __import__ returns
+// the top-level module, or the named one when fromlist is given.
+test('__import__ of a workspace module named by a parser default builds its model', async () => {
+  const root = project({
+    'nets/__init__.py': '',
+    'nets/mlp.py': `import torch.nn as nn
+
+class Generator(nn.Module):
+    def __init__(self, dim=64, depth=3, **kwargs):
+        super().__init__()
+        self.layers = nn.Sequential(*[nn.Linear(dim, dim) for _ in range(depth)])
+`,
+    'MyNet.py': `import torch.nn as nn
+
+class Generator(nn.Module):
+    def __init__(self, dim=32, depth=2, **kwargs):
+        super().__init__()
+        self.layers = nn.Sequential(*[nn.Linear(dim, dim) for _ in range(depth)])
+`,
+    'train.py': `import argparse
+p = argparse.ArgumentParser()
+p.add_argument("--model", type=str, default="MyNet")
+p.add_argument("--pkg", type=str, default="nets.mlp")
+config = vars(p.parse_args())
+G = __import__(config["model"]).Generator(**config)
+H = __import__(config["pkg"], fromlist=["Generator"]).Generator()
+top = __import__(config["pkg"])
+K = top.mlp.Generator(dim=16, depth=1)
+`,
+  });
+  try {
+    const r = await analyze(readFile(root, 'train.py'), { path: join(root, 'train.py'), device: 'a100-80gb', versions: {}, launch: null });
+    assert.deepEqual(r.models.map((m) => m.facts.paramCount), [2 * (32 * 32 + 32), 3 * (64 * 64 + 64), 16 * 16 + 16]);
+  } finally { rmSync(root, { recursive: true, force: true }); }
+});
+
 test('a README is one shell session: a variable exported in an earlier code block is what $VAR means in a later one', () => {
   const root = project({
     'train.py': ARGPARSE,

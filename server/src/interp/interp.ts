@@ -2432,7 +2432,7 @@ const BUILTINS = new Set([
   'range', 'len', 'int', 'float', 'str', 'bool', 'min', 'max', 'sum', 'abs', 'round', 'list', 'tuple', 'dict', 'set',
   'zip', 'enumerate', 'reversed', 'sorted', 'isinstance', 'super', 'print', 'getattr', 'setattr', 'hasattr', 'any', 'all',
   'map', 'filter', 'iter', 'next', 'divmod', 'pow', 'type', 'object', 'property', 'staticmethod', 'classmethod', 'callable',
-  'NotImplementedError', 'ValueError', 'Exception', 'RuntimeError', 'TypeError', 'KeyError', 'AssertionError', 'open', 'vars', 'exec', 'globals', 'id', 'hash', 'repr', 'format',
+  'NotImplementedError', 'ValueError', 'Exception', 'RuntimeError', 'TypeError', 'KeyError', 'AssertionError', 'open', 'vars', 'exec', 'globals', 'id', 'hash', 'repr', 'format', '__import__',
 ]);
 
 const TENSOR_BINOPS: Record<string, string> = {

@@ -537,6 +537,20 @@ export function installPython(it: Interpreter): void {
     const chain = it.importChain(n.v, node);
     return chain ? chain[chain.length - 1] : { t: 'extern', name: canonical(n.v) };
   });
+  // __import__(name, globals, locals, fromlist=(), level=0) (builtins docs): imports `name` as `import name` does and
+  // returns the top-level package, or the named module itself when fromlist is not empty (`__import__(args.model)`,
+  // a model file chosen on the command line).
+  reg('builtins.__import__', (_s, c, node) => {
+    const n = c.args[0] ?? c.kw.get('name');
+    const level = c.args[4] ?? c.kw.get('level');
+    if (n?.t !== 'str') return unknown('__import__ of a name that is not known', it.span(node));
+    if (level && !(level.t === 'int' && level.v === 0)) return unknown(`__import__(${JSON.stringify(n.v)}) with a relative level is not followed`, it.span(node));
+    const fromlist = c.args[3] ?? c.kw.get('fromlist');
+    const wantsLeaf = !!fromlist && ((fromlist.t === 'list' || fromlist.t === 'tuple') ? fromlist.items.length > 0 : fromlist.t !== 'none');
+    const chain = it.importChain(n.v, node);
+    if (chain) return wantsLeaf ? chain[chain.length - 1] : chain[0];
+    return { t: 'extern', name: canonical(wantsLeaf ? n.v : n.v.split('.')[0]) };
+  });
   // globals() (builtins docs: "the dictionary implementing the current module namespace"): the module frame's
   // names; setting an item binds the name (interp.ts setItem, `scope`).
   reg('builtins.globals', () => {
