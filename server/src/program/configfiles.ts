@@ -194,9 +194,11 @@ export function installConfigFiles(it: Interpreter): void {
     return build(doc.contents, 0);
   });
   for (const n of ['toml.load', 'tomllib.load', 'tomli.load']) reg(n, (_s, c, node) => read(handleArg(c), 'toml', false, node));
-  reg('omegaconf.OmegaConf.load', (_s, c, node) => read(c.args[0] ?? c.kw.get('file_'), 'yaml', true, node));
-  reg('omegaconf.OmegaConf.create', (_s, c) => asAttrs(c.args[0] ?? { t: 'dict', keys: [], vals: [] }));
-  reg('omegaconf.OmegaConf.merge', (_s, c) => mergeAll(c.args));
+  reg('omegaconf.OmegaConf.load', (_s, c, node) => { const d = read(c.args[0] ?? c.kw.get('file_'), 'yaml', true, node); resolveInterpolations(d, true); return d; });
+  reg('omegaconf.OmegaConf.create', (_s, c) => { const d = asAttrs(c.args[0] ?? { t: 'dict', keys: [], vals: [] }); resolveInterpolations(d, true); return d; });
+  reg('omegaconf.OmegaConf.merge', (_s, c) => { const m = mergeAll(c.args); resolveInterpolations(m, true); return m; });
+  // OmegaConf.resolve(cfg): the interpolations resolved in place (omegaconf.py resolve).
+  reg('omegaconf.OmegaConf.resolve', (_s, c) => { if (c.args[0]) resolveInterpolations(c.args[0]); return NONE; });
   // OmegaConf.from_dotlist(["model.params.width=8", "lr=0.1"]) (omegaconf.py from_dotlist → DictConfig.merge_with_dotlist):
   // each "a.b.c=value" sets that key, the value read as YAML reads a scalar ("8" an int, "true" a bool).
   reg('omegaconf.OmegaConf.from_dotlist', (_s, c, node) => {
@@ -279,6 +281,64 @@ export function installConfigFiles(it: Interpreter): void {
   };
   reg('sys.path.append', (_s, c) => { sysPathAdd(c.args[0]); return NONE; });
   reg('sys.path.insert', (_s, c) => { sysPathAdd(c.args[1]); return NONE; });
+}
+
+/**
+ * OmegaConf's interpolations in a config, resolved in place as OmegaConf resolves them when they are read
+ * (omegaconf docs, "Variable interpolation"): a value that is exactly `${a.b}` becomes the value at `a.b` (any type),
+ * `${.x}` / `${..x}` are relative to the node holding the value, and `${a.b}` inside a longer string is replaced by
+ * the text of a number or string; a key that is missing or a resolver (`${oc.env:HOME}`, `${now:…}`) leaves that
+ * value unknown. Chains resolve in turn; a cycle is unknown. `lenient` (a config that may still be merged with
+ * others: OmegaConf.load / create / merge) leaves a value whose key is missing as written, for a later merge to give.
+ */
+export function resolveInterpolations(root: Value, lenient = false): void {
+  if (root.t !== 'dict') return;
+  const ref = /\$\{([^{}]*)\}/g;
+  const lookup = (path: string, parents: Value[], seen: Set<string>): Value => {
+    if (/^[\w.-]*:/.test(path)) return unknown(`OmegaConf resolver \`\${${path}}\` is not followed`);
+    const dots = /^\.*/.exec(path)![0].length;
+    let cur: Value = dots ? parents[Math.max(0, parents.length - dots)] ?? root : root;
+    const keys = path.slice(dots).split('.').filter(Boolean);
+    for (const k of keys) {
+      if (cur.t === 'dict') {
+        const i = cur.keys.findIndex((x) => x.t === 'str' && x.v === k);
+        if (i < 0) return unknown(`interpolation \`\${${path}}\`: the key is not in the config`);
+        cur = cur.vals[i];
+      } else if (cur.t === 'list' && /^\d+$/.test(k)) cur = cur.items[Number(k)] ?? unknown(`interpolation \`\${${path}}\`: no such item`);
+      else return unknown(`interpolation \`\${${path}}\` is not followed`);
+    }
+    if (cur.t === 'str' && cur.v.includes('${')) {
+      const id = `${path}`;
+      if (seen.has(id) || seen.size > 20) return unknown(`interpolation \`\${${path}}\` refers back to itself`);
+      return valueOf(cur.v, parents, new Set([...seen, id]));
+    }
+    return cur;
+  };
+  const valueOf = (text: string, parents: Value[], seen: Set<string>): Value => {
+    const whole = /^\$\{([^{}]*)\}$/.exec(text);
+    if (whole) return lookup(whole[1], parents, seen);
+    let failed: Value | undefined;
+    const out = text.replace(ref, (_m, path: string) => {
+      const v = lookup(path, parents, seen);
+      if (v.t === 'str' || v.t === 'int' || v.t === 'float') return String(v.v);
+      if (v.t === 'bool') return v.v ? 'True' : 'False';
+      failed ??= v.t === 'unknown' ? v : unknown(`interpolation \`\${${path}}\` inside a string is not a number or a string`);
+      return '';
+    });
+    return failed ?? str(out);
+  };
+  const walk = (v: Value, parents: Value[]): void => {
+    if (parents.length > MAX_DEPTH) return;
+    const items = v.t === 'dict' ? v.vals : v.t === 'list' ? v.items : undefined;
+    if (!items) return;
+    for (let i = 0; i < items.length; i++) {
+      const x = items[i];
+      if (x.t !== 'str' || !x.v.includes('${')) { walk(x, [...parents, v]); continue; }
+      const r = valueOf(x.v, [...parents, v], new Set());
+      if (!(lenient && r.t === 'unknown' && /the key is not in the config|no such item/.test(r.reason))) items[i] = r;
+    }
+  };
+  walk(root, []);
 }
 
 function mergeAll(args: Value[]): Value {

@@ -22,7 +22,7 @@ import type { CallArgs, Interpreter } from '../interp/interp';
 import type { SyntaxNode } from '../interp/parser';
 import { parse as parseYaml } from 'yaml';
 import { type ClassV, type InstV, type Value, NONE, describe, str, unknown } from '../interp/values';
-import { fromData } from './configfiles';
+import { fromData, resolveInterpolations } from './configfiles';
 import type { ArgWord } from './launch';
 import { byAnnotation, literal, splitOptions, stringToBool } from './argv';
 import { LIBRARY_DATACLASS_DEFAULTS } from '../frameworks/transformers/trl';
@@ -609,6 +609,8 @@ function hydraConfig(it: Interpreter, dirV: Value | undefined, nameV: Value | un
     const i = cur.keys.findIndex((x) => x.t === 'str' && x.v === path[path.length - 1]);
     if (i >= 0) { cur.keys.splice(i, 1); cur.vals.splice(i, 1); }
   }
+  // Interpolations (`${model.dim}`) read as OmegaConf reads them once the config is composed.
+  resolveInterpolations(out);
   return out;
 }
 
