@@ -71,3 +71,41 @@ for _ in range(3):
   const tr = m.estimate.phases.find((p) => p.phase === 'training')!;
   assert.equal(tr.peakIsLowerBound, false, JSON.stringify(m.facts.unknowns));
 });
+
+// A research repository's models registered with timm's @register_model and built by name with create_model (DeiT,
+// ConvNeXt, PoolFormer and the like): the program's own function runs, with `pretrained` and the keywords that are
+// not None (timm/models/_factory.py); a name only timm itself defines is an unknown, never a guess.
+test('timm.create_model of a name the program registers builds the program\'s model', async () => {
+  const { mkdtempSync, mkdirSync, rmSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const root = mkdtempSync(join(tmpdir(), 'oomlens-timm-'));
+  try {
+    writeFileSync(join(root, 'pyproject.toml'), '');
+    mkdirSync(join(root, 'models'));
+    writeFileSync(join(root, 'models', '__init__.py'), 'from .nets import *\n');
+    writeFileSync(join(root, 'models', 'nets.py'), `import torch.nn as nn
+from timm.models.registry import register_model
+
+
+class Net(nn.Module):
+    def __init__(self, dim=64, depth=2, num_classes=10, drop_rate=0.0):
+        super().__init__()
+        self.blocks = nn.Sequential(*[nn.Linear(dim, dim) for _ in range(depth)])
+        self.head = nn.Linear(dim, num_classes)
+
+
+@register_model
+def net_small(pretrained=False, **kwargs):
+    return Net(dim=32, depth=3, **kwargs)
+`);
+    const text = `import timm
+import models
+model = timm.create_model("net_small", pretrained=False, num_classes=5, drop_rate=None, checkpoint_path="").cuda()
+other = timm.create_model("vit_base_patch16_224")
+`;
+    writeFileSync(join(root, 'train.py'), text);
+    const r = await analyze(text, { path: join(root, 'train.py'), device: 't4', versions: {} });
+    assert.deepEqual(r.models.map((m) => m.facts.paramCount), [3 * (32 * 32 + 32) + (32 * 5 + 5)]);
+  } finally { rmSync(root, { recursive: true, force: true }); }
+});

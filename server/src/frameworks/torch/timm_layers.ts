@@ -196,7 +196,45 @@ function fusedAttention(it: Interpreter): boolean {
   return !m || Number(m[1]) > 0 || Number(m[2]) >= 9;
 }
 
+/** Where timm's registry functions are imported from (timm 0.4: timm.models.registry; 0.9+: timm.models._registry). */
+const REGISTER = ['timm.models.register_model', 'timm.models.registry.register_model', 'timm.models._registry.register_model', 'timm.register_model'];
+const CREATE = ['timm.create_model', 'timm.models.create_model', 'timm.models.factory.create_model', 'timm.models._factory.create_model'];
+/** create_model's own keywords, not passed to the model's entry point (timm/models/_factory.py create_model). */
+const CREATE_OWN = new Set(['pretrained_cfg', 'pretrained_cfg_overlay', 'checkpoint_path', 'cache_dir', 'scriptable', 'exportable', 'no_jit']);
+
 export function installTimmLayers(it: Interpreter): void {
+  // @register_model (timm/models/_registry.py): the decorated function, recorded under its name. create_model(name,
+  // pretrained=False, **kwargs) (timm/models/_factory.py) calls that function with `pretrained` and the keywords that
+  // are not None (`kwargs = {k: v for k, v in kwargs.items() if v is not None}`), its own keywords left out; a
+  // name after a '.' is a pretrained tag (`vit_base_patch16_224.augreg_in21k`), a 'timm/' or 'hf-hub:' prefix a hub
+  // name. Names the program registers are built by its own function; timm's own architectures are not modelled.
+  const apply = (it.state.get('applyDecorators') as Set<string> | undefined) ?? new Set<string>();
+  it.state.set('applyDecorators', apply);
+  for (const n of REGISTER) {
+    apply.add(n);
+    it.externs.set(n, (i, _s, c) => {
+      const fn = c.args[0];
+      if (fn?.t === 'func') {
+        const reg = (i.state.get('timmRegistry') as Map<string, Value> | undefined) ?? new Map<string, Value>();
+        reg.set(fn.name, fn);
+        i.state.set('timmRegistry', reg);
+      }
+      return fn ?? unknown('register_model of nothing');
+    });
+  }
+  for (const n of CREATE) {
+    it.externs.set(n, (i, _s, c, node) => {
+      const nameV = c.args[0] ?? c.kw.get('model_name');
+      if (nameV?.t !== 'str') return unknown(`timm.create_model of a name that is not known (${nameV ? nameV.t : 'none'})`, i.span(node));
+      const name = nameV.v.replace(/^(hf-hub:|hf_hub:|timm\/)/, '').split('.')[0];
+      const fn = ((i.state.get('timmRegistry') as Map<string, Value> | undefined) ?? new Map()).get(name);
+      if (!fn) return i.note(`timm.create_model("${nameV.v}"): timm's own architectures are not modelled by oomlens (a model the program registers with @register_model is)`, node);
+      const kw = new Map<string, Value>();
+      kw.set('pretrained', c.args[1] ?? c.kw.get('pretrained') ?? { t: 'bool', v: false });
+      for (const [k, v] of c.kw) if (k !== 'model_name' && k !== 'pretrained' && !CREATE_OWN.has(k) && v.t !== 'none') kw.set(k, v);
+      return i.call(fn, { args: [], kw }, node);
+    });
+  }
   for (const n of ['timm.layers.config.use_fused_attn', 'timm.layers.use_fused_attn']) it.externs.set(n, (i) => ({ t: 'bool', v: fusedAttention(i) }));
   const env = (i: Interpreter) => {
     tree ??= parsePythonSync(SOURCE);
