@@ -61,3 +61,31 @@ test('trl sft: a --config YAML gives defaults the command line overrides; withou
   assert.equal(p.breakdown.filter((c) => /^LoRA/.test(c.label)).length, 0);
   assert.ok(p.breakdown.some((c) => /^optimizer state/.test(c.label)));
 });
+
+// SFTTrainer(model=<a loaded model>, peft_config=LoraConfig(...)) (trl sft_trainer.py: get_peft_model when the model is
+// not a PeftModel yet): the adapters were applied only when the model was given by name, so a model object trained in
+// full ("65.8 GB fits" for a LoRA run of Llama-3-8B). peft's own adapter count on the same model.
+test('trl sft: a model object with peft_config trains only the adapters peft makes', async () => {
+  const [truth] = runPythonJson<{ trainable: number }[]>('peft_truth.py', [{ config: QWEN, lora: { r: 8, lora_alpha: 16, target_modules: ['q_proj', 'v_proj'], task_type: 'CAUSAL_LM' }, dtype: 'bfloat16' }]);
+  const root = mkdtempSync(join(tmpdir(), 'oomlens-trl-obj-'));
+  try {
+    mkdirSync(join(root, 'ckpt'));
+    writeFileSync(join(root, 'ckpt', 'config.json'), JSON.stringify(QWEN));
+    const text = `import torch
+from transformers import AutoModelForCausalLM
+from trl import SFTConfig, SFTTrainer
+from peft import LoraConfig
+
+model = AutoModelForCausalLM.from_pretrained("./ckpt", torch_dtype=torch.bfloat16)
+trainer = SFTTrainer(model=model, args=SFTConfig(output_dir="o", per_device_train_batch_size=2, max_length=128),
+                     train_dataset=None, peft_config=LoraConfig(r=8, lora_alpha=16, target_modules=["q_proj", "v_proj"], task_type="CAUSAL_LM"))
+trainer.train()
+`;
+    writeFileSync(join(root, 'sft.py'), text);
+    const r = await analyze(text, { path: join(root, 'sft.py'), device: 'a100-40gb', versions: { transformers: '4.56.0' } });
+    const p = r.models[0].estimate.phases.find((x) => x.phase === 'training')!;
+    const adapters = p.breakdown.filter((c) => /^LoRA adapters/.test(c.label)).reduce((a, c) => a + c.bytes, 0) / 4;
+    assert.equal(adapters, truth.trainable);
+    assert.ok(!p.breakdown.some((c) => /^gradients/.test(c.label) && c.bytes > truth.trainable * 4), JSON.stringify(p.breakdown.map((c) => [c.label, c.bytes])));
+  } finally { rmSync(root, { recursive: true, force: true }); }
+});

@@ -22,6 +22,8 @@
 import type { CallArgs, Interpreter } from '../../interp/interp';
 import type { SyntaxNode } from '../../interp/parser';
 import { type Value, NONE, str, unknown } from '../../interp/values';
+import { peftOf } from '../peft/semantics';
+import { hfLoadOf } from './semantics';
 
 function kwOf(v: Value | undefined): Map<string, Value> | undefined {
   if (v?.t === 'extern' && v.kw) return v.kw;
@@ -71,6 +73,7 @@ export function installTrl(it: Interpreter): void {
  */
 export function sftModel(it: Interpreter, kw: Map<string, Value>, node: SyntaxNode, load: (id: string, kw: Map<string, Value>) => Value): Value | undefined {
   const model = kw.get('model');
+  if (model?.t === 'inst') return peftModelGiven(it, model, kw, node);
   if (model?.t !== 'str') return undefined;
   const init = new Map(kwOf(kwOf(kw.get('args'))?.get('model_init_kwargs')) ?? []);
   for (const [k, v] of [...init]) if (v.t === 'none') init.delete(k);
@@ -85,4 +88,23 @@ export function sftModel(it: Interpreter, kw: Map<string, Value>, node: SyntaxNo
     if (apply) m = apply(it, undefined, { args: [m, peft], kw: new Map() }, node, { t: 'extern', name: 'peft.get_peft_model' });
   }
   return m;
+}
+
+/**
+ * SFTTrainer(model=<a model>, peft_config=…) (trl sft_trainer.py __init__ / _prepare_peft_model): a model that is not
+ * already a PeftModel gets the adapters (`get_peft_model(model, peft_config)`), after
+ * `prepare_model_for_kbit_training(model, use_gradient_checkpointing=args.gradient_checkpointing)` when it is loaded
+ * in 4 or 8 bits.
+ */
+function peftModelGiven(it: Interpreter, model: Value, kw: Map<string, Value>, node: SyntaxNode): Value | undefined {
+  const peft = kw.get('peft_config');
+  if (!peft || peft.t === 'none' || peftOf(model)) return undefined;
+  let m = model;
+  if (hfLoadOf(model)?.quant) {
+    const prepare = it.externs.get('peft.prepare_model_for_kbit_training');
+    const gc = kwOf(kw.get('args'))?.get('gradient_checkpointing');
+    if (prepare) m = prepare(it, undefined, { args: [m], kw: new Map([['use_gradient_checkpointing', gc ?? { t: 'bool', v: false }]]) }, node, { t: 'extern', name: 'peft.prepare_model_for_kbit_training' });
+  }
+  const apply = it.externs.get('peft.get_peft_model');
+  return apply ? apply(it, undefined, { args: [m, peft], kw: new Map() }, node, { t: 'extern', name: 'peft.get_peft_model' }) : undefined;
 }
