@@ -89,3 +89,42 @@ trainer.train()
     assert.ok(!p.breakdown.some((c) => /^gradients/.test(c.label) && c.bytes > truth.trainable * 4), JSON.stringify(p.breakdown.map((c) => [c.label, c.bytes])));
   } finally { rmSync(root, { recursive: true, force: true }); }
 });
+
+// trl DPOTrainer (helper rounds 10 and 11: trl#1024, trl#3168 had "load fits" and no training phase): the policy
+// trains on the chosen and rejected completions together (twice the batch); without adapters the reference model is
+// a frozen copy on the device (trl modeling_base.py create_reference_model: deepcopy); with peft_config the reference
+// is the policy with its adapters disabled (no copy). The DPO loss itself is an unknown of the phase.
+test('trl dpo: a training phase; the reference copy on the device without adapters, none with them', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'oomlens-dpo-'));
+  try {
+    mkdirSync(join(root, 'ckpt'));
+    writeFileSync(join(root, 'ckpt', 'config.json'), JSON.stringify(QWEN));
+    const program = (peft: string) => `import torch
+from transformers import AutoModelForCausalLM
+from trl import DPOConfig, DPOTrainer
+from peft import LoraConfig
+
+model = AutoModelForCausalLM.from_pretrained("./ckpt", torch_dtype=torch.float32)
+trainer = DPOTrainer(model=model, args=DPOConfig(output_dir="o", per_device_train_batch_size=2, max_length=128),
+                     train_dataset=None${peft})
+trainer.train()
+`;
+    const run = async (peft: string) => {
+      const text = program(peft);
+      writeFileSync(join(root, 'dpo.py'), text);
+      const r = await analyze(text, { path: join(root, 'dpo.py'), device: 'a100-40gb', versions: { transformers: '4.56.0' } });
+      return r.models[0];
+    };
+    const full = await run('');
+    const weights = full.facts.paramCount! * 4;
+    const tr = full.estimate.phases.find((p) => p.phase === 'training')!;
+    assert.ok(tr, 'a training phase');
+    assert.equal(tr.breakdown.filter((b) => /^another module on the device/.test(b.label)).reduce((a, b) => a + b.bytes, 0), weights);
+    assert.ok(tr.notes.some((n) => /per-device batch 4 × sequence 128/.test(n)), JSON.stringify(tr.notes));
+    assert.equal(tr.fits, null, 'the DPO loss is an unknown of the phase');
+    const lora = await run(', peft_config=LoraConfig(r=8, lora_alpha=16, target_modules=["q_proj", "v_proj"], task_type="CAUSAL_LM")');
+    const trl = lora.estimate.phases.find((p) => p.phase === 'training')!;
+    assert.equal(trl.breakdown.filter((b) => /^another module on the device/.test(b.label)).length, 0);
+    assert.ok(trl.breakdown.some((b) => /^LoRA adapters/.test(b.label)));
+  } finally { rmSync(root, { recursive: true, force: true }); }
+});

@@ -242,6 +242,11 @@ function beforeLoop(it: Interpreter, fwd: Span | undefined): TrainingInfo['befor
  * `model.zero_grad()`). Lightning's automatic optimization zeroes them before the backward instead
  * (loops/optimization/automatic.py Closure), so the last step's stay.
  */
+/** A library's training step runs at `node` (a Trainer's train()): what the program references there is alive in the step. */
+export function noteStepAt(it: Interpreter, prog: TrainingProgram, node: SyntaxNode): void {
+  prog.liveAtStep ??= liveAtStep(it, node);
+}
+
 export function noteBackward(it: Interpreter, prog: TrainingProgram, span: Span, zeroedAfter = false): void {
   prog.backward.push(span);
   prog.clock.backward.push(it.steps);
@@ -831,6 +836,8 @@ function liveAtStep(it: Interpreter, node: SyntaxNode): NonNullable<TrainingProg
         const oi = x.name === '__optimizer__' ? num(x.args?.[0] ?? NONE) : undefined;
         if (oi !== undefined) optimizers.add(oi);
         if (x.self) stack.push([x.self, module]);
+        // A library object holding models (a trainer's ref_model): what it holds is reachable from the name too.
+        if (x.name === '__hf_trainer__') for (const y of x.kw?.values() ?? []) stack.push([y, module]);
         break;
       }
       default: break;
@@ -1025,7 +1032,7 @@ export const STATE_DICT_GROUP = 'state dict: torch.load';
  */
 function heldThroughStep(rec: ModelRecord, it: Interpreter, prog: TrainingProgram, base: PhaseTrace, weights: TensorFact[], events: MemoryEvent[], notes: string[], unknowns: Unknown[]): MemoryEvent[] {
   const live = prog.liveAtStep;
-  if (!live || rec.framework !== 'torch') return [];
+  if (!live || (rec.framework !== 'torch' && rec.framework !== 'transformers')) return [];
   const out: MemoryEvent[] = [];
   const counted = new Set<number>([...weights.map((t) => t.id), ...prog.forwardMade, ...prog.lossTargets.map((t) => t.id)]);
   for (const ev of [...base.events, ...events]) if (ev.op === 'alloc') counted.add(ev.tensor.id);

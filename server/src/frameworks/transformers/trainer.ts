@@ -31,7 +31,9 @@ import { tokenBounds } from '../datasets/semantics';
 import { sftModel } from './trl';
 import { loadPretrained } from './semantics';
 import { fromData } from '../../program/configfiles';
-import { noteBackward, trainingProgram, type OptimizerUse } from '../../phases/training';
+import { noteBackward, noteStepAt, trainingProgram, type OptimizerUse } from '../../phases/training';
+import { FROZEN } from '../torch/semantics';
+import { peftOf } from '../peft/semantics';
 import { visitTensors } from '../../interp/memory';
 
 function get(v: Value | undefined, k: string): Value | undefined {
@@ -52,6 +54,7 @@ export function installTrainer(it: Interpreter): void {
   const argsFactory = (name: string) => (_i: Interpreter, _s: Value | undefined, c: CallArgs): Value => ({ t: 'extern', name, kw: new Map(c.kw) });
   for (const n of ['transformers.TrainingArguments', 'transformers.Seq2SeqTrainingArguments', 'transformers.training_args.TrainingArguments']) it.externs.set(n, argsFactory('transformers.TrainingArguments'));
   for (const n of ['trl.SFTConfig', 'trl.trainer.sft_config.SFTConfig']) it.externs.set(n, argsFactory('trl.SFTConfig'));
+  for (const n of ['trl.DPOConfig', 'trl.trainer.dpo_config.DPOConfig']) it.externs.set(n, argsFactory('trl.DPOConfig'));
 
   const trainer = (kind: string) => (_i: Interpreter, _s: Value | undefined, c: CallArgs, node: SyntaxNode): Value => {
     const kw = new Map(c.kw);
@@ -60,18 +63,42 @@ export function installTrainer(it: Interpreter): void {
     kw.set('__end__', { t: 'int', v: node.endIndex });
     if (!kw.has('model') && c.args[0]) kw.set('model', c.args[0]);
     if (!kw.has('args') && c.args[1]) kw.set('args', c.args[1]);
-    // trl: SFTTrainer(model="org/name") loads the model itself (trl.ts).
-    if (kind === 'SFTTrainer') {
+    // trl: SFTTrainer(model="org/name") loads the model itself (trl.ts); DPOTrainer too.
+    if (kind === 'SFTTrainer' || kind === 'DPOTrainer') {
       const m = sftModel(it, kw, node, (id, init) => loadPretrained(it, 'AutoModelForCausalLM', id, init, node));
       if (m) kw.set('model', m);
+    }
+    // DPOTrainer without a ref_model and without adapters makes its reference model as a frozen copy of the model
+    // (trl dpo_trainer.py: `self.ref_model = create_reference_model(model)` — trl/models/modeling_base.py
+    // create_reference_model: `deepcopy(model)`, every parameter requires_grad=False, eval()): a second copy of the
+    // weights on the device through the step. With adapters (peft_config, or a PeftModel) the reference is the
+    // model with its adapters disabled: no copy.
+    if (kind === 'DPOTrainer') {
+      const ref = kw.get('ref_model') ?? c.args[1];
+      const model = kw.get('model');
+      const peftGiven = (kw.get('peft_config') ?? NONE).t !== 'none' || !!peftOf(model);
+      if ((!ref || ref.t === 'none') && model?.t === 'inst' && !peftGiven) {
+        const copy = it.externs.get('copy.deepcopy');
+        if (copy) {
+          const made = copy(it, undefined, { args: [model], kw: new Map() }, node, { t: 'extern', name: 'copy.deepcopy' });
+          // The trainer places it on the device as it does the model (accelerator.prepare_model(ref, evaluation_mode=True)).
+          if (made.t === 'inst') it.state.set(`moved:${made.id}`, 'cuda');
+          visitTensors(made, (t) => { if (t.role === 'param') t.note = FROZEN; });
+          kw.set('ref_model', made);
+        }
+      } else if (ref && ref.t === 'inst') {
+        kw.set('ref_model', ref);
+        it.state.set(`moved:${ref.id}`, it.state.get(`moved:${ref.id}`) ?? 'cuda');
+      }
     }
     return { t: 'extern', name: '__hf_trainer__', kw };
   };
   for (const n of ['transformers.Trainer', 'transformers.Seq2SeqTrainer', 'transformers.trainer.Trainer']) it.externs.set(n, trainer('Trainer'));
   for (const n of ['trl.SFTTrainer', 'trl.trainer.sft_trainer.SFTTrainer']) it.externs.set(n, trainer('SFTTrainer'));
+  for (const n of ['trl.DPOTrainer', 'trl.trainer.dpo_trainer.DPOTrainer']) it.externs.set(n, trainer('DPOTrainer'));
   // The program's subclass of a trainer (class MyTrainer(Trainer): overrides of compute_loss, create_optimizer…):
   // built as its library base; its overrides are not followed (a note says so).
-  const bases: [RegExp, string][] = [[/^transformers\.(trainer\.)?(Seq2Seq)?Trainer$/, 'Trainer'], [/^trl\.(trainer\.sft_trainer\.)?SFTTrainer$/, 'SFTTrainer']];
+  const bases: [RegExp, string][] = [[/^transformers\.(trainer\.)?(Seq2Seq)?Trainer$/, 'Trainer'], [/^trl\.(trainer\.sft_trainer\.)?SFTTrainer$/, 'SFTTrainer'], [/^trl\.(trainer\.dpo_trainer\.)?DPOTrainer$/, 'DPOTrainer']];
   const prevInst = it.externs.get('__instantiate__');
   it.externs.set('__instantiate__', (i, self, c, node, fnv) => {
     const cls = self as ClassV;
@@ -84,7 +111,14 @@ export function installTrainer(it: Interpreter): void {
     }
     return prevInst ? prevInst(i, self, c, node, fnv) : it.instantiatePlain(cls, c, node);
   });
-  it.externs.set('__hf_trainer__.train', (_i, self, _c, node) => { if (self?.t === 'extern') trainStep(it, self, node); return { t: 'extern', name: 'transformers.TrainOutput', kw: new Map() }; });
+  it.externs.set('__hf_trainer__.train', (_i, self, _c, node) => {
+    if (self?.t === 'extern') {
+      trainStep(it, self, node);
+      // A second model the trainer holds (DPO's reference copy, a ref_model given) is alive on the device in the step.
+      if (self.kw?.get('ref_model')?.t === 'inst') noteStepAt(it, trainingProgram(it), node);
+    }
+    return { t: 'extern', name: 'transformers.TrainOutput', kw: new Map() };
+  });
   for (const m of ['evaluate', 'save_model', 'push_to_hub', 'predict']) it.externs.set(`__hf_trainer__.${m}`, () => NONE);
 }
 
@@ -127,6 +161,10 @@ function trainStep(it: Interpreter, tr: Value & { t: 'extern' }, node: SyntaxNod
     prog.trainerUnknowns.push({ what: 'optimizer state', reason: optim === undefined ? `${kind}: TrainingArguments(optim=...) is not a literal` : `${kind}: optim="${optim}" is not modelled by oomlens (AdamW and the 8-bit AdamW are): its state is unknown`, span: ctorSpan });
   }
   noteBackward(it, prog, span, true);
+  // DPO's step is not a language-model cross-entropy: the policy's log-probabilities of the chosen and rejected
+  // completions (trl dpo_trainer.py concatenated_forward, selective_log_softmax) and the reference model's forward
+  // under no_grad (compute_ref_log_probs) come on top of what is sized here.
+  if (kind === 'DPOTrainer') prog.trainerUnknowns.push({ what: 'DPO loss', reason: 'DPOTrainer: the step is sized as a language-model step over the chosen and rejected completions together (twice the batch); the DPO loss\'s log-probabilities and the reference model\'s forward are not sized', span: ctorSpan });
 
   // Mixed precision and checkpointing.
   // trl's SFTConfig changes two TrainingArguments defaults (trl/trainer/sft_config.py @ f2cd577: "gradient_checkpointing:
@@ -183,16 +221,20 @@ function trainStep(it: Interpreter, tr: Value & { t: 'extern' }, node: SyntaxNod
 
   // Batch and sequence.
   const bsV = arg('per_device_train_batch_size');
-  const batch = bsV ? num(bsV) ?? null : 8;
+  const perDevice = bsV ? num(bsV) ?? null : 8;
+  // DPO runs the chosen and the rejected completion of each example in one forward (trl dpo_trainer.py
+  // concatenated_forward: the two halves concatenated along the batch): twice the examples per step.
+  const batch = perDevice !== null && kind === 'DPOTrainer' ? 2 * perDevice : perDevice;
   let seq: number | null = null;
   let why = '';
   const seqV = arg('max_length') ?? arg('max_seq_length') ?? kw.get('max_seq_length');
   // The tokenizer calls of the program's dataset.map functions bound every example (frameworks/datasets).
   const bounds = tokenBounds(it);
   const bound = bounds.length ? bounds.reduce((a, b) => (b.tokens > a.tokens ? b : a)) : undefined;
-  let seqFrom = seqV ? 'max_seq_length / max_length' : kind === 'SFTTrainer' ? 'trl SFTConfig default max_length 1024' : 'the tokenizer call\'s max_length';
+  let seqFrom = seqV ? 'max_seq_length / max_length' : kind === 'SFTTrainer' ? 'trl SFTConfig default max_length 1024' : kind === 'DPOTrainer' ? 'trl DPOConfig default max_length 1024 (trl ≥ 0.13; 512 before)' : 'the tokenizer call\'s max_length';
   if (seqV && num(seqV) !== undefined) seq = num(seqV)!;
   else if (kind === 'SFTTrainer' && !seqV) seq = 1024; // trl SFTConfig.max_length default 1024 (sft_config.py)
+  else if (kind === 'DPOTrainer' && !seqV) seq = trlV && tM === 0 && tm < 13 ? 512 : 1024; // trl dpo_config.py max_length
   else if (exampleSeq) {
     // The dataset's examples are tensors of a known length: the Trainer's default collator stacks them
     // (transformers data/data_collator.py default_data_collator: torch.stack of each key's tensors), so every
