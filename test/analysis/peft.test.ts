@@ -299,3 +299,35 @@ for _ in range(3):
   assert.equal(part(/^gradients/), trainable);
   assert.notEqual(t.fits, false);
 });
+
+// A 4-bit QLoRA without torch_dtype and without prepare_model_for_kbit_training (helper round 11, found on the way):
+// transformers 4.x loads the unquantised modules in float16 (quantizer_bnb_4bit.py update_torch_dtype), 5.x in the
+// checkpoint's dtype; and the hidden states are the base model's, not the float32 adapters': activations were sized
+// in float32 (twice), and a run that fits an A10G read OOM001.
+test('QLoRA without a dtype: 16-bit unquantised modules and activations, whatever the unpinned transformers', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'oomlens-qlora-'));
+  try {
+    mkdirSync(join(root, 'ckpt'));
+    writeFileSync(join(root, 'ckpt', 'config.json'), JSON.stringify({ ...LLAMA, torch_dtype: 'bfloat16' }));
+    const text = `import torch
+from peft import LoraConfig, get_peft_model
+from transformers import AutoModelForCausalLM, BitsAndBytesConfig
+
+model = AutoModelForCausalLM.from_pretrained("./ckpt", quantization_config=BitsAndBytesConfig(load_in_4bit=True), device_map={"": 0})
+model = get_peft_model(model, LoraConfig(r=8, target_modules=["q_proj", "v_proj"], task_type="CAUSAL_LM"))
+opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=2e-4)
+batch = torch.randint(0, 1000, (2, 64), device="cuda")
+for _ in range(3):
+    model(input_ids=batch, labels=batch).loss.backward()
+    opt.step()
+    opt.zero_grad()
+`;
+    writeFileSync(join(root, 't.py'), text);
+    const r = await analyze(text, { path: join(root, 't.py'), device: 'a10g', versions: {} });
+    const m = r.models[0];
+    assert.ok(!Object.keys(m.estimate.bytesByDtype).includes('float32') || m.estimate.bytesByDtype.float32 === 0, JSON.stringify(m.estimate.bytesByDtype));
+    const tr = m.estimate.phases.find((p) => p.phase === 'training')!;
+    const acts = tr.breakdown.filter((b) => /^activations saved for backward \(/.test(b.label));
+    assert.ok(acts.length > 0 && acts.every((b) => /float16/.test(b.label)), JSON.stringify(tr.breakdown.map((b) => b.label)));
+  } finally { rmSync(root, { recursive: true, force: true }); }
+});

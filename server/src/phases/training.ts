@@ -1313,7 +1313,11 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
   const castIn = traceCast ?? (stmtCast && stmtCast.dtype !== paramDtype ? stmtCast.dtype : undefined);
   if (traceCast) notes.push(`the forward casts its activations to ${traceCast} (most of what the traced forward saves is ${traceCast}, its parameters ${paramDtype}): activations sized in ${traceCast}`);
   else if (castIn) notes.push(`the forward casts its activations to ${castIn} (\`${stmtCast!.text}\`; its parameters are ${paramDtype}): activations sized in ${castIn}`);
-  const computeDtype: DType = (autocastOn ? autocastDtype : undefined) ?? castIn ?? (rec.framework === 'torch' || rec.framework === 'transformers' ? undefined : prog.jaxComputeDtype?.dtype) ?? paramDtype;
+  // With adapters the hidden states are the base model's, not the adapters' (peft keeps LoRA weights in float32 and
+  // casts their output back, tuners/lora/layer.py Linear.forward `result.to(torch_result_dtype)`): the dtype of the
+  // base's floating weights (after a kbit preparation's cast), quantised ones left out.
+  const baseDtype = peft && !peft.why ? ps.find((p) => p.dtype !== 'uint8' && p.dtype !== 'int8' && p.dtype !== 'int4')?.dtype : undefined;
+  const computeDtype: DType = (autocastOn ? autocastDtype : undefined) ?? castIn ?? (rec.framework === 'torch' || rec.framework === 'transformers' ? undefined : prog.jaxComputeDtype?.dtype) ?? baseDtype ?? paramDtype;
   const e = dtypeBytes(computeDtype);
   if (autocastOn) notes.push(`torch.autocast(${autocastDtype}): activations sized at 2 B per element (matmul outputs); LayerNorm and softmax run in float32 under autocast, so this is a slight underestimate`);
   const shape = inputShape(rec, prog, it);

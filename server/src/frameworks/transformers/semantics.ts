@@ -564,6 +564,9 @@ function fromPretrained(it: Interpreter, className: string, args: Value[], kw: M
   if (qSpec && !('why' in qSpec) && !dtypeArg && qSpec.method.startsWith('bnb') && defaultLoadDType(tv) === 'float32') {
     // transformers 4.x quantizers: "torch_dtype is None → float16" (quantizers/quantizer_bnb_4bit.py update_torch_dtype, v4.45).
     dtype = 'float16'; why = `no dtype given: transformers==${tv ?? '4.x'} loads the unquantised modules of a bitsandbytes model in float16 (quantizer_bnb_4bit.py update_torch_dtype)`;
+  } else if (qSpec && !('why' in qSpec) && !dtypeArg && qSpec.method.startsWith('bnb') && defaultLoadDType(tv) === 'unknown' && (checkpointDtype === 'float16' || checkpointDtype === 'bfloat16')) {
+    // Unpinned: 4.x makes them float16 (update_torch_dtype), 5.x the checkpoint's dtype, 16-bit here: two bytes either way.
+    dtype = 'float16'; why = `no dtype given and transformers is not pinned: a bitsandbytes model's unquantised modules load in float16 (4.x, quantizer_bnb_4bit.py update_torch_dtype) or the checkpoint's ${checkpointDtype} (5.x): 16-bit either way`;
   }
   const dm = kw.get('device_map');
   const deviceMap = dm?.t === 'str' ? dm.v : dm?.t === 'int' ? `cuda:${dm.v}` : dm ? 'custom' : undefined;
