@@ -192,3 +192,20 @@ test('a module with no tensor built in an imported file is not a model either', 
   const r = await analyzeFile(text, { path: join(root, 'train.py'), device: 't4' });
   assert.deepEqual(r.models.map((m) => m.facts.name), ['Sequential']);
 });
+
+// An equinox Module is any pytree class: a stateless solver or a settings object the program defines (diffrax's Tsit5,
+// a helper round's "Euler") was reported as a model with "0 parameters, init 0 B ✓ fits". Holding no array, it is none.
+test('an equinox Module holding no array is not a model', async () => {
+  const { analyze } = await import('../../server/src/analysis/analyze');
+  const r = await analyze(`import jax, jax.numpy as jnp, jax.random as jr
+import equinox as eqx
+
+class Euler(eqx.Module):
+    def step(self, f, y, dt):
+        return y + dt * f(y)
+
+solver = Euler()
+model = eqx.nn.MLP(2, 2, 64, 2, key=jr.PRNGKey(1))
+`, { device: 'a100-40gb', versions: {} });
+  assert.deepEqual(r.models.map((m) => [m.facts.name, m.facts.paramCount]), [['MLP', 2 * 64 + 64 + 64 * 64 + 64 + 64 * 2 + 2]]);
+});

@@ -56,7 +56,8 @@ export function isBareLayer(rec: ModelRecord): boolean {
  * metric such as PSNR): it holds no memory to report, so it is not a model, wherever it was built.
  */
 export function holdsNothing(rec: ModelRecord): boolean {
-  return rec.framework === 'torch' && rec.result?.t === 'inst' && rec.unknowns.length === 0 && !holdsTensor(rec.result);
+  // An equinox Module is any pytree class (a diffrax solver, a settings object): one holding no array is not a model.
+  return (rec.framework === 'torch' || rec.framework === 'equinox') && rec.result?.t === 'inst' && rec.unknowns.length === 0 && !holdsTensor(rec.result);
 }
 
 /**
