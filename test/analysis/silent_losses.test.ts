@@ -86,3 +86,23 @@ test('a loop over self.state_dict() that initialises in place: the count PyTorch
   const { oomlens, framework } = await countedBoth(join(__dirname, '..', 'fixtures', 'robust', 'state_dict_init.py'));
   assert.deepEqual(oomlens, [['Net', framework, 0]]);
 });
+
+// `if somelib.flag == "gpu": ... else: raise` (whisper-jax's default_mesh on `jax.devices()[-1].platform`): a library
+// value oomlens does not model compared with a string was False for certain, so the program "raised here" and stopped.
+test('a library value compared with a string is undecided, not False: the guarded branch runs, nothing raises', async () => {
+  const r = await analyze(`import torch.nn as nn
+import somelib
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.l = nn.Linear(64, 64)
+
+if somelib.flag == "gpu":
+    model = Net().cuda()
+else:
+    raise ValueError("not gpu")
+`, { device: 't4', versions: {} });
+  assert.deepEqual(r.models.map((m) => m.facts.paramCount), [64 * 64 + 64]);
+  assert.ok(!r.unknowns.some((u) => /raises here/.test(u.reason)), JSON.stringify(r.unknowns));
+});

@@ -2614,6 +2614,9 @@ function compare(op: string, l: Value, r: Value): boolean | undefined {
   }
   if (l.t === 'unknown' || r.t === 'unknown') return undefined;
   if (op === '==' || op === '!=') {
+    // A library value oomlens does not model (`jax.devices()[-1].platform`, `somelib.flag`) may be any string or
+    // number at run time: its equality is not known (not False).
+    if ((l.t === 'extern' && !isBuiltinType(l)) || (r.t === 'extern' && !isBuiltinType(r))) return undefined;
     let eq: boolean;
     if (l.t === 'str' || r.t === 'str' || l.t === 'none' || r.t === 'none' || num(l) !== undefined) eq = keyEq(l, r);
     else if (l.t === 'dtype' && r.t === 'dtype') eq = l.dtype === r.dtype;
