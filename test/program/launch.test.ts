@@ -552,3 +552,45 @@ if __name__ == "__main__":
     assert.equal(count, 3 * (64 * 64 + 64));
   } finally { rmSync(root, { recursive: true, force: true }); }
 });
+
+// yacs configs (Swin-Transformer, detectron-style repositories): `_C.clone()`, `merge_from_file(yaml)`,
+// `merge_from_list(opts)`; and `python -m torch.distributed.launch`, which gives the script `--local_rank=<rank>`
+// (a required `--local_rank` read "is required and has no default").
+test('yacs CfgNode clone / merge_from_file / merge_from_list, under the legacy launcher that passes --local_rank', async () => {
+  const root = project({
+    'configs/big.yaml': 'MODEL:\n  DIM: 48\n',
+    'train.py': `import argparse
+import torch.nn as nn
+from yacs.config import CfgNode as CN
+
+_C = CN()
+_C.MODEL = CN()
+_C.MODEL.DIM = 16
+_C.MODEL.DEPTH = 2
+
+class Net(nn.Module):
+    def __init__(self, dim, depth):
+        super().__init__()
+        self.layers = nn.Sequential(*[nn.Linear(dim, dim) for _ in range(depth)])
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--cfg", type=str, required=True)
+parser.add_argument("--opts", nargs="+", default=None)
+parser.add_argument("--local_rank", type=int, required=True)
+args = parser.parse_args()
+config = _C.clone()
+config.defrost()
+config.merge_from_file(args.cfg)
+if args.opts:
+    config.merge_from_list(args.opts)
+config.freeze()
+model = Net(config.MODEL.DIM, config.MODEL.DEPTH)
+`,
+    'README.md': '```bash\npython -m torch.distributed.launch --nproc_per_node 2 train.py --cfg configs/big.yaml --opts MODEL.DEPTH 3\n```\n',
+  });
+  try {
+    const r = await analyze(readFile(root, 'train.py'), { path: join(root, 'train.py'), device: 'a100-80gb', versions: {} });
+    assert.deepEqual(r.models.map((m) => m.facts.paramCount), [3 * (48 * 48 + 48)]);
+    assert.ok(!r.unknowns.some((u) => /local_rank/.test(u.reason)), JSON.stringify(r.unknowns));
+  } finally { rmSync(root, { recursive: true, force: true }); }
+});

@@ -26,6 +26,7 @@ import type { SyntaxNode } from '../interp/parser';
 import { type Value, NONE, describe, str, unknown } from '../interp/values';
 import { MAX_ITEMS as MAX_LIST_ITEMS, MAX_STR } from '../interp/limits';
 import { pathLike } from './pathlib';
+import { literal } from './argv';
 
 /** Config values deeper or larger than this are cut to an unknown (a config is small). */
 const MAX_ITEMS = 20_000;
@@ -233,6 +234,34 @@ export function installConfigFiles(it: Interpreter): void {
       return out;
     });
   }
+  // yacs CfgNode (yacs/config.py): clone() a deep copy; merge_from_file(path) merges a YAML file into it, key by key;
+  // merge_from_list(["A.B", "value", ...]) sets each dotted key to the value read as a Python literal
+  // (_decode_cfg_value: literal_eval, a string otherwise); freeze / defrost change no value. Registered on attribute
+  // dicts, where a key of the same name still wins.
+  const deepCopy = (v: Value): Value => (v.t === 'dict' ? { ...v, keys: [...v.keys], vals: v.vals.map(deepCopy) } : v.t === 'list' ? { t: 'list', items: v.items.map(deepCopy) } : v);
+  const inPlace = (self: Value, merged: Value) => { if (self.t === 'dict' && merged.t === 'dict') { self.keys = merged.keys; self.vals = merged.vals; } };
+  reg('builtins.dict.clone', (self) => (self?.t === 'dict' && self.attrs ? deepCopy(self) : unknown('clone() of a value that is not a config')));
+  reg('builtins.dict.merge_from_file', (self, c, node) => {
+    if (self?.t !== 'dict') return unknown('merge_from_file on a value that is not a config', where(node));
+    const other = read(c.args[0] ?? c.kw.get('cfg_filename'), 'yaml', true, node);
+    if (other.t !== 'dict') { self.vals = self.vals.map(() => unknown(`merge_from_file: ${other.t === 'unknown' ? other.reason : 'not a mapping'}`, where(node))); return NONE; }
+    inPlace(self, merge(self, other));
+    return NONE;
+  });
+  reg('builtins.dict.merge_from_list', (self, c, node) => {
+    const list = c.args[0] ?? c.kw.get('cfg_list');
+    if (self?.t !== 'dict') return unknown('merge_from_list on a value that is not a config', where(node));
+    const items = list?.t === 'list' || list?.t === 'tuple' ? list.items : undefined;
+    if (!items || items.length % 2 || items.some((x, i) => i % 2 === 0 && x.t !== 'str')) { self.vals = self.vals.map(() => unknown('merge_from_list of a list that is not known', where(node))); return NONE; }
+    for (let i = 0; i < items.length; i += 2) {
+      const value = items[i + 1].t === 'str' ? literal((items[i + 1] as { v: string }).v) : items[i + 1];
+      let v: Value = value;
+      for (const k of (items[i] as { v: string }).v.split('.').reverse()) v = { t: 'dict', keys: [str(k)], vals: [v], attrs: true };
+      inPlace(self, merge(self, v));
+    }
+    return NONE;
+  });
+  for (const f of ['freeze', 'defrost']) reg(`builtins.dict.${f}`, () => NONE);
   reg('ml_collections.config_dict.placeholder', (_s, c, node) => unknown(`config placeholder of ${describe(c.args[0] ?? NONE)}: set by the command line`, where(node)));
   reg('ml_collections.config_dict.FieldReference', (_s, c) => c.args[0] ?? NONE);
 

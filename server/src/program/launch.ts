@@ -170,6 +170,7 @@ function readCommand(words: Word[], ctx: Ctx): Omit<LaunchCommand, 'source' | 'f
     return inner && { ...inner, launcher: inner.launcher === 'python' ? (base === 'srun' ? 'srun' : 'mpirun') : inner.launcher, world: inner.launcher === 'python' ? world : inner.world };
   }
   let module: string | undefined;
+  let legacyLaunch = false;
   if (/^python[\d.]*$/.test(base)) {
     // python's own options (python(1)): -m ends them; -W/-X/-c take a value.
     let k = 0;
@@ -181,6 +182,7 @@ function readCommand(words: Word[], ctx: Ctx): Omit<LaunchCommand, 'source' | 'f
       k += t === '-W' || t === '-X' ? 2 : 1;
     }
     rest = rest.slice(k);
+    if (module === 'torch.distributed.launch') legacyLaunch = true;
     if (module === 'torch.distributed.run' || module === 'torch.distributed.launch') { module = undefined; launcher = 'torchrun'; }
     else if (module === 'accelerate.commands.launch') { module = undefined; launcher = 'accelerate'; }
     else if (module === 'deepspeed' || module === 'deepspeed.launcher.runner') { module = undefined; launcher = 'deepspeed'; }
@@ -214,6 +216,10 @@ function readCommand(words: Word[], ctx: Ctx): Omit<LaunchCommand, 'source' | 'f
   // the one `--` that separates them (`torchrun ... -m scripts.base_train -- --depth=12`: the script sees
   // `--depth=12`; checked with torch.distributed.run's get_args_parser on Python 3.11). Python itself passes it on.
   if (launcher !== 'python' && argv[0] === '--') argv = argv.slice(1);
+  // `python -m torch.distributed.launch` (the legacy launcher) gives each process `--local_rank=<its rank>` before the
+  // script's own arguments unless `--use_env` / `--use-env` (torch/distributed/launch.py; torch ≥ 2.0 spells it
+  // `--local-rank`, which the scripts written for it accept as `--local_rank` too): process 0's is analysed.
+  if (legacyLaunch && !rest.some((x) => x === '--use_env' || x === '--use-env')) argv = ['--local_rank=0', ...argv];
 
   if (launcher === 'torchrun') {
     const perNode = opt(rest, ['--nproc_per_node', '--nproc-per-node']);
