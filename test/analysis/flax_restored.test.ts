@@ -57,3 +57,26 @@ logits = model.apply(params, x)
 `, { device: 'a100-40gb', versions: {} });
   assert.equal(r.models.length, 1);
 });
+
+// The same for Haiku: `hk.transform(f).apply(params, rng, x)` with parameters from a pickle (helper round 10).
+test('Haiku apply with restored parameters: the model jax.eval_shape sizes; without_apply_rng and with_state shift the input', async () => {
+  const F = `import haiku as hk
+import jax
+import jax.numpy as jnp
+
+def forward(x):
+    return hk.nets.MLP([256, 256, 10])(x)
+`;
+  const [truth] = runPythonJson<{ params: number | null; error?: string }[]>('build_count.py', [{ dir: process.cwd(), path: [], code: `${F}\nparams = jax.eval_shape(hk.transform(forward).init, jax.random.PRNGKey(0), jnp.ones((8, 128)))` }]);
+  assert.equal(typeof truth.params, 'number', truth.error);
+  for (const call of ['hk.transform(forward).apply(params, jax.random.PRNGKey(0), x)', 'hk.without_apply_rng(hk.transform(forward)).apply(params, x)']) {
+    const r = await analyze(`import pickle
+${F}
+params = pickle.load(open("/ckpt/p.pkl", "rb"))
+x = jnp.ones((8, 128))
+out = ${call}
+`, { device: 'a100-40gb', versions: {} });
+    assert.deepEqual(r.models.map((m) => m.facts.paramCount), [truth.params], call);
+    assert.equal(r.models[0].estimate.phases[0].peakIsLowerBound, true);
+  }
+});

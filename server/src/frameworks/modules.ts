@@ -416,6 +416,27 @@ export function installModules(it: Interpreter): void {
   });
 
   // --------------------------------------------------------------- flax init
+  /**
+   * An init run to size parameters the program restores (a Flax or Haiku apply with variables it did not make with
+   * init): they are concrete arrays made before the call, even when apply runs under jax.jit, and nothing is drawn.
+   */
+  const sizeRestored = (run: () => void): void => {
+    const depth = it.memory.jitDepth;
+    it.memory.jitDepth = 0;
+    it.state.set('sizingRestored', true);
+    try { run(); } finally {
+      it.memory.jitDepth = depth;
+      it.state.delete('sizingRestored');
+    }
+  };
+  /** What such a record holds: the parameters alone, as restored (no eager-init finding, no forward arrays); apply's forward an unknown of its phase. */
+  const restoredOnly = (rec: ModelRecord, name: string, node: SyntaxNode): void => {
+    rec.observations = rec.observations.filter((o) => o.kind !== 'eager-init' && o.kind !== 'jit-init');
+    const drawn = new Set(rec.events.flatMap((e) => (e.op === 'alloc' && e.tensor.role !== 'param' && e.tensor.role !== 'buffer' ? [e.tensor.id] : [])));
+    rec.events = rec.events.filter((e) => !((e.op === 'alloc' || e.op === 'free') && drawn.has(e.op === 'alloc' ? e.tensor.id : e.id)));
+    rec.notes.push(`${name}.apply with parameters the program restores (not made by init here): sized by the shapes init makes for apply's input (flax/linen/module.py apply, haiku/_src/transform.py apply: the parameters must be those init makes); the phase holds them as restored`);
+    (rec.phaseUnknowns ??= []).push({ what: 'forward', reason: `${name}.apply's forward pass (its activations) is not estimated: the phase holds the restored parameters only`, span: it.span(node) });
+  };
   const flaxInit = (self: Value | undefined, c: CallArgs, node: SyntaxNode, withOutput: boolean, restored = false): Value => {
     const inst = self as InstV;
     const [, ...inputs] = c.args;
@@ -449,14 +470,7 @@ export function installModules(it: Interpreter): void {
     }
     const params: Value = paramsDict(ctx);
     const result: Value = withOutput ? { t: 'tuple', items: [out, params] } : params;
-    if (restored && rec) {
-      // No init runs: neither an eager init to flag nor its forward's arrays; the parameters alone, as restored.
-      rec.observations = rec.observations.filter((o) => o.kind !== 'eager-init' && o.kind !== 'jit-init');
-      const drawn = new Set(rec.events.flatMap((e) => (e.op === 'alloc' && e.tensor.role !== 'param' && e.tensor.role !== 'buffer' ? [e.tensor.id] : [])));
-      rec.events = rec.events.filter((e) => !((e.op === 'alloc' || e.op === 'free') && drawn.has(e.op === 'alloc' ? e.tensor.id : e.id)));
-      rec.notes.push(`${inst.cls.name}.apply with parameters the program restores (not made by init here): sized by the shapes init makes for apply's input (flax/linen/module.py apply: the variables must be those init makes); the phase holds them as restored`);
-      (rec.phaseUnknowns ??= []).push({ what: 'forward', reason: `${inst.cls.name}.apply's forward pass (its activations) is not estimated: the phase holds the restored parameters only`, span: it.span(node) });
-    }
+    if (restored && rec) restoredOnly(rec, inst.cls.name, node);
     finishModel(it, rec, result);
     return result;
   };
@@ -495,16 +509,7 @@ export function installModules(it: Interpreter): void {
     const restored = !vars || vars.t === 'unknown' || (vars.t === 'dict' && vars.keys.some((k, i) => k.t === 'str' && k.v === 'params' && vars.vals[i].t === 'unknown'));
     if (self?.t === 'inst' && self.cls.kind === 'flax' && restored && !sizedByApply.has(self) && !it.memory.current && c.args.length > 1) {
       sizedByApply.add(self);
-      // The restored parameters are concrete arrays made before this call, even when apply runs under jax.jit.
-      const depth = it.memory.jitDepth;
-      it.memory.jitDepth = 0;
-      it.state.set('sizingRestored', true);
-      try {
-        flaxInit(self, { args: [unknown('a PRNG key (parameters restored, not drawn)'), ...c.args.slice(1)], kw: c.kw }, node, false, true);
-      } finally {
-        it.memory.jitDepth = depth;
-        it.state.delete('sizingRestored');
-      }
+      sizeRestored(() => flaxInit(self, { args: [unknown('a PRNG key (parameters restored, not drawn)'), ...c.args.slice(1)], kw: c.kw }, node, false, true));
     }
     return unknown('Module.apply (a forward pass) is not part of the init estimate', it.span(node));
   });
@@ -548,11 +553,13 @@ export function installModules(it: Interpreter): void {
     it.externs.set(n, (_i, _self, c, node) => {
       const f = c.args[0];
       if (!f) return unknown(`${n}()`, it.span(node));
-      if (f.t === 'transformed') return f;
-      return { t: 'transformed', fn: f, name: f.t === 'func' ? f.name : describe(f), span: it.span(node) };
+      // apply's arguments (haiku/_src/transform.py): `apply(params, rng, *args)`; without_apply_rng drops `rng`;
+      // transform_with_state adds `state` after params.
+      if (f.t === 'transformed') return n === 'haiku.without_apply_rng' ? { ...f, noRng: true } : f;
+      return { t: 'transformed', fn: f, name: f.t === 'func' ? f.name : describe(f), span: it.span(node), ...(n === 'haiku.transform_with_state' ? { withState: true } : {}) };
     });
   }
-  it.externs.set('haiku.Transformed.init', (_i, self, c, node) => {
+  const haikuInit = (self: Value | undefined, c: CallArgs, node: SyntaxNode, restored = false): Value => {
     const tr = self as Value & { t: 'transformed' };
     const [, ...inputs] = c.args;
     markBackendStart(it, node, 'haiku init');
@@ -574,10 +581,22 @@ export function installModules(it: Interpreter): void {
       it.memory.rootProviders.splice(it.memory.rootProviders.indexOf(root), 1);
     }
     const params = paramsDict(ctx);
+    if (restored && rec) restoredOnly(rec, tr.name, node);
     finishModel(it, rec, params);
     return params;
+  };
+  it.externs.set('haiku.Transformed.init', (_i, self, c, node) => haikuInit(self, c, node));
+  // apply with parameters the program restores (not made by init): sized by an init on apply's input, as for Flax.
+  const haikuSized = new WeakSet<object>();
+  it.externs.set('haiku.Transformed.apply', (_i, self, c, node) => {
+    const p = c.args[0] ?? c.kw.get('params');
+    if (self?.t === 'transformed' && (!p || p.t === 'unknown') && !haikuSized.has(self.fn) && !it.memory.current) {
+      haikuSized.add(self.fn);
+      const skip = 1 + (self.withState ? 1 : 0) + (self.noRng ? 0 : 1);
+      if (c.args.length > skip) sizeRestored(() => haikuInit(self, { args: [unknown('a PRNG key (parameters restored, not drawn)'), ...c.args.slice(skip)], kw: c.kw }, node, true));
+    }
+    return unknown('apply (a forward pass) is not part of the init estimate', it.span(node));
   });
-  it.externs.set('haiku.Transformed.apply', (_i, _self, _c, node) => unknown('apply (a forward pass) is not part of the init estimate', it.span(node)));
   it.externs.set('haiku.get_parameter', (_i, _self, c, node) => {
     const ctx = lazyCtx(it);
     const name = c.args[0]?.t === 'str' ? c.args[0].v : 'param';

@@ -63,7 +63,7 @@ export type Value =
   | { t: 'key'; batch?: number }
   | { t: 'init'; init: InitValue }
   | { t: 'super'; cls: ClassV; self: Value }
-  | { t: 'transformed'; fn: Value; name: string; span: Span }
+  | { t: 'transformed'; fn: Value; name: string; span: Span; noRng?: boolean; withState?: boolean }
   | { t: 'mesh'; axes: Map<string, number | undefined>; axisTypes?: 'auto' | 'explicit' }
   | { t: 'sharding'; mesh?: Map<string, number | undefined>; spec?: Value }
   | { t: 'environ' }
