@@ -594,3 +594,28 @@ model = Net(config.MODEL.DIM, config.MODEL.DEPTH)
     assert.ok(!r.unknowns.some((u) => /local_rank/.test(u.reason)), JSON.stringify(r.unknowns));
   } finally { rmSync(root, { recursive: true, force: true }); }
 });
+
+// A command's relative paths are relative to the folder it runs in (`cd training && deepspeed scripts/train.py
+// --deepspeed configs/z3.json`): the config was looked up from the script's folder and the root only, so ZeRO-3 was
+// "not readable" and nothing was divided (a lower bound of 24.9 GB for 3.1 GB).
+test('a path in the command is found from the folder the command runs in', async () => {
+  const root = project({
+    'training/configs/z3.json': JSON.stringify({ zero_optimization: { stage: 3 } }),
+    'training/scripts/train.py': `import argparse
+from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+p = argparse.ArgumentParser()
+p.add_argument("--deepspeed", type=str, default=None)
+args = p.parse_args()
+model = AutoModelForCausalLM.from_pretrained("gpt2")
+Trainer(model=model, args=TrainingArguments(output_dir="o", per_device_train_batch_size=1, deepspeed=args.deepspeed)).train()
+`,
+  });
+  try {
+    const script = join(root, 'training', 'scripts', 'train.py');
+    const launch = { source: '--run', file: join(root, 'training', '.oomlens-run'), script, argv: ['--deepspeed', 'configs/z3.json'], launcher: 'deepspeed' as const, world: 8 };
+    const r = await analyze(readFileSync(script, 'utf8'), { path: script, device: '8xa100-80gb', versions: {}, launch });
+    const tr = r.models[0].estimate.phases.find((p) => p.phase === 'training')!;
+    assert.ok(tr.notes.some((n) => /ZeRO stage 3|divided over 8/.test(n)), JSON.stringify(tr.notes));
+    assert.ok(!tr.unknowns.some((u) => /deepspeed config/.test(u.reason)), JSON.stringify(tr.unknowns));
+  } finally { rmSync(root, { recursive: true, force: true }); }
+});

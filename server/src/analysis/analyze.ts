@@ -144,7 +144,8 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
     if (opts.path) {
       const ws = workspaceFor(opts.workspaceRoot ?? findRoot(opts.path));
       it.path = resolve(opts.path);
-      const loader = moduleLoader(ws, it.path);
+      let launchDir: string | undefined;
+      const loader = moduleLoader(ws, it.path, () => launchDir);
       // The workspace files the program reads (a YAML config, a params.json) are dependencies of the result too.
       it.loader = { ...loader, readText: (path) => { const t = loader.readText(path); if (t !== undefined) filesRead.add(path); return t; } };
       // The command line the workspace runs this file with, and the launcher's process count (program/launch.ts).
@@ -152,6 +153,7 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
       try { launch = opts.launch === undefined ? launchCommandsFor(ws, it.path)[0] : opts.launch ?? undefined; } catch (e) { opts.onInternalError?.('launch commands', e); }
       if (launch) {
         it.state.set('argv', launch.argv);
+        launchDir = dirname(launch.file);
         if (launch.env) it.state.set('launchEnv', launch.env);
         // One device per launched process: `torchrun --nproc_per_node 4` with a device of one card is 4 of them.
         // deepspeed / accelerate / torchrun --nproc_per_node=gpu without a count start one process per visible GPU.

@@ -8,7 +8,12 @@ import type { ModuleLoader } from '../interp/interp';
 import { isInside } from './workspace';
 import type { Workspace } from './workspace';
 
-export function moduleLoader(ws: Workspace, mainFile: string | undefined): ModuleLoader {
+/**
+ * `commandDir`: the folder the launch command runs in (the folder of the file that holds it: the CLI's working
+ * directory for `--run`, a README's or a shell script's folder), where the command's own relative paths point
+ * (`--deepspeed configs/z3.json` run from `training/`).
+ */
+export function moduleLoader(ws: Workspace, mainFile: string | undefined, commandDir?: () => string | undefined): ModuleLoader {
   return {
     searchDirs: (extra) => ws.searchPath(mainFile, extra),
     find: (dotted, dirs) => ws.findModule(dotted, dirs),
@@ -18,7 +23,8 @@ export function moduleLoader(ws: Workspace, mainFile: string | undefined): Modul
     // A relative path is relative to the working directory, which is the script's folder or the
     // project root in the runs people make; the first that exists wins.
     locate: (written) => {
-      const bases = isAbsolute(written) ? [''] : [mainFile ? dirname(mainFile) : ws.root, ws.root];
+      const cmd = commandDir?.();
+      const bases = isAbsolute(written) ? [''] : [mainFile ? dirname(mainFile) : ws.root, ...(cmd ? [cmd] : []), ws.root];
       for (const b of bases) {
         const p = resolve(b, written);
         if (isInside(p, ws.root) && existsSync(p)) return p;
