@@ -106,3 +106,47 @@ else:
   assert.deepEqual(r.models.map((m) => m.facts.paramCount), [64 * 64 + 64]);
   assert.ok(!r.unknowns.some((u) => /raises here/.test(u.reason)), JSON.stringify(r.unknowns));
 });
+
+// Two models on the device and an optimizer over parameters a library call made (diffusers' LoRA attention processors
+// installed with `unet.set_attn_processor`): no training phase was shown for either, "All checks passed"
+// (huggingface/diffusers#4872). The model whose forward the step backpropagates through has one, its optimizer state
+// an unknown.
+test('an optimizer over parameters oomlens cannot resolve, with several models: the one run in the step has a training phase', async () => {
+  const r = await analyze(`import torch
+import torch.nn as nn
+from somelib import make_adapters
+
+class Enc(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.l = nn.Linear(256, 256)
+
+    def forward(self, x):
+        return self.l(x)
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.l = nn.Linear(512, 512)
+
+    def forward(self, x):
+        return self.l(x)
+
+enc = Enc().cuda()
+net = Net().cuda()
+net.requires_grad_(False)
+adapters = make_adapters(net)
+opt = torch.optim.AdamW(adapters, lr=1e-4)
+for step in range(10):
+    loss = net(torch.randn(8, 512, device="cuda")).square().mean()
+    loss.backward()
+    opt.step()
+    opt.zero_grad()
+`, { device: 't4', versions: {} });
+  const net = r.models.find((m) => m.facts.name === 'Net')!;
+  const tr = net.estimate.phases.find((p) => p.phase === 'training');
+  assert.ok(tr, 'a training phase for the model the step runs');
+  assert.equal(tr!.fits, null);
+  assert.ok(tr!.unknowns.some((u) => /could not resolve/.test(u.reason)), JSON.stringify(tr!.unknowns));
+  assert.ok(!r.models.find((m) => m.facts.name === 'Enc')!.estimate.phases.some((p) => p.phase === 'training'), 'the model not run in the step is not trained');
+});

@@ -1129,12 +1129,21 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
   // An optimizer given other parameters and none of this model's: the call trains those (a DQN's target network is
   // called in the loop, under no_grad, and only copied into).
   if (!opt && prog.optimizers.some((o) => o.params.length)) unfollowed.length = 0;
-  if (!opt && !(single && (prog.gradCalls.length || prog.backward.length)) && !unfollowed.length) return [];
+  // Several models, an optimizer over parameters oomlens could not resolve (LoRA processors a library call attaches:
+  // `unet.set_attn_processor(procs)` then `AdamW(lora_params)`), and this model's forward in the step with a backward:
+  // the step backpropagates through it, whatever the optimizer holds. Its gradients (of what is not frozen) are
+  // counted, the optimizer's state is an unknown.
+  const unresolved = !opt && !single && (prog.backward.length > 0 || prog.gradCalls.length > 0) && prog.optimizers.some((o) => o.paramsUnknown) && prog.forwards.some((f) => f.model === rec.result);
+  if (!opt && !(single && (prog.gradCalls.length || prog.backward.length)) && !unfollowed.length && !unresolved) return [];
 
   const deviceCount = Number(it.state.get('deviceCount') ?? 1) || 1;
   const events: MemoryEvent[] = [];
   const notes: string[] = [];
   const unknowns: Unknown[] = [...base.unknowns, ...prog.trainerUnknowns];
+  if (unresolved) {
+    const o = prog.optimizers.find((x) => x.paramsUnknown)!;
+    unknowns.push({ what: 'optimizer state', reason: `${o.callee} holds parameters oomlens could not resolve (${o.paramsUnknown}): the step backpropagates through ${rec.name}, whose forward it runs, but what the optimizer keeps for them is not counted`, span: o.span });
+  }
   // Nothing of the step was followed (no backward, no gradient call, no forward of this model on a known input):
   // what it adds beyond the weights is not known, whatever is sized below. A loss the analysis does not model
   // (`criterion(out, y)` with nn.CrossEntropyLoss) after a traced forward is not this: the activations are known.
