@@ -128,3 +128,32 @@ trainer.train()
     assert.ok(trl.breakdown.some((b) => /^LoRA adapters/.test(b.label)));
   } finally { rmSync(root, { recursive: true, force: true }); }
 });
+
+// `model, tokenizer = setup_chat_format(model, tokenizer)` then, later, `model = from_pretrained("./out")` for
+// inference (philschmid's TRL notebooks): the SFT training phase of the first model vanished. setup_chat_format
+// returns the same model, its embeddings grown by rows oomlens does not count (an unknown, not a smaller number).
+test('trl setup_chat_format returns the model it was given; the vocabulary it adds is an unknown', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'oomlens-chatfmt-'));
+  try {
+    mkdirSync(join(root, 'ckpt'));
+    writeFileSync(join(root, 'ckpt', 'config.json'), JSON.stringify(QWEN));
+    const text = `import torch
+from transformers import AutoModelForCausalLM, AutoTokenizer
+from trl import SFTConfig, SFTTrainer, setup_chat_format
+
+model = AutoModelForCausalLM.from_pretrained("./ckpt", torch_dtype=torch.bfloat16)
+tokenizer = AutoTokenizer.from_pretrained("./ckpt")
+model, tokenizer = setup_chat_format(model, tokenizer)
+trainer = SFTTrainer(model=model, args=SFTConfig(output_dir="o", per_device_train_batch_size=2, max_length=64), train_dataset=None)
+trainer.train()
+
+model = AutoModelForCausalLM.from_pretrained("./ckpt", torch_dtype=torch.float16)
+`;
+    writeFileSync(join(root, 'sft.py'), text);
+    const r = await analyze(text, { path: join(root, 'sft.py'), device: 'a100-40gb', versions: { transformers: '4.56.0' } });
+    const first = r.models[0];
+    assert.ok(first.estimate.phases.some((p) => p.phase === 'training'), 'the first model keeps its training phase');
+    assert.equal(first.facts.paramCount, null);
+    assert.ok(first.facts.unknowns.some((u) => /setup_chat_format/.test(u.reason)));
+  } finally { rmSync(root, { recursive: true, force: true }); }
+});

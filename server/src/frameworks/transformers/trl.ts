@@ -56,6 +56,19 @@ export function installTrl(it: Interpreter): void {
       ['target_modules', m.get('lora_target_modules') ?? NONE], ['modules_to_save', m.get('lora_modules_to_save') ?? NONE], ['task_type', str('CAUSAL_LM')]]);
     return { t: 'extern', name: 'peft.LoraConfig', kw };
   });
+  // setup_chat_format(model, tokenizer, format="chatml", resize_to_multiple_of=None) (trl/models/utils.py): adds the
+  // chat's special tokens to the tokenizer and resizes the model's embeddings (and tied head) to the tokenizer's new
+  // length; returns (model, tokenizer). The model is the same object; its vocabulary grows by tokens oomlens does not
+  // count (the tokenizer's length is not known), so its size is a lower bound.
+  for (const n of ['trl.setup_chat_format', 'trl.models.utils.setup_chat_format', 'trl.models.setup_chat_format']) {
+    it.externs.set(n, (_i, _s, c: CallArgs, node: SyntaxNode) => {
+      const model = c.args[0] ?? c.kw.get('model') ?? NONE;
+      const tok = c.args[1] ?? c.kw.get('tokenizer') ?? unknown('the tokenizer setup_chat_format returns', it.span(node));
+      const rec = model.t === 'inst' ? it.memory.lastFinishedWithResult(model) : undefined;
+      rec?.unknowns.push({ what: 'embeddings', reason: 'setup_chat_format resizes the embeddings to the tokenizer\'s length with the chat tokens added (trl/models/utils.py): the rows it adds are not counted', span: it.span(node) });
+      return { t: 'tuple', items: [model, tok] };
+    });
+  }
   it.externs.set('trl.get_quantization_config', (_i, _s, c: CallArgs, node: SyntaxNode) => {
     const m = kwOf(c.args[0] ?? c.kw.get('model_args'));
     const four = flag(m, 'load_in_4bit'), eight = flag(m, 'load_in_8bit');
