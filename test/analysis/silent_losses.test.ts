@@ -150,3 +150,34 @@ for step in range(10):
   assert.ok(tr!.unknowns.some((u) => /could not resolve/.test(u.reason)), JSON.stringify(tr!.unknowns));
   assert.ok(!r.models.find((m) => m.facts.name === 'Enc')!.estimate.phases.some((p) => p.phase === 'training'), 'the model not run in the step is not trained');
 });
+
+// A model built under a torch mode of the program (lit-llama's EmptyInitOnDevice(device, dtype=torch.bfloat16)): the
+// mode may change every factory's dtype and device. It was sized in float32, "over by" on a card it fits (lit-llama
+// PR #100). Now the mode's own `dtype` sizes it, as a lower bound with the mode an unknown.
+test("a model built under a TorchFunctionMode: sized in the mode's dtype, never a confident float32 verdict", async () => {
+  const r = await analyze(`import torch
+from torch.overrides import TorchFunctionMode
+
+class BuildIn(TorchFunctionMode):
+    def __init__(self, device, dtype):
+        super().__init__()
+        self.device, self.dtype = device, dtype
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = dict(kwargs or {})
+        kwargs["dtype"] = self.dtype
+        return func(*args, **kwargs)
+
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.layers = torch.nn.ModuleList(torch.nn.Linear(4096, 4096, bias=False) for _ in range(4))
+
+with BuildIn(device=torch.device("cuda"), dtype=torch.bfloat16):
+    model = Net()
+`, { device: 't4', versions: {} });
+  const load = r.models[0].estimate.phases.find((p) => p.phase === 'load')!;
+  assert.equal(load.fits, null);
+  assert.equal(load.peakIsLowerBound, true);
+  assert.equal(r.models[0].estimate.bytesByDtype.bfloat16, 4 * 4096 * 4096 * 2);
+});

@@ -7,7 +7,7 @@
  * catalogues and the framework models in `frameworks.ts`. Anything it cannot
  * follow becomes an `unknown` value carrying its reason and location.
  */
-import type { DType, Span } from '../../../shared/src/facts';
+import type { DType, Span, Unknown } from '../../../shared/src/facts';
 import type { Args, CatValue, Dim, LayerEntry, OpEntry } from './catalog-types';
 import type { SyntaxNode, Tree } from './parser';
 import { MAX_COUNT, MAX_DICT, MAX_ITEMS, MAX_NESTING, MAX_STR, countCapReason } from './limits';
@@ -1289,9 +1289,25 @@ export class Interpreter {
     }
     const enter = this.externs.get('__enter__');
     bind(enter ? enter(this, v, { args: [], kw: new Map() }, e, { t: 'extern', name: '__enter__' }) : v);
+    // A torch function (or dispatch) mode of the program (`with EmptyInitOnDevice(device, dtype):`, lit-llama): its
+    // __torch_function__ may change the dtype and device of every tensor made inside (torch/overrides.py
+    // TorchFunctionMode), which oomlens does not follow: what is built inside carries that unknown.
+    const mode = v.t === 'inst' && linearize(v.cls).some((k) => k.bases.some((b) => b.t === 'extern' && /^torch\.(overrides\.TorchFunctionMode|utils\._python_dispatch\.TorchDispatchMode)$/.test(b.name)));
+    const taint: Unknown | undefined = mode ? { what: 'dtype and device', reason: `built under \`${clip(e.text)}\`, a torch mode of the program (${(v as InstV).cls.name}) whose __torch_function__ may give the tensors made inside another dtype and device: not followed, so their sizes are not known`, span: this.span(e) } : undefined;
+    if (taint) this.memory.taints.push(taint);
+    // Such modes usually carry the dtype they give the factories as `self.dtype` (lit-llama's EmptyInitOnDevice): a
+    // known floating dtype there sizes what is built inside (a lower bound with the unknown above); none, float32.
+    const saved = taint ? this.state.get('torchDefaultDtype') : undefined;
+    const modeDtype = taint ? (v as InstV).attrs.get('dtype') : undefined;
+    if (modeDtype?.t === 'dtype' && ['float16', 'bfloat16', 'float32', 'float64'].includes(modeDtype.dtype)) this.state.set('torchDefaultDtype', modeDtype.dtype);
     try {
       this.withItems(node, items, i + 1);
     } finally {
+      if (taint) {
+        const k = this.memory.taints.indexOf(taint);
+        if (k >= 0) this.memory.taints.splice(k, 1);
+        if (saved === undefined) this.state.delete('torchDefaultDtype'); else this.state.set('torchDefaultDtype', saved);
+      }
       const exit = this.externs.get('__exit__');
       if (exit) exit(this, v, { args: [], kw: new Map() }, node, { t: 'extern', name: '__exit__' });
     }
