@@ -181,3 +181,17 @@ with BuildIn(device=torch.device("cuda"), dtype=torch.bfloat16):
   assert.equal(load.peakIsLowerBound, true);
   assert.equal(r.models[0].estimate.bytesByDtype.bfloat16, 4 * 4096 * 4096 * 2);
 });
+
+// Libraries that build the model themselves from a name or a config (stable-baselines3, detectron2, ultralytics):
+// "No model found" with no unknown was the whole answer. The file says a model is built there, not sized.
+test('a model built by a library oomlens does not model is said at file level', async () => {
+  for (const [src, lib] of [
+    ['from stable_baselines3 import PPO\nmodel = PPO("MlpPolicy", "CartPole-v1")\nmodel.learn(10000)\n', 'stable-baselines3'],
+    ['from detectron2.engine import DefaultTrainer\ntrainer = DefaultTrainer(cfg)\ntrainer.train()\n', 'detectron2'],
+    ['from ultralytics import YOLO\nmodel = YOLO("yolov8n.pt")\nmodel.train(data="coco8.yaml")\n', 'ultralytics'],
+  ]) {
+    const r = await analyze(src, { device: 't4', versions: {} });
+    assert.equal(r.models.length, 0);
+    assert.ok(r.unknowns.some((u) => u.what === 'model' && u.reason.includes(`built by ${lib}`)), `${lib}: ${JSON.stringify(r.unknowns)}`);
+  }
+});

@@ -33,6 +33,7 @@ import { ParseTooSlow, parsePython, type Tree } from '../interp/parser';
 import { moduleLoader } from '../program/loader';
 import { installProgram } from '../program';
 import { buildFromDefaults } from '../program/defaults';
+import { LIBRARY_MODEL } from '../frameworks/unmodelled';
 import { unreachedModels } from '../program/unreached';
 import { runDeclarations } from '../program/declarations';
 import { readProjectConfig } from '../config/pyproject';
@@ -218,7 +219,7 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
     // A checkpoint load whose name is not known (from_pretrained(None): a parser field the command line
     // fills): a model is made there and has no size, so the file says so even when it reports no model.
     for (const u of it.unknowns) {
-      if (!/\.from_pretrained: the checkpoint name is /.test(u.reason) || wanted.has(u.reason)) continue;
+      if (!(/\.from_pretrained: the checkpoint name is /.test(u.reason) || LIBRARY_MODEL.test(u.reason)) || wanted.has(u.reason)) continue;
       wanted.add(u.reason);
       unknowns.push({ what: 'model', reason: u.reason, span: u.span });
     }

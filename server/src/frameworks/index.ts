@@ -26,6 +26,7 @@ import { installAccelerate } from './accelerate/semantics';
 import { installInference } from '../phases/inference';
 import { installPlainInit } from './jax/plain-init';
 import { installTraining } from '../phases/training';
+import { installUnmodelled } from './unmodelled';
 
 export function installFrameworks(it: Interpreter): void {
   installPython(it);
@@ -48,6 +49,7 @@ export function installFrameworks(it: Interpreter): void {
   installInference(it);
   installTraining(it);
   installTrainer(it);
+  installUnmodelled(it);
   installPeft(it);
   installDatasets(it);
   installTrl(it);
