@@ -27,6 +27,8 @@ test('published totals (cost-facts §9 and model cards)', () => {
   // cost-facts §9: T5-base tied, 222,903,552; t5-small by the same code 60,506,624.
   assert.equal(total('t5-base', 'T5ForConditionalGeneration'), 222_903_552);
   assert.equal(total('t5-small', 'T5ForConditionalGeneration'), 60_506_624);
+  // The Pythia suite's published counts (Biderman et al. 2023, "Pythia", table 1, exact totals on the model cards).
+  for (const [id, n] of [['pythia-70m', 70_426_624], ['pythia-410m', 405_334_016], ['pythia-1b', 1_011_781_632], ['pythia-1.4b', 1_414_647_808], ['pythia-2.8b', 2_775_208_960], ['pythia-12b', 11_846_072_320]] as const) assert.equal(total(`EleutherAI/${id}`), n, id);
   // cost-facts §9: Gemma-2B 2,506,172,416 ("2.51B"); Gemma-7B 8,537,680,896 ("8.54B").
   assert.equal(total('google/gemma-2b'), 2_506_172_416);
   assert.equal(total('google/gemma-7b'), 8_537_680_896);

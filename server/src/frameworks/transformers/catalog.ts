@@ -114,6 +114,16 @@ add(TABLE, ['facebook/opt-1.3b'], 'opt', { ...OPT, hidden_size: 2048, word_embed
 add(TABLE, ['facebook/opt-6.7b'], 'opt', { ...OPT, hidden_size: 4096, word_embed_proj_dim: 4096, num_hidden_layers: 32, num_attention_heads: 32, ffn_dim: 16384, intermediate_size: 16384 });
 add(TABLE, ['facebook/opt-13b'], 'opt', { ...OPT, hidden_size: 5120, word_embed_proj_dim: 5120, num_hidden_layers: 40, num_attention_heads: 40, ffn_dim: 20480, intermediate_size: 20480 });
 add(TABLE, ['EleutherAI/pythia-160m'], 'gpt_neox', { vocab_size: 50304, hidden_size: 768, num_hidden_layers: 12, num_attention_heads: 12, intermediate_size: 3072, tie_word_embeddings: false, torch_dtype: 'float16' });
+// The rest of the Pythia suite (EleutherAI/pythia-* config.json; Biderman et al. 2023, table 1): the totals are the
+// published counts (pythia-1.4b 1,414,647,808; 2.8b 2,775,208,960; 12b 11,846,072,320), checked in
+// test/catalog/transformers.test.ts.
+const PYTHIA = { vocab_size: 50304, tie_word_embeddings: false, torch_dtype: 'float16' };
+add(TABLE, ['EleutherAI/pythia-70m'], 'gpt_neox', { ...PYTHIA, hidden_size: 512, num_hidden_layers: 6, num_attention_heads: 8, intermediate_size: 2048 });
+add(TABLE, ['EleutherAI/pythia-410m'], 'gpt_neox', { ...PYTHIA, hidden_size: 1024, num_hidden_layers: 24, num_attention_heads: 16, intermediate_size: 4096 });
+add(TABLE, ['EleutherAI/pythia-1b'], 'gpt_neox', { ...PYTHIA, hidden_size: 2048, num_hidden_layers: 16, num_attention_heads: 8, intermediate_size: 8192 });
+add(TABLE, ['EleutherAI/pythia-1.4b'], 'gpt_neox', { ...PYTHIA, hidden_size: 2048, num_hidden_layers: 24, num_attention_heads: 16, intermediate_size: 8192 });
+add(TABLE, ['EleutherAI/pythia-2.8b'], 'gpt_neox', { ...PYTHIA, hidden_size: 2560, num_hidden_layers: 32, num_attention_heads: 32, intermediate_size: 10240 });
+add(TABLE, ['EleutherAI/pythia-12b'], 'gpt_neox', { ...PYTHIA, vocab_size: 50688, hidden_size: 5120, num_hidden_layers: 36, num_attention_heads: 40, intermediate_size: 20480 });
 add(TABLE, ['EleutherAI/pythia-6.9b'], 'gpt_neox', { vocab_size: 50432, hidden_size: 4096, num_hidden_layers: 32, num_attention_heads: 32, intermediate_size: 16384, tie_word_embeddings: false, torch_dtype: 'float16' });
 add(TABLE, ['EleutherAI/gpt-neo-125m', 'EleutherAI/gpt-neo-125M'], 'gpt_neo', { vocab_size: 50257, hidden_size: 768, num_layers: 12, num_hidden_layers: 12, num_heads: 12, num_attention_heads: 12, intermediate_size: 3072, max_position_embeddings: 2048, attention_types: [[['global', 'local'], 6]], torch_dtype: 'float32' });
 add(TABLE, ['tiiuae/falcon-7b', 'tiiuae/falcon-7b-instruct'], 'falcon', { vocab_size: 65024, hidden_size: 4544, num_hidden_layers: 32, num_attention_heads: 71, multi_query: true, parallel_attn: true, bias: false, new_decoder_architecture: false, intermediate_size: 18176, torch_dtype: 'bfloat16' });
