@@ -56,3 +56,23 @@ model = M(7 if got == ${JSON.stringify(want)} else 1).cuda()
     assert.equal(r.models[0]?.facts.paramCount ?? null, null);
   } finally { rmSync(root, { recursive: true, force: true }); }
 });
+
+// OmegaConf's readers (missing_keys, save, to_container) leave the config as it was (eric-mitchell/direct-preference-
+// optimization: `OmegaConf.missing_keys(config)` made every value "may have changed", no model); update() sets a key.
+test('OmegaConf.missing_keys leaves the config known; OmegaConf.update sets a dotted key', async () => {
+  const text = `import torch.nn as nn
+from omegaconf import OmegaConf
+
+class M(nn.Module):
+    def __init__(self, n):
+        super().__init__()
+        self.l = nn.Linear(n, 1)
+
+cfg = OmegaConf.create({"model": {"dim": 16}})
+missing = OmegaConf.missing_keys(cfg)
+OmegaConf.update(cfg, "model.depth", 3)
+model = M(cfg.model.dim * cfg.model.depth).cuda()
+`;
+  const r = await analyze(text, { device: 't4', versions: {} });
+  assert.equal(r.models[0]?.facts.paramCount, 48 + 1);
+});

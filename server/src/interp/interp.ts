@@ -2497,7 +2497,7 @@ const MODELLED_LIBS = new Set(['torch', 'torchvision', 'jax', 'jaxlib', 'flax', 
   'omegaconf', 'yaml', 'orbax', 'safetensors', 'deepspeed', 'fairscale', 'loralib', 'diffusers']);
 
 /** Libraries whose unmodelled functions are taken not to change the dicts and lists passed to them. */
-const KNOWN_LIBS = /^(torch|jax|jaxlib|flax|haiku|equinox|optax|chex|numpy|math|builtins|os|sys|functools|collections|typing|dataclasses|transformers|einops|logging|warnings|time|random|json|re|itertools|copy|abc|enum|inspect|pathlib|contextlib|operator|argparse|tqdm|wandb|orbax|yaml|pickle|pprint|shutil|glob|datetime|subprocess|hashlib|csv|io|tempfile|textwrap|string|platform|uuid|traceback|tensorboardX)\./;
+const KNOWN_LIBS = /^(torch|jax|jaxlib|flax|haiku|equinox|optax|chex|numpy|math|builtins|os|sys|functools|collections|typing|dataclasses|transformers|einops|logging|warnings|time|random|json|re|itertools|copy|abc|enum|inspect|pathlib|contextlib|operator|argparse|tqdm|wandb|orbax|yaml|pickle|pprint|shutil|glob|datetime|subprocess|hashlib|csv|io|tempfile|textwrap|string|platform|uuid|traceback|tensorboardX|omegaconf|hydra)\./;
 
 /** Reasons of values that only the command line or the data can supply (program/entrypoints.ts, configfiles.ts). */
 const INPUT_DEPENDENT = /command-line argument|set by the command line/;

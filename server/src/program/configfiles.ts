@@ -198,6 +198,19 @@ export function installConfigFiles(it: Interpreter): void {
   reg('omegaconf.OmegaConf.load', (_s, c, node) => { const d = read(c.args[0] ?? c.kw.get('file_'), 'yaml', true, node); resolveInterpolations(d, true); return d; });
   reg('omegaconf.OmegaConf.create', (_s, c) => { const d = asAttrs(c.args[0] ?? { t: 'dict', keys: [], vals: [] }); resolveInterpolations(d, true); return d; });
   reg('omegaconf.OmegaConf.merge', (_s, c) => { const m = mergeAll(c.args); resolveInterpolations(m, true); return m; });
+  // OmegaConf.update(cfg, "a.b", value) sets that key in place, creating the path (omegaconf.py update, merge=True for
+  // a dict value); the other OmegaConf functions a program calls on its config read it (missing_keys, to_container,
+  // save, select: omegaconf is a library whose unmodelled calls leave their arguments as they were, interp.ts).
+  reg('omegaconf.OmegaConf.update', (_s, c, node) => {
+    const [cfg, key, value] = [c.args[0], c.args[1] ?? c.kw.get('key'), c.args[2] ?? c.kw.get('value')];
+    if (cfg?.t !== 'dict' || key?.t !== 'str' || !value) return unknown('OmegaConf.update of a key that is not known', where(node));
+    let v: Value = value;
+    for (const k of key.v.split('.').reverse()) v = { t: 'dict', keys: [str(k)], vals: [v], attrs: true };
+    const m = merge(cfg, v);
+    if (m.t === 'dict') { cfg.keys = m.keys; cfg.vals = m.vals; }
+    return NONE;
+  });
+  reg('omegaconf.OmegaConf.missing_keys', (_s, _c, node) => unknown('OmegaConf.missing_keys: the keys left `???` (none are followed as missing)', where(node)));
   // OmegaConf.resolve(cfg): the interpolations resolved in place (omegaconf.py resolve).
   reg('omegaconf.OmegaConf.resolve', (_s, c) => { if (c.args[0]) resolveInterpolations(c.args[0]); return NONE; });
   // OmegaConf.from_dotlist(["model.params.width=8", "lr=0.1"]) (omegaconf.py from_dotlist → DictConfig.merge_with_dotlist):
