@@ -102,10 +102,29 @@ def net_small(pretrained=False, **kwargs):
     const text = `import timm
 import models
 model = timm.create_model("net_small", pretrained=False, num_classes=5, drop_rate=None, checkpoint_path="").cuda()
-other = timm.create_model("vit_base_patch16_224")
+other = timm.create_model("convnext_tiny")
 `;
     writeFileSync(join(root, 'train.py'), text);
     const r = await analyze(text, { path: join(root, 'train.py'), device: 't4', versions: {} });
     assert.deepEqual(r.models.map((m) => m.facts.paramCount), [3 * (32 * 32 + 32) + (32 * 5 + 5)]);
   } finally { rmSync(root, { recursive: true, force: true }); }
+});
+
+// timm's ViT and DeiT families built by name (create_model) or as VisionTransformer(...): timm 1.0.31's counts, taken as
+// above (each `timm.create_model(name)` on the meta device).
+test('timm create_model of a ViT / DeiT name, and VisionTransformer(...): the counts timm 1.0.31 gives', async () => {
+  const TIMM: [string, number][] = [
+    ['timm.create_model("vit_tiny_patch16_224")', 5_717_416],
+    ['timm.create_model("vit_small_patch32_224")', 22_878_952],
+    ['timm.create_model("vit_base_patch16_224")', 86_567_656],
+    ['timm.create_model("vit_base_patch16_384")', 86_859_496],
+    ['timm.create_model("vit_large_patch14_224")', 304_203_752],
+    ['timm.create_model("vit_huge_patch14_224")', 630_764_800],
+    ['timm.create_model("deit_small_patch16_224")', 22_050_664],
+    ['VisionTransformer(patch_size=16, embed_dim=384, depth=12, num_heads=6, mlp_ratio=4, qkv_bias=True, num_classes=100)', 21_704_164],
+  ];
+  for (const [expr, want] of TIMM) {
+    const r = await analyze(`import timm\nfrom timm.models.vision_transformer import VisionTransformer\nmodel = ${expr}.cuda()\n`, { device: 'a100-80gb', versions: {} });
+    assert.equal(r.models[0]?.facts.paramCount, want, expr);
+  }
 });

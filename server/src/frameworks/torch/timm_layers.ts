@@ -171,7 +171,118 @@ class Block(nn.Module):
         x = x + self.drop_path1(self.ls1(self.attn(self.norm1(x))))
         x = x + self.drop_path2(self.ls2(self.mlp(self.norm2(x))))
         return x
+
+
+def _layer_norm_eps6(dim):
+    return nn.LayerNorm(dim, eps=1e-6)
+
+
+class VisionTransformer(nn.Module):
+    def __init__(self, img_size=224, patch_size=16, in_chans=3, num_classes=1000, global_pool="token", embed_dim=768, depth=12, num_heads=12, mlp_ratio=4.0, qkv_bias=True, qk_norm=False, init_values=None, class_token=True, no_embed_class=False, reg_tokens=0, pre_norm=False, fc_norm=None, dynamic_img_size=False, dynamic_img_pad=False, drop_rate=0.0, pos_drop_rate=0.0, patch_drop_rate=0.0, proj_drop_rate=0.0, attn_drop_rate=0.0, drop_path_rate=0.0, weight_init="", fix_init=False, embed_layer=PatchEmbed, norm_layer=None, act_layer=None, block_fn=Block, mlp_layer=Mlp, representation_size=None, distilled=False, qk_scale=None, hybrid_backbone=None, device=None, dtype=None):
+        super().__init__()
+        use_fc_norm = global_pool in ("avg", "avgmax", "max") if fc_norm is None else fc_norm
+        norm_layer = norm_layer or _layer_norm_eps6
+        act_layer = act_layer or nn.GELU
+        self.num_classes = num_classes
+        self.global_pool = global_pool
+        self.num_features = self.embed_dim = embed_dim
+        self.num_prefix_tokens = (1 if class_token else 0) + reg_tokens
+        self.patch_embed = embed_layer(img_size=img_size, patch_size=patch_size, in_chans=in_chans, embed_dim=embed_dim, bias=not pre_norm)
+        num_patches = self.patch_embed.num_patches
+        self.cls_token = nn.Parameter(torch.zeros(1, 1, embed_dim)) if class_token else None
+        self.reg_token = nn.Parameter(torch.zeros(1, reg_tokens, embed_dim)) if reg_tokens else None
+        embed_len = num_patches if no_embed_class else num_patches + self.num_prefix_tokens
+        self.pos_embed = nn.Parameter(torch.zeros(1, embed_len, embed_dim))
+        self.pos_drop = nn.Dropout(p=pos_drop_rate)
+        self.norm_pre = norm_layer(embed_dim) if pre_norm else nn.Identity()
+        self.blocks = nn.Sequential(*[block_fn(dim=embed_dim, num_heads=num_heads, mlp_ratio=mlp_ratio, qkv_bias=qkv_bias, qk_norm=qk_norm, init_values=init_values, proj_drop=proj_drop_rate, attn_drop=attn_drop_rate, drop_path=drop_path_rate * i / max(depth - 1, 1), norm_layer=norm_layer, act_layer=act_layer, mlp_layer=mlp_layer) for i in range(depth)])
+        self.norm = norm_layer(embed_dim) if not use_fc_norm else nn.Identity()
+        self.fc_norm = norm_layer(embed_dim) if use_fc_norm else nn.Identity()
+        self.head_drop = nn.Dropout(drop_rate)
+        self.head = nn.Linear(embed_dim, num_classes) if num_classes > 0 else nn.Identity()
+
+    def forward_features(self, x):
+        x = self.patch_embed(x)
+        if self.cls_token is not None:
+            x = torch.cat((self.cls_token.expand(x.shape[0], -1, -1), x), dim=1)
+        x = x + self.pos_embed
+        x = self.pos_drop(x)
+        x = self.norm_pre(x)
+        x = self.blocks(x)
+        x = self.norm(x)
+        return x
+
+    def forward_head(self, x, pre_logits=False):
+        if self.global_pool == "avg":
+            x = x[:, self.num_prefix_tokens:].mean(dim=1)
+        elif self.global_pool:
+            x = x[:, 0]
+        x = self.fc_norm(x)
+        x = self.head_drop(x)
+        return x if pre_logits else self.head(x)
+
+    def forward(self, x):
+        x = self.forward_features(x)
+        x = self.forward_head(x)
+        return x
+
+
+def _vit(patch_size, embed_dim, depth, num_heads, img_size=224, **kwargs):
+    return VisionTransformer(img_size=kwargs.pop("img_size", img_size), patch_size=patch_size, embed_dim=embed_dim, depth=depth, num_heads=num_heads, **kwargs)
+
+
+def vit_tiny_patch16_224(pretrained=False, **kwargs):
+    return _vit(16, 192, 12, 3, **kwargs)
+
+
+def vit_small_patch16_224(pretrained=False, **kwargs):
+    return _vit(16, 384, 12, 6, **kwargs)
+
+
+def vit_small_patch32_224(pretrained=False, **kwargs):
+    return _vit(32, 384, 12, 6, **kwargs)
+
+
+def vit_base_patch16_224(pretrained=False, **kwargs):
+    return _vit(16, 768, 12, 12, **kwargs)
+
+
+def vit_base_patch32_224(pretrained=False, **kwargs):
+    return _vit(32, 768, 12, 12, **kwargs)
+
+
+def vit_base_patch16_384(pretrained=False, **kwargs):
+    return _vit(16, 768, 12, 12, img_size=384, **kwargs)
+
+
+def vit_large_patch16_224(pretrained=False, **kwargs):
+    return _vit(16, 1024, 24, 16, **kwargs)
+
+
+def vit_large_patch14_224(pretrained=False, **kwargs):
+    return _vit(14, 1024, 24, 16, **kwargs)
+
+
+def vit_huge_patch14_224(pretrained=False, **kwargs):
+    # Its only pretrained weights are a feature extractor (the mim_in22k tag): no classifier head by default.
+    kwargs.setdefault("num_classes", 0)
+    return _vit(14, 1280, 32, 16, **kwargs)
+
+
+def deit_tiny_patch16_224(pretrained=False, **kwargs):
+    return _vit(16, 192, 12, 3, **kwargs)
+
+
+def deit_small_patch16_224(pretrained=False, **kwargs):
+    return _vit(16, 384, 12, 6, **kwargs)
+
+
+def deit_base_patch16_224(pretrained=False, **kwargs):
+    return _vit(16, 768, 12, 12, **kwargs)
 `;
+
+/** timm's own architectures oomlens builds by name (create_model): the ViT and DeiT families, plain (timm 1.0 vision_transformer.py / deit.py defaults). */
+const TIMM_NAMES = ['vit_tiny_patch16_224', 'vit_small_patch16_224', 'vit_small_patch32_224', 'vit_base_patch16_224', 'vit_base_patch32_224', 'vit_base_patch16_384', 'vit_large_patch16_224', 'vit_large_patch14_224', 'vit_huge_patch14_224', 'deit_tiny_patch16_224', 'deit_small_patch16_224', 'deit_base_patch16_224'];
 
 /** Where programs import each class from (timm 0.4–1.0 module paths and the package's re-exports). */
 const WHERE: Record<string, string[]> = {
@@ -179,6 +290,7 @@ const WHERE: Record<string, string[]> = {
   Mlp: ['timm.layers', 'timm.layers.mlp', 'timm.models.layers', 'timm.models.layers.mlp', 'timm.models.vision_transformer'],
   Attention: ['timm.layers', 'timm.layers.attention', 'timm.models.vision_transformer'],
   Block: ['timm.models.vision_transformer'],
+  VisionTransformer: ['timm.models.vision_transformer', 'timm.models'],
   LayerScale: ['timm.layers', 'timm.layers.layer_scale', 'timm.models.vision_transformer'],
   DropPath: ['timm.layers', 'timm.layers.drop', 'timm.models.layers', 'timm.models.layers.drop'],
 };
@@ -203,6 +315,11 @@ const CREATE = ['timm.create_model', 'timm.models.create_model', 'timm.models.fa
 const CREATE_OWN = new Set(['pretrained_cfg', 'pretrained_cfg_overlay', 'checkpoint_path', 'cache_dir', 'scriptable', 'exportable', 'no_jit']);
 
 export function installTimmLayers(it: Interpreter): void {
+  const env = (i: Interpreter) => {
+    tree ??= parsePythonSync(SOURCE);
+    return i.runBundled('timm.layers', TIMM_LAYERS_LABEL, tree).env;
+  };
+
   // @register_model (timm/models/_registry.py): the decorated function, recorded under its name. create_model(name,
   // pretrained=False, **kwargs) (timm/models/_factory.py) calls that function with `pretrained` and the keywords that
   // are not None (`kwargs = {k: v for k, v in kwargs.items() if v is not None}`), its own keywords left out; a
@@ -227,8 +344,9 @@ export function installTimmLayers(it: Interpreter): void {
       const nameV = c.args[0] ?? c.kw.get('model_name');
       if (nameV?.t !== 'str') return unknown(`timm.create_model of a name that is not known (${nameV ? nameV.t : 'none'})`, i.span(node));
       const name = nameV.v.replace(/^(hf-hub:|hf_hub:|timm\/)/, '').split('.')[0];
-      const fn = ((i.state.get('timmRegistry') as Map<string, Value> | undefined) ?? new Map()).get(name);
-      if (!fn) return i.note(`timm.create_model("${nameV.v}"): timm's own architectures are not modelled by oomlens (a model the program registers with @register_model is)`, node);
+      let fn = ((i.state.get('timmRegistry') as Map<string, Value> | undefined) ?? new Map()).get(name);
+      if (!fn && TIMM_NAMES.includes(name)) { try { fn = env(i)?.vars.get(name); } catch { fn = undefined; } }
+      if (!fn) return i.note(`timm.create_model("${nameV.v}"): this timm architecture is not modelled by oomlens (the ViT and DeiT families are, and a model the program registers with @register_model)`, node);
       const kw = new Map<string, Value>();
       kw.set('pretrained', c.args[1] ?? c.kw.get('pretrained') ?? { t: 'bool', v: false });
       for (const [k, v] of c.kw) if (k !== 'model_name' && k !== 'pretrained' && !CREATE_OWN.has(k) && v.t !== 'none') kw.set(k, v);
@@ -236,10 +354,6 @@ export function installTimmLayers(it: Interpreter): void {
     });
   }
   for (const n of ['timm.layers.config.use_fused_attn', 'timm.layers.use_fused_attn']) it.externs.set(n, (i) => ({ t: 'bool', v: fusedAttention(i) }));
-  const env = (i: Interpreter) => {
-    tree ??= parsePythonSync(SOURCE);
-    return i.runBundled('timm.layers', TIMM_LAYERS_LABEL, tree).env;
-  };
   for (const [local, modules] of Object.entries(WHERE)) {
     for (const mod of modules) {
       const full = `${mod}.${local}`;
