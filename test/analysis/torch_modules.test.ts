@@ -640,8 +640,10 @@ model = M(jax.random.PRNGKey(0))
   // len(range(9)[s]) for each slice, as Python computes it; 20 parameters per Linear(4, 4).
   for (const [slice, n] of [['4:', 5], ['::2', 5], ['-3:', 3], ['1:-1:3', 3], ['::-4', 3], ['10:', 0]] as const) {
     const r = await analyze(src(slice), { device: 'a100-80gb', versions: {} });
-    const m = r.models.find((x) => x.facts.name === 'M')!;
-    assert.equal(m.facts.paramCount, 20 * n, `keys[${slice}]: ${JSON.stringify(m.facts.unknowns)}`);
+    const m = r.models.find((x) => x.facts.name === 'M');
+    // No key, no layer: an equinox Module holding no array is no model (analysis/evidence.ts holdsNothing).
+    if (n === 0) { assert.equal(m, undefined, `keys[${slice}]`); continue; }
+    assert.equal(m!.facts.paramCount, 20 * n, `keys[${slice}]: ${JSON.stringify(m!.facts.unknowns)}`);
   }
 });
 
