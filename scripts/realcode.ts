@@ -278,11 +278,16 @@ interface FileResult {
 function invariantBreaches(report: ReportFile | null): string[] {
   const out: string[] = [];
   for (const m of report?.models ?? []) {
-    const unknownModel = m.params === null || m.unknowns.length > 0;
-    if (unknownModel && m.params === 0) out.push(`${m.name}: 0 parameters with unknowns`);
+    // The model's list holds every phase's unknowns too (docs/json-format.md): a phase is judged by its own and the
+    // model's size (its parameter count), not by another phase's.
+    const phaseReasons = new Set((m.phases ?? []).flatMap((p) => ((p as { unknowns?: { reason: string }[] }).unknowns ?? []).map((u) => u.reason)));
+    // The model's own unknowns (not only one phase's) count against every phase, as before phases listed theirs.
+    const unknownSize = m.params === null || m.unknowns.some((u) => !phaseReasons.has(u.reason));
+    if (m.unknowns.length > 0 && m.params === 0) out.push(`${m.name}: 0 parameters with unknowns`);
     for (const p of m.phases ?? []) {
-      if (p.fits === true && (unknownModel || p.peakIsLowerBound)) out.push(`${m.name} ${p.name}: fits with ${p.peakIsLowerBound ? 'a lower-bound peak' : 'unknowns'}`);
-      if (p.peakBytes === 0 && (unknownModel || p.peakIsLowerBound)) out.push(`${m.name} ${p.name}: 0 B with unknowns`);
+      const own = (p as { unknowns?: unknown[] }).unknowns?.length ?? 0;
+      if (p.fits === true && (unknownSize || p.peakIsLowerBound || own > 0)) out.push(`${m.name} ${p.name}: fits with ${p.peakIsLowerBound ? 'a lower-bound peak' : 'unknowns'}`);
+      if (p.peakBytes === 0 && (unknownSize || p.peakIsLowerBound || own > 0)) out.push(`${m.name} ${p.name}: 0 B with unknowns`);
     }
   }
   return out;

@@ -38,6 +38,13 @@ function defaultDtype(it: Interpreter, why: (d: DType) => string): { dtype: DTyp
 }
 
 export function installDiffusers(it: Interpreter): void {
+  const prevAttr = it.externs.get('__getattr__');
+  it.externs.set('__getattr__', (i, self, c, node, fnv) => {
+    const name = c.args[0];
+    const given = self?.t === 'inst' && name?.t === 'str' ? PASSED.get(self)?.get(name.v) : undefined;
+    if (given) return given;
+    return prevAttr ? prevAttr(i, self, c, node, fnv) : unknown('__pass__');
+  });
   // pipeline_utils.py DiffusionPipeline.enable_model_cpu_offload / enable_sequential_cpu_offload: the components
   // stay on the CPU and move to the accelerator while they run (accelerate hooks).
   for (const m of ['enable_model_cpu_offload', 'enable_sequential_cpu_offload']) {
@@ -131,6 +138,8 @@ function loadPipeline(it: Interpreter, className: string, args: Value[], kw: Map
 
 /** The components a pipeline loaded, by attribute name (`pipe.unet`), as loaded. */
 const COMPONENTS = new WeakMap<InstV, Map<string, InstV>>();
+/** The components the call passed in, by name. */
+const PASSED = new WeakMap<InstV, Map<string, Value>>();
 
 /**
  * A pipeline's components are modules of their own, attributes of the pipeline (pipeline_utils.py
@@ -151,7 +160,9 @@ function splitComponents(it: Interpreter, pipe: InstV, parts: { name: string; cl
     pipe.attrs.set(p.name, comp);
     comps.set(p.name, comp);
   }
-  for (const n of passed) pipe.attrs.set(n, kw.get(n)!);
+  // A component the call passes (`unet=unet`, `vae=None`) is the pipeline's attribute too, read through PASSED rather
+  // than held in its attributes: a model the program built and handed over stays a model of its own, not a part.
+  PASSED.set(pipe, new Map(passed.map((n) => [n, kw.get(n)!])));
   COMPONENTS.set(pipe, comps);
   const finish = (it.state.get('beforePhases') as (() => void)[] | undefined) ?? [];
   finish.push(() => placeComponents(it, pipe, comps));
