@@ -18,8 +18,7 @@
  * a current release is taken.
  */
 import type { Interpreter } from '../../interp/interp';
-import type { SyntaxNode, Tree } from '../../interp/parser';
-import { parsePythonSync } from '../../interp/parser';
+import { bundled } from './bundled';
 import { type Value, unknown } from '../../interp/values';
 
 const SOURCE = `import torch
@@ -298,8 +297,7 @@ const WHERE: Record<string, string[]> = {
 /** Shown as the file of what this source builds (spans, breakdowns). */
 export const TIMM_LAYERS_LABEL = 'timm layers (as oomlens models them)';
 
-/** Parsed once per process and kept: the tree is shared by every analysis and never edited. */
-let tree: Tree | undefined;
+const SOURCE_MODULE = bundled('timm.layers', TIMM_LAYERS_LABEL, SOURCE);
 
 /** Whether the pinned timm runs fused attention (timm ≥ 0.9 layers/config.py use_fused_attn); unpinned: a current release. */
 function fusedAttention(it: Interpreter): boolean {
@@ -315,10 +313,7 @@ const CREATE = ['timm.create_model', 'timm.models.create_model', 'timm.models.fa
 const CREATE_OWN = new Set(['pretrained_cfg', 'pretrained_cfg_overlay', 'checkpoint_path', 'cache_dir', 'scriptable', 'exportable', 'no_jit']);
 
 export function installTimmLayers(it: Interpreter): void {
-  const env = (i: Interpreter) => {
-    tree ??= parsePythonSync(SOURCE);
-    return i.runBundled('timm.layers', TIMM_LAYERS_LABEL, tree).env;
-  };
+  const env = (i: Interpreter) => SOURCE_MODULE.env(i);
 
   // @register_model (timm/models/_registry.py): the decorated function, recorded under its name. create_model(name,
   // pretrained=False, **kwargs) (timm/models/_factory.py) calls that function with `pretrained` and the keywords that
@@ -354,16 +349,5 @@ export function installTimmLayers(it: Interpreter): void {
     });
   }
   for (const n of ['timm.layers.config.use_fused_attn', 'timm.layers.use_fused_attn']) it.externs.set(n, (i) => ({ t: 'bool', v: fusedAttention(i) }));
-  for (const [local, modules] of Object.entries(WHERE)) {
-    for (const mod of modules) {
-      const full = `${mod}.${local}`;
-      it.externValues.set(full, (i: Interpreter, node: SyntaxNode): Value => {
-        try {
-          return env(i)?.vars.get(local) ?? unknown(`${full} is not modelled here`, i.span(node));
-        } catch {
-          return unknown(`${full} is not modelled here`, i.span(node));
-        }
-      });
-    }
-  }
+  for (const [local, modules] of Object.entries(WHERE)) for (const mod of modules) SOURCE_MODULE.expose(it, `${mod}.${local}`, local);
 }

@@ -15,8 +15,8 @@
  * (test/program/vision_models.test.ts). Pretrained weights change no size: they are loaded into the same tensors.
  */
 import type { Interpreter } from '../../interp/interp';
-import type { SyntaxNode, Tree } from '../../interp/parser';
-import { parsePythonSync } from '../../interp/parser';
+import type { SyntaxNode } from '../../interp/parser';
+import { bundled } from './bundled';
 import { unknown, type Value } from '../../interp/values';
 
 const SOURCE = `import torch
@@ -361,8 +361,7 @@ const UTILS = ['IntermediateLayerGetter'];
 /** Shown as the file of what this source builds (spans, breakdowns). */
 export const VISION_MODELS_LABEL = 'torchvision.models (as oomlens models it)';
 
-/** Parsed once per process and kept: the tree is shared by every analysis and never edited. */
-let tree: Tree | undefined;
+const SOURCE_MODULE = bundled('torchvision.models', VISION_MODELS_LABEL, SOURCE);
 
 export function installVisionModels(it: Interpreter): void {
   const names: [string, string][] = [
@@ -371,19 +370,8 @@ export function installVisionModels(it: Interpreter): void {
     ...UTILS.map((n): [string, string] => [`torchvision.models._utils.${n}`, n]),
     ...OTHERS.flatMap(([n, mod]): [string, string][] => [[`torchvision.models.${n}`, n], [`torchvision.models.${mod}.${n}`, n]]),
   ];
-  const env = (i: Interpreter) => {
-    tree ??= parsePythonSync(SOURCE);
-    return i.runBundled('torchvision.models', VISION_MODELS_LABEL, tree).env;
-  };
-  for (const [full, local] of names) {
-    it.externValues.set(full, (i: Interpreter, node: SyntaxNode): Value => {
-      try {
-        return env(i)?.vars.get(local) ?? unknown(`${full} is not modelled here`, i.span(node));
-      } catch {
-        return unknown(`${full} is not modelled here`, i.span(node));
-      }
-    });
-  }
+  const env = (i: Interpreter) => SOURCE_MODULE.env(i);
+  for (const [full, local] of names) SOURCE_MODULE.expose(it, full, local);
   // `models.__dict__[args.arch]()` (pytorch/examples imagenet/main.py): the builders modelled here by name; any other
   // name is not in it, so a lookup of one is an unknown (getItem), never another model.
   it.externValues.set('torchvision.models.__dict__', (i: Interpreter, node: SyntaxNode): Value => {
