@@ -3,9 +3,9 @@
  * so the worker loads its code and the grammar while the main thread loads its own (analysisWorker.ts adopts
  * it); later workers (replacements) start here too.
  *
- * By default the worker thread runs in a process of its own (workerHost.ts: ending it returns the native memory
- * that a thread's end leaves in the server's allocator arenas); `OOMLENS_ANALYSIS_HOST=thread` runs it in the
- * server's process as before.
+ * By default the worker runs on the main thread of a process of its own (workerHost.ts: ending it returns the native
+ * memory that a thread's end leaves in the server's allocator arenas), its flags in a small file (FlagsFile);
+ * `OOMLENS_ANALYSIS_HOST=thread` runs it as a worker thread of the server's process, sharing the flags' memory.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
