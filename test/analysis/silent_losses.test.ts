@@ -180,6 +180,8 @@ with BuildIn(device=torch.device("cuda"), dtype=torch.bfloat16):
   assert.equal(load.fits, null);
   assert.equal(load.peakIsLowerBound, true);
   assert.equal(r.models[0].estimate.bytesByDtype.bfloat16, 4 * 4096 * 4096 * 2);
+  // The dtype is what the mode leaves unknown, not the count.
+  assert.equal(r.models[0].facts.paramCount, 4 * 4096 * 4096);
 });
 
 // Libraries that build the model themselves from a name or a config (stable-baselines3, detectron2, ultralytics):

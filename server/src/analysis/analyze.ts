@@ -495,7 +495,7 @@ function toFacts(rec: ModelRecord, versions: Record<string, string>, it: Interpr
     const moved = it.state.has(`moved:${rec.result?.t === 'inst' ? rec.result.id : ''}`);
     phases.push({
       phase: 'load', events, span: rec.span, notes: moved ? [] : ['the module is built on the host; this phase assumes it is moved to the accelerator'],
-      unknowns: checkpointUnknowns.length ? [...rec.unknowns, ...checkpointUnknowns] : rec.unknowns,
+      unknowns: checkpointUnknowns.length || rec.phaseUnknowns ? [...rec.unknowns, ...checkpointUnknowns, ...(rec.phaseUnknowns ?? [])] : rec.unknowns,
     });
   } else {
     phases.push({ phase: rec.phase, events: offDeviceCast(rec, it), span: rec.span, jitted: rec.jitted, notes: rec.notes, unknowns: rec.phaseUnknowns ? [...rec.unknowns, ...rec.phaseUnknowns] : rec.unknowns });

@@ -1291,10 +1291,11 @@ export class Interpreter {
     bind(enter ? enter(this, v, { args: [], kw: new Map() }, e, { t: 'extern', name: '__enter__' }) : v);
     // A torch function (or dispatch) mode of the program (`with EmptyInitOnDevice(device, dtype):`, lit-llama): its
     // __torch_function__ may change the dtype and device of every tensor made inside (torch/overrides.py
-    // TorchFunctionMode), which oomlens does not follow: what is built inside carries that unknown.
+    // TorchFunctionMode), which oomlens does not follow: what is built inside carries that unknown (of its bytes: the
+    // count does not depend on the dtype).
     const mode = v.t === 'inst' && linearize(v.cls).some((k) => k.bases.some((b) => b.t === 'extern' && /^torch\.(overrides\.TorchFunctionMode|utils\._python_dispatch\.TorchDispatchMode)$/.test(b.name)));
     const taint: Unknown | undefined = mode ? { what: 'dtype and device', reason: `built under \`${clip(e.text)}\`, a torch mode of the program (${(v as InstV).cls.name}) whose __torch_function__ may give the tensors made inside another dtype and device: not followed, so their sizes are not known`, span: this.span(e) } : undefined;
-    if (taint) this.memory.taints.push(taint);
+    if (taint) this.memory.phaseTaints.push(taint);
     // Such modes usually carry the dtype they give the factories as `self.dtype` (lit-llama's EmptyInitOnDevice): a
     // known floating dtype there sizes what is built inside (a lower bound with the unknown above); none, float32.
     const saved = taint ? this.state.get('torchDefaultDtype') : undefined;
@@ -1304,8 +1305,8 @@ export class Interpreter {
       this.withItems(node, items, i + 1);
     } finally {
       if (taint) {
-        const k = this.memory.taints.indexOf(taint);
-        if (k >= 0) this.memory.taints.splice(k, 1);
+        const k = this.memory.phaseTaints.indexOf(taint);
+        if (k >= 0) this.memory.phaseTaints.splice(k, 1);
         if (saved === undefined) this.state.delete('torchDefaultDtype'); else this.state.set('torchDefaultDtype', saved);
       }
       const exit = this.externs.get('__exit__');

@@ -231,9 +231,11 @@ export class Memory {
 
   /** Unknowns that every model begun from now on inherits (a branch taken on a missing command-line value). */
   readonly taints: Unknown[] = [];
+  /** Unknowns of the bytes, not the count, of every model begun from now on (built under a torch mode: its dtype). */
+  readonly phaseTaints: Unknown[] = [];
 
   begin(rec: Omit<ModelRecord, 'events' | 'live' | 'unknowns' | 'notes' | 'targetBase' | 'observations'>): ModelRecord {
-    const r: ModelRecord = { ...rec, events: [], live: new Map(), unknowns: [...this.taints], notes: [], targetBase: this.it.targets.length, observations: [] };
+    const r: ModelRecord = { ...rec, events: [], live: new Map(), unknowns: [...this.taints], notes: [], targetBase: this.it.targets.length, observations: [], ...(this.phaseTaints.length ? { phaseUnknowns: [...this.phaseTaints] } : {}) };
     if (this.jits.length) (this.jits[0].built ??= []).push(r);
     if (this.it.importDepth > 0) r.atImport = true;
     // Built by code of another file: remember the main file's call that led there (where the editor shows it).
