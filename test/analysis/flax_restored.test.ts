@@ -80,3 +80,26 @@ out = ${call}
     assert.equal(r.models[0].estimate.phases[0].peakIsLowerBound, true);
   }
 });
+
+// `@hk.transform` as a decorator (haiku's own examples: `@hk.transform def loss_fn(data): ...` then
+// `loss_fn.init(rng, data)` under jax.jit): the decorator was not applied, so `loss_fn.init` was nothing and the
+// program had "No model found". The count jax.eval_shape gives.
+test('@hk.transform as a decorator makes the Transformed its init sizes', async () => {
+  const F = `import haiku as hk
+import jax
+import jax.numpy as jnp
+
+@hk.transform
+def forward(x):
+    return hk.nets.MLP([256, 10])(x)
+`;
+  const [truth] = runPythonJson<{ params: number | null; error?: string }[]>('build_count.py', [{ dir: process.cwd(), path: [], code: `${F}\nparams = jax.eval_shape(forward.init, jax.random.PRNGKey(0), jnp.ones((4, 9)))` }]);
+  const r = await analyze(`${F}
+@jax.jit
+def init(rng, data):
+    return forward.init(rng, data)
+
+params = init(jax.random.PRNGKey(0), jnp.ones((4, 9)))
+`, { device: 'a100-40gb', versions: {} });
+  assert.deepEqual(r.models.map((m) => m.facts.paramCount), [truth.params]);
+});

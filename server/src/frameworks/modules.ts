@@ -549,6 +549,10 @@ export function installModules(it: Interpreter): void {
   });
 
   // ------------------------------------------------------------------ haiku
+  // As decorators too (`@hk.transform def loss_fn(...)`, haiku's examples): applied, so the name is the Transformed.
+  const applyHaiku = (it.state.get('applyDecorators') as Set<string> | undefined) ?? new Set<string>();
+  for (const n of ['haiku.transform', 'haiku.without_apply_rng', 'haiku.transform_with_state']) applyHaiku.add(n);
+  it.state.set('applyDecorators', applyHaiku);
   for (const n of ['haiku.transform', 'haiku.without_apply_rng', 'haiku.transform_with_state', 'haiku.multi_transform']) {
     it.externs.set(n, (_i, _self, c, node) => {
       const f = c.args[0];
