@@ -209,3 +209,24 @@ model = eqx.nn.MLP(2, 2, 64, 2, key=jr.PRNGKey(1))
 `, { device: 'a100-40gb', versions: {} });
   assert.deepEqual(r.models.map((m) => [m.facts.name, m.facts.paramCount]), [['MLP', 2 * 64 + 64 + 64 * 64 + 64 + 64 * 2 + 2]]);
 });
+
+// diffrax's `SaveAt(ts=jnp.linspace(0, 1, 100))` (an equinox Module holding a data array) was a "model" of 100
+// parameters beside the real one: an equinox Module with no randomly initialised array is a data container.
+test('an equinox Module holding only data arrays is not a model; one with initialised layers is', async () => {
+  const { analyze } = await import('../../server/src/analysis/analyze');
+  const r = await analyze(`import jax, jax.numpy as jnp, jax.random as jr
+import equinox as eqx
+
+class SaveAt(eqx.Module):
+    ts: jax.Array
+
+class Func(eqx.Module):
+    mlp: eqx.nn.MLP
+    def __init__(self, key):
+        self.mlp = eqx.nn.MLP(2, 2, 64, 2, key=key)
+
+save = SaveAt(ts=jnp.linspace(0.0, 1.0, 100))
+model = Func(jr.PRNGKey(0))
+`, { device: 'a100-40gb', versions: {} });
+  assert.deepEqual(r.models.map((m) => m.facts.name), ['Func']);
+});

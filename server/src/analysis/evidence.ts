@@ -56,8 +56,14 @@ export function isBareLayer(rec: ModelRecord): boolean {
  * metric such as PSNR): it holds no memory to report, so it is not a model, wherever it was built.
  */
 export function holdsNothing(rec: ModelRecord): boolean {
-  // An equinox Module is any pytree class (a diffrax solver, a settings object): one holding no array is not a model.
-  return (rec.framework === 'torch' || rec.framework === 'equinox') && rec.result?.t === 'inst' && rec.unknowns.length === 0 && !holdsTensor(rec.result);
+  // An equinox Module is any pytree class (a diffrax solver, a settings object): one holding no parameter (no array,
+  // or only data arrays such as diffrax's `SaveAt(ts=jnp.linspace(0, 1, 100))`) is not a model.
+  if (rec.framework === 'equinox' && rec.result?.t === 'inst' && rec.unknowns.length === 0) {
+    let param = false;
+    visitTensors(rec.result, (t) => { if (t.role === 'param') param = true; });
+    return !param;
+  }
+  return rec.framework === 'torch' && rec.result?.t === 'inst' && rec.unknowns.length === 0 && !holdsTensor(rec.result);
 }
 
 /**
