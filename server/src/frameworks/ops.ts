@@ -13,7 +13,7 @@ import {
   reduceShape, reshapeShape, resultType, splitShapes, squeezeShape, stackShape, swapaxesShape, tensordotShape, transposeShape,
   type PromoOperand, type ShapeResult,
 } from '../interp/shapes';
-import type { Args, ArrayValue, CatValue, Dim, OpEntry, OpResult } from '../interp/catalog-types';
+import { PY_FLOATS, type Args, type ArrayValue, type CatValue, type Dim, type OpEntry, type OpResult } from '../interp/catalog-types';
 import { ntuple, poolOutput } from './torch/catalog';
 
 // ------------------------------------------------------------------ helpers
@@ -72,12 +72,14 @@ function axisArg(v: CatValue | undefined): number | number[] | null | 'bad' {
  * Python numbers are weakly typed. The interpreter passes Python ints and
  * floats alike as JS numbers, so an integral value reads as an int literal.
  */
-function operand(v: CatValue | undefined): PromoOperand | undefined {
+function operand(v: CatValue | undefined, float = false): PromoOperand | undefined {
   if (isArr(v)) return v.dtype;
   if (typeof v === 'boolean') return 'py-bool';
-  if (typeof v === 'number') return Number.isInteger(v) ? 'py-int' : 'py-float';
+  if (typeof v === 'number') return float || !Number.isInteger(v) ? 'py-float' : 'py-int';
   return undefined;
 }
+/** Whether argument `k` held a Python float (`1.0` reaches the catalogue as the number 1, like the int 1). */
+const pyFloat = (a: Args, k: string): boolean => Array.isArray(a[PY_FLOATS]) && (a[PY_FLOATS] as CatValue[]).includes(k);
 const scalarShape = (v: CatValue | undefined): Dim[] | undefined => (isArr(v) ? v.shape : typeof v === 'number' || typeof v === 'boolean' ? [] : undefined);
 
 /** Shape of a nested Python list of numbers (jnp.array([[1, 2], [3, 4]]) → [2, 2]). */
@@ -166,7 +168,7 @@ function creation(names: string[], citation: string, opts: { random?: boolean; f
     result: (a) => {
       const s = shapeArg(a.shape);
       if (!s) return unk('shape argument not known');
-      const fillDt = opts.fill ? operand(a.fill_value) : undefined;
+      const fillDt = opts.fill ? operand(a.fill_value, pyFloat(a, 'fill_value')) : undefined;
       const d = dtypeOf(a.dtype) ?? (fillDt ? resultType([fillDt], libOf(names[0])) : opts.dflt ?? 'float32');
       return array(s, d, { random: opts.random });
     },
@@ -240,12 +242,13 @@ function elementwise(names: string[], citation: string, params: string[], result
   return {
     names, citation, signature: params,
     result: (a) => {
-      const vals = params.map((k) => a[k]).filter((v) => v !== undefined && v !== null);
+      const keys = params.filter((k) => a[k] !== undefined && a[k] !== null);
+      const vals = keys.map((k) => a[k]!);
       if (!vals.some(isArr)) {
         // jax.numpy on Python scalars returns a 0-d array (jnp.sqrt(2048)); weakly typed scalars give the
         // default float32 / int32 with x64 off (jax docs, "Type promotion semantics": weak types).
         if (names[0].startsWith('jax.') && vals.length && vals.every((v) => typeof v === 'number' || typeof v === 'boolean')) {
-          const anyFloat = vals.some((v) => typeof v === 'number' && !Number.isInteger(v));
+          const anyFloat = keys.some((k) => typeof a[k] === 'number' && (!Number.isInteger(a[k]) || pyFloat(a, k)));
           return array([], result === 'bool' ? 'bool' : result === 'float' || anyFloat ? 'float32' : 'int32');
         }
         return unk('no array operand');
@@ -254,7 +257,7 @@ function elementwise(names: string[], citation: string, params: string[], result
       if (shapes.some((s) => s === undefined)) return unk('an operand is not known');
       const s = broadcastShapes(...(shapes as Dim[][]));
       const lib = libOf(names[0]);
-      const ops = vals.map(operand).filter((o): o is PromoOperand => o !== undefined);
+      const ops = keys.map((k) => operand(a[k], pyFloat(a, k))).filter((o): o is PromoOperand => o !== undefined);
       let dt = resultType(ops, lib);
       if (result === 'bool') dt = 'bool';
       if (result === 'float' && !['float16', 'bfloat16', 'float32', 'float64', 'float8', 'complex64'].includes(dt)) dt = 'float32';
@@ -406,7 +409,7 @@ function fromData(names: string[], citation: string, intDefault: DType): OpEntry
       if (o === undefined) return unk('no data');
       const n = nestedShape(o);
       if (!n) return unk('array data is not a regular nested list of numbers');
-      return array(n.shape, dtypeOf(a.dtype) ?? (n.float ? 'float32' : intDefault));
+      return array(n.shape, dtypeOf(a.dtype) ?? (n.float || pyFloat(a, 'object') || pyFloat(a, 'data') ? 'float32' : intDefault));
     },
   };
 }
@@ -1010,7 +1013,7 @@ const RAW: OpEntry[] = [
       const s = shapeArg(a.size);
       if (!s) return unk('size not known');
       const f = a.fill_value;
-      const dflt: DType = typeof f === 'boolean' ? 'bool' : typeof f === 'number' && Number.isInteger(f) ? 'int64' : 'float32';
+      const dflt: DType = typeof f === 'boolean' ? 'bool' : typeof f === 'number' && Number.isInteger(f) && !pyFloat(a, 'fill_value') ? 'int64' : 'float32';
       return array(s, dtypeArg(a.dtype, dflt));
     },
   },

@@ -44,6 +44,8 @@ export type CatValue =
 
 /** Arguments after binding: positional names from `signature`, then keywords, then defaults. */
 export type Args = Record<string, CatValue | undefined>;
+/** Key of Args naming the arguments that hold a Python float (a whole-number float is a plain number otherwise). */
+export const PY_FLOATS = '__py_floats__';
 
 export interface ParamSpec {
   /** Dotted path inside the layer, e.g. 'weight', 'layers.0.bias', 'in_proj_weight'. */

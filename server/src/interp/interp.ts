@@ -8,7 +8,7 @@
  * follow becomes an `unknown` value carrying its reason and location.
  */
 import type { DType, Span, Unknown } from '../../../shared/src/facts';
-import type { Args, CatValue, Dim, LayerEntry, OpEntry } from './catalog-types';
+import { PY_FLOATS, type Args, type CatValue, type Dim, type LayerEntry, type OpEntry } from './catalog-types';
 import type { SyntaxNode, Tree } from './parser';
 import { MAX_COUNT, MAX_DICT, MAX_ITEMS, MAX_NESTING, MAX_STR, countCapReason } from './limits';
 import { Memory, type ModelRecord } from './memory';
@@ -2431,6 +2431,12 @@ export class Interpreter {
     const out: Args = { ...(defaults ?? {}) };
     call.args.forEach((a, i) => { if (i < signature.length) out[signature[i]] = this.toCat(a); });
     for (const [k, v] of call.kw) out[k] = this.toCat(v);
+    // Python floats that are whole numbers (1.0) are plain numbers in the catalogue's form, like ints: the names
+    // of the arguments holding one go along, so dtype inference keeps them floats (ops.ts pyFloat).
+    const floats: string[] = [];
+    call.args.forEach((a, i) => { if (i < signature.length && holdsFloat(a)) floats.push(signature[i]); });
+    for (const [k, v] of call.kw) if (holdsFloat(v)) floats.push(k);
+    if (floats.length) out[PY_FLOATS] = floats;
     // A layer, block or dimension count past the cap: the catalogue would make that many entries.
     for (const k of Object.keys(out)) {
       const v = out[k];
@@ -2441,6 +2447,15 @@ export class Interpreter {
 }
 
 // ------------------------------------------------------------------ helpers
+
+/** A Python float, or a list/tuple with one among its items (nested, bounded). */
+function holdsFloat(v: Value, depth = 0): boolean {
+  if (v.t === 'float') return true;
+  if ((v.t === 'list' || v.t === 'tuple') && depth < 8) {
+    for (let i = 0; i < v.items.length && i < 10_000; i++) if (holdsFloat(v.items[i], depth + 1)) return true;
+  }
+  return false;
+}
 
 /** Catalogue arguments that count layers, blocks or dimensions (each becomes entries the analyzer makes). */
 const CATALOGUE_COUNTS = /^(depth|num_spatial_dims|num_blocks|num_heads|num_experts|\w*layers)$/;

@@ -10,7 +10,7 @@
  * products of their axes' lengths. `repeat` takes new axes' lengths from its
  * keyword arguments; `reduce` drops the axes its right side leaves out.
  */
-import type { ArrayValue, Args, CatValue, Dim, LayerEntry, OpEntry, OpResult, UnknownValue } from '../../interp/catalog-types';
+import { PY_FLOATS, type ArrayValue, type Args, type CatValue, type Dim, type LayerEntry, type OpEntry, type OpResult, type UnknownValue } from '../../interp/catalog-types';
 import { isUnknown, unknown } from '../args';
 
 const V = 'einops 0.8.2';
@@ -95,7 +95,7 @@ function inputOf(v: CatValue | undefined): ArrayValue | UnknownValue {
 }
 
 function axesOf(a: Args, skip: string[]): Record<string, CatValue | undefined> {
-  return Object.fromEntries(Object.entries(a).filter(([k]) => !skip.includes(k)));
+  return Object.fromEntries(Object.entries(a).filter(([k]) => !skip.includes(k) && k !== PY_FLOATS));
 }
 
 function apply(a: Args, op: 'rearrange' | 'repeat' | 'reduce', x: ArrayValue | UnknownValue, sizes: Record<string, CatValue | undefined>): ArrayValue | UnknownValue {
