@@ -27,6 +27,7 @@ import { installInference } from '../phases/inference';
 import { installPlainInit } from './jax/plain-init';
 import { installTraining } from '../phases/training';
 import { installUnmodelled } from './unmodelled';
+import { installUnsloth } from './unsloth/semantics';
 
 export function installFrameworks(it: Interpreter): void {
   installPython(it);
@@ -53,6 +54,7 @@ export function installFrameworks(it: Interpreter): void {
   installPeft(it);
   installDatasets(it);
   installTrl(it);
+  installUnsloth(it);
   installLightning(it);
   installAccelerate(it);
   installFabric(it);

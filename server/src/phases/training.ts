@@ -157,7 +157,8 @@ export interface TrainingProgram {
   /** Ids of the tensors the traced training forwards made (activations, not inputs). */
   forwardMade: Set<number>;
   gradScaler?: Span;
-  checkpointing: { span: Span; how: string }[];
+  /** `offload`: the kept layer inputs go to host memory (unsloth's offloaded checkpointing), not the device. */
+  checkpointing: { span: Span; how: string; offload?: boolean }[];
   fsdp?: { span: Span; stage: ZeroStage; how: string };
   /** DistributedDataParallel: `bucketView` when gradient_as_bucket_view=True (the gradients are views of the buckets). */
   ddp?: { span: Span; bucketView: boolean };
@@ -1481,7 +1482,10 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
     const full = trainingActivationBytes({ ...input, recompute: 'full' });
     if (arch.dropout === undefined) notes.push('a dropout probability is not known: dropout masks are counted');
     if (fused) notes.push('fused attention (scaled_dot_product_attention / FlashAttention): the s×s attention scores are not stored');
-    if (recompute === 'full') notes.push(`gradient checkpointing (${prog.checkpointing[0].how}): only each layer's input is kept; the layer is recomputed in the backward`);
+    // unsloth's offloaded checkpointing (unsloth_zoo gradient_checkpointing.py Unsloth_Offloaded_Gradient_Checkpointer):
+    // the kept layer inputs are copied to host memory in the forward and brought back one layer at a time in the backward.
+    const offload = recompute === 'full' && prog.checkpointing.every((c) => c.offload);
+    if (recompute === 'full') notes.push(`gradient checkpointing (${prog.checkpointing[0].how}): only each layer's input is kept${offload ? ', in host memory (offloaded)' : ''}; the layer is recomputed in the backward`);
     // Under PEFT the base is frozen: a projection's input is saved only where an adapter reads it
     // (frameworks/peft/semantics.ts adapterReadInputs). The formula's terms (shared/src/activations.ts): QKV input,
     // output-projection input and the MLP's first input 1·sbh each, the second MLP linear's input (the activation's
@@ -1498,9 +1502,9 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
     const perCitation = drop > 0 ? `${act.citation}; tools/autograd/derivatives.yaml addmm/mm (mat1 saved for mat2's gradient); peft tuners/lora/layer.py Linear.forward` : act.citation;
     archSavedFrom = events.length;
     for (let l = 0; l < (dpReplicas > 1 ? 0 : arch.layers); l++) {
-      mk(`activations layer ${l}`, `activations saved for backward (${arch.layers} layers, ${computeDtype})`, per[l], 'activation', { kind: 'device', index: 0 }, shape.span, perFormula, perCitation);
+      mk(`activations layer ${l}`, `activations saved for backward (${arch.layers} layers, ${computeDtype})`, per[l], 'activation', offload ? { kind: 'host' } : { kind: 'device', index: 0 }, shape.span, perFormula, offload ? `${perCitation}; unsloth_zoo gradient_checkpointing.py (offloaded to the host)` : perCitation);
     }
-    actBytes = dpReplicas > 1 ? 0 : act.total - drop * arch.layers;
+    actBytes = dpReplicas > 1 || offload ? 0 : act.total - drop * arch.layers;
     activation = { bytes: act.total - drop * arch.layers, fullRecompute: full.total, formula: act.formula, recompute, layers: arch.layers };
     if (peft && !peft.why && recompute === 'none' && dpReplicas <= 1) {
       // LoRA's own saved tensors per adapted layer: the r-wide x·Aᵀ that lora_B's weight gradient reads, and with

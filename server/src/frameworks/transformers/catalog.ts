@@ -141,6 +141,70 @@ add(TABLE, ['huggyllama/llama-65b', 'decapoda-research/llama-65b-hf'], 'llama', 
 add(TABLE, ['NousResearch/Llama-2-7b-hf', 'NousResearch/Llama-2-7b-chat-hf', 'TheBloke/Llama-2-7B-fp16', 'lmsys/vicuna-7b-v1.5'], 'llama', { ...LLAMA2_7B, max_position_embeddings: 4096 });
 add(TABLE, ['NousResearch/Llama-2-13b-hf', 'NousResearch/Llama-2-13b-chat-hf', 'lmsys/vicuna-13b-v1.5'], 'llama', { ...LLAMA2_7B, max_position_embeddings: 4096, hidden_size: 5120, num_hidden_layers: 40, num_attention_heads: 40, num_key_value_heads: 40, intermediate_size: 13824 });
 
+// unsloth's re-uploads of checkpoints in the table (unsloth/models/mapper.py __INT_TO_FLOAT_MAPPER @ 015bdef: each
+// unsloth id and the original it is a copy of). The `-bnb-4bit` ones are stored pre-quantised with unsloth's
+// BitsAndBytesConfig (unsloth/models/llama.py FastLlamaModel.from_pretrained: load_in_4bit, nf4, double
+// quantisation), which their config.json carries as quantization_config; plain transformers loads them 4-bit too.
+// The `-unsloth-bnb-4bit` "dynamic" quants keep layers that unsloth chose in 16-bit, which no table says: left out
+// (frameworks/unsloth/semantics.ts sizes them as a lower bound).
+const UNSLOTH_COPIES: [string, string[]][] = [
+  ['Qwen/Qwen2-0.5B', ['unsloth/Qwen2-0.5B', 'unsloth/Qwen2-0.5B-bnb-4bit']],
+  ['Qwen/Qwen2-0.5B-Instruct', ['unsloth/Qwen2-0.5B-Instruct', 'unsloth/Qwen2-0.5B-Instruct-bnb-4bit']],
+  ['Qwen/Qwen2-1.5B', ['unsloth/Qwen2-1.5B', 'unsloth/Qwen2-1.5B-bnb-4bit']],
+  ['Qwen/Qwen2-1.5B-Instruct', ['unsloth/Qwen2-1.5B-Instruct', 'unsloth/Qwen2-1.5B-Instruct-bnb-4bit']],
+  ['Qwen/Qwen2-7B', ['unsloth/Qwen2-7B', 'unsloth/Qwen2-7B-bnb-4bit']],
+  ['Qwen/Qwen2-7B-Instruct', ['unsloth/Qwen2-7B-Instruct', 'unsloth/Qwen2-7B-Instruct-bnb-4bit']],
+  ['Qwen/Qwen2.5-0.5B', ['unsloth/Qwen2.5-0.5B', 'unsloth/Qwen2.5-0.5B-bnb-4bit', 'unsloth/Qwen2.5-0.5B-unsloth-bnb-4bit']],
+  ['Qwen/Qwen2.5-0.5B-Instruct', ['unsloth/Qwen2.5-0.5B-Instruct', 'unsloth/Qwen2.5-0.5B-Instruct-bnb-4bit', 'unsloth/Qwen2.5-0.5B-Instruct-unsloth-bnb-4bit']],
+  ['Qwen/Qwen2.5-1.5B', ['unsloth/Qwen2.5-1.5B', 'unsloth/Qwen2.5-1.5B-bnb-4bit', 'unsloth/Qwen2.5-1.5B-unsloth-bnb-4bit']],
+  ['Qwen/Qwen2.5-1.5B-Instruct', ['unsloth/Qwen2.5-1.5B-Instruct', 'unsloth/Qwen2.5-1.5B-Instruct-bnb-4bit', 'unsloth/Qwen2.5-1.5B-Instruct-unsloth-bnb-4bit']],
+  ['Qwen/Qwen2.5-14B', ['unsloth/Qwen2.5-14B', 'unsloth/Qwen2.5-14B-bnb-4bit', 'unsloth/Qwen2.5-14B-unsloth-bnb-4bit']],
+  ['Qwen/Qwen2.5-14B-Instruct', ['unsloth/Qwen2.5-14B-Instruct', 'unsloth/Qwen2.5-14B-Instruct-bnb-4bit', 'unsloth/Qwen2.5-14B-Instruct-unsloth-bnb-4bit']],
+  ['Qwen/Qwen2.5-72B', ['unsloth/Qwen2.5-72B', 'unsloth/Qwen2.5-72B-bnb-4bit']],
+  ['Qwen/Qwen2.5-72B-Instruct', ['unsloth/Qwen2.5-72B-Instruct', 'unsloth/Qwen2.5-72B-Instruct-bnb-4bit']],
+  ['Qwen/Qwen2.5-7B', ['unsloth/Qwen2.5-7B', 'unsloth/Qwen2.5-7B-bnb-4bit', 'unsloth/Qwen2.5-7B-unsloth-bnb-4bit']],
+  ['Qwen/Qwen2.5-7B-Instruct', ['unsloth/Qwen2.5-7B-Instruct', 'unsloth/Qwen2.5-7B-Instruct-bnb-4bit', 'unsloth/Qwen2.5-7B-Instruct-unsloth-bnb-4bit']],
+  ['google/gemma-2-2b', ['unsloth/gemma-2-2b', 'unsloth/gemma-2-2b-bnb-4bit']],
+  ['google/gemma-2-2b-it', ['unsloth/gemma-2-2b-it', 'unsloth/gemma-2-2b-it-bnb-4bit']],
+  ['google/gemma-2-9b', ['unsloth/gemma-2-9b', 'unsloth/gemma-2-9b-bnb-4bit']],
+  ['google/gemma-2-9b-it', ['unsloth/gemma-2-9b-it', 'unsloth/gemma-2-9b-it-bnb-4bit']],
+  ['google/gemma-2b', ['unsloth/gemma-2b', 'unsloth/gemma-2b-bnb-4bit']],
+  ['google/gemma-2b-it', ['unsloth/gemma-2b-it', 'unsloth/gemma-2b-it-bnb-4bit']],
+  ['google/gemma-7b', ['unsloth/gemma-7b', 'unsloth/gemma-7b-bnb-4bit']],
+  ['google/gemma-7b-it', ['unsloth/gemma-7b-it', 'unsloth/gemma-7b-it-bnb-4bit']],
+  ['meta-llama/Llama-2-13b-hf', ['unsloth/llama-2-13b', 'unsloth/llama-2-13b-bnb-4bit']],
+  ['meta-llama/Llama-2-7b-chat-hf', ['unsloth/llama-2-7b-chat', 'unsloth/llama-2-7b-chat-bnb-4bit']],
+  ['meta-llama/Llama-2-7b-hf', ['unsloth/llama-2-7b', 'unsloth/llama-2-7b-bnb-4bit']],
+  ['meta-llama/Llama-3.1-8B', ['unsloth/Llama-3.1-8B', 'unsloth/Llama-3.1-8B-bnb-4bit', 'unsloth/Llama-3.1-8B-unsloth-bnb-4bit']],
+  ['meta-llama/Meta-Llama-3-70B', ['unsloth/llama-3-70b-bnb-4bit']],
+  ['meta-llama/Meta-Llama-3-70B-Instruct', ['unsloth/llama-3-70b-Instruct-bnb-4bit']],
+  ['meta-llama/Meta-Llama-3-8B', ['unsloth/llama-3-8b', 'unsloth/llama-3-8b-bnb-4bit']],
+  ['meta-llama/Meta-Llama-3-8B-Instruct', ['unsloth/llama-3-8b-Instruct', 'unsloth/llama-3-8b-Instruct-bnb-4bit']],
+  ['meta-llama/Meta-Llama-3.1-70B', ['unsloth/Meta-Llama-3.1-70B', 'unsloth/Meta-Llama-3.1-70B-bnb-4bit']],
+  ['meta-llama/Meta-Llama-3.1-70B-Instruct', ['unsloth/Meta-Llama-3.1-70B-Instruct', 'unsloth/Meta-Llama-3.1-70B-Instruct-bnb-4bit']],
+  ['meta-llama/Meta-Llama-3.1-8B', ['unsloth/Meta-Llama-3.1-8B', 'unsloth/Meta-Llama-3.1-8B-bnb-4bit', 'unsloth/Meta-Llama-3.1-8B-unsloth-bnb-4bit']],
+  ['microsoft/Phi-3-mini-4k-instruct', ['unsloth/Phi-3-mini-4k-instruct', 'unsloth/Phi-3-mini-4k-instruct-bnb-4bit']],
+  ['mistralai/Mistral-7B-Instruct-v0.1', ['unsloth/mistral-7b-instruct-v0.1', 'unsloth/mistral-7b-instruct-v0.1-bnb-4bit']],
+  ['mistralai/Mistral-7B-Instruct-v0.2', ['unsloth/mistral-7b-instruct-v0.2', 'unsloth/mistral-7b-instruct-v0.2-bnb-4bit']],
+  ['mistralai/Mistral-7B-v0.1', ['unsloth/mistral-7b', 'unsloth/mistral-7b-bnb-4bit']],
+  ['mistralai/Mixtral-8x7B-Instruct-v0.1', ['unsloth/Mixtral-8x7B-Instruct-v0.1', 'unsloth/Mixtral-8x7B-Instruct-v0.1-bnb-4bit', 'unsloth/Mixtral-8x7B-Instruct-v0.1-unsloth-bnb-4bit']],
+  ['mistralai/Mixtral-8x7B-v0.1', ['unsloth/Mixtral-8x7B-v0.1', 'unsloth/Mixtral-8x7B-v0.1-bnb-4bit', 'unsloth/Mixtral-8x7B-v0.1-unsloth-bnb-4bit']],
+];
+const BNB_4BIT_NF4 = { quant_method: 'bitsandbytes', load_in_4bit: true, load_in_8bit: false, bnb_4bit_quant_type: 'nf4', bnb_4bit_use_double_quant: true, bnb_4bit_compute_dtype: 'bfloat16' };
+for (const [orig, copies] of UNSLOTH_COPIES) {
+  const e = TABLE.find((x) => x.id === orig)!;
+  for (const id of copies) {
+    if (/-unsloth-bnb-4bit$/.test(id)) continue;
+    const config = /-bnb-4bit$/.test(id) ? { ...e.config, quantization_config: BNB_4BIT_NF4 } : { ...e.config };
+    TABLE.push({ id, source: `${src(id)} (a copy of ${orig}: unsloth/models/mapper.py)`, config });
+  }
+}
+/** The original of an unsloth re-upload (`unsloth/llama-3-8b-bnb-4bit` → `meta-llama/Meta-Llama-3-8B`), dynamic quants included. */
+export function unslothOriginal(id: string): string | undefined {
+  const k = id.trim().toLowerCase();
+  return UNSLOTH_COPIES.find(([, copies]) => copies.some((c) => c.toLowerCase() === k))?.[0];
+}
+
 export const CHECKPOINTS: readonly CheckpointEntry[] = TABLE;
 
 /**

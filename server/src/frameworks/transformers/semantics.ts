@@ -346,6 +346,14 @@ export function loadPretrained(it: Interpreter, className: string, id: string, k
   return fromPretrained(it, className, [{ t: 'str', v: id }], kw, node);
 }
 
+/**
+ * `<className>.from_pretrained(id, **kw)` as a library calls it with a dtype it chose itself (unsloth picks bfloat16
+ * or float16 from the device): `dtype` says which and why; `kw` holds the rest (quantization_config, device_map).
+ */
+export function loadWithDtype(it: Interpreter, className: string, id: string, kw: Map<string, Value>, node: SyntaxNode, dtype: { dtype: DType | undefined; why: string }): Value {
+  return fromPretrained(it, className, [{ t: 'str', v: id }], kw, node, undefined, dtype);
+}
+
 /** The checkpoint an AutoConfig.from_pretrained value was read from (a from_config model keeps its name). */
 const CONFIG_ID = new WeakMap<object, string>();
 
@@ -561,10 +569,10 @@ function fromPretrained(it: Interpreter, className: string, args: Value[], kw: M
   const qCall = quantFromCall(kw);
   const qSpec = qCall ?? (weights && 'tensors' in weights && weights.tensors ? undefined : quantFromConfig(config as Record<string, unknown> | undefined));
   const quant = qSpec ? ('why' in qSpec ? 'quantization_config' : qSpec.method) : undefined;
-  if (qSpec && !('why' in qSpec) && !dtypeArg && qSpec.method.startsWith('bnb') && defaultLoadDType(tv) === 'float32') {
+  if (qSpec && !('why' in qSpec) && !dtypeArg && !configDtype && qSpec.method.startsWith('bnb') && defaultLoadDType(tv) === 'float32') {
     // transformers 4.x quantizers: "torch_dtype is None → float16" (quantizers/quantizer_bnb_4bit.py update_torch_dtype, v4.45).
     dtype = 'float16'; why = `no dtype given: transformers==${tv ?? '4.x'} loads the unquantised modules of a bitsandbytes model in float16 (quantizer_bnb_4bit.py update_torch_dtype)`;
-  } else if (qSpec && !('why' in qSpec) && !dtypeArg && qSpec.method.startsWith('bnb') && defaultLoadDType(tv) === 'unknown' && (checkpointDtype === 'float16' || checkpointDtype === 'bfloat16')) {
+  } else if (qSpec && !('why' in qSpec) && !dtypeArg && !configDtype && qSpec.method.startsWith('bnb') && defaultLoadDType(tv) === 'unknown' && (checkpointDtype === 'float16' || checkpointDtype === 'bfloat16')) {
     // Unpinned: 4.x makes them float16 (update_torch_dtype), 5.x the checkpoint's dtype, 16-bit here: two bytes either way.
     dtype = 'float16'; why = `no dtype given and transformers is not pinned: a bitsandbytes model's unquantised modules load in float16 (4.x, quantizer_bnb_4bit.py update_torch_dtype) or the checkpoint's ${checkpointDtype} (5.x): 16-bit either way`;
   }
