@@ -1064,8 +1064,8 @@ export class Interpreter {
       const input = raisesOnly(node.childForFieldName('consequence')) ? undefined : this.inputDependence(node.childForFieldName('condition')!);
       if (input) this.memory.taints.push({ what: 'command line', reason: `${input}; the branch at line ${this.line(node)} depends on it`, span: u.span });
     }
-    // An undecidable guard whose branch only raises (`if cond: raise ValueError(...)`) is taken
-    // as not raising: the program that runs is the one that continues.
+    // An undecidable guard whose branch only raises or leaves (`if cond: raise ValueError(...)`, `if not data:
+    // return`) is taken as not leaving: the program that runs is the one that continues.
     if (t === true || (t === undefined && !raisesOnly(node.childForFieldName('consequence')))) {
       this.body(node.childForFieldName('consequence'));
       return;
@@ -2519,9 +2519,23 @@ const KNOWN_LIBS = /^(torch|jax|jaxlib|flax|haiku|equinox|optax|chex|numpy|math|
 const INPUT_DEPENDENT = /command-line argument|set by the command line/;
 
 /** A block that ends in `raise` (what runs before it cannot matter to memory: the program stops). */
+/**
+ * A branch that only stops the program or the function: it ends in `raise`, or it is a guard — messages (calls
+ * as statements) then a bare `return` / `return None` or `sys.exit()` / `exit()` / `quit()` (`if len(ds) == 0:
+ * print("no data"); return`). Under an undecided condition the program that runs is the one that continues past it.
+ */
 function raisesOnly(block: SyntaxNode | null): boolean {
-  const last = block?.namedChildren.filter((c) => c && c.type !== 'comment').pop();
-  return last?.type === 'raise_statement';
+  const stmts = (block?.namedChildren ?? []).filter((c): c is SyntaxNode => !!c && c.type !== 'comment');
+  const last = stmts.at(-1);
+  if (last?.type === 'raise_statement') return true;
+  if (!last || !stmts.slice(0, -1).every((c) => c.type === 'expression_statement' && c.namedChildren[0]?.type === 'call')) return false;
+  if (last.type === 'return_statement') {
+    const v = last.namedChildren.filter((c) => c && c.type !== 'comment');
+    return v.length === 0 || (v.length === 1 && v[0]!.type === 'none');
+  }
+  const call = last.type === 'expression_statement' ? last.namedChildren[0] : undefined;
+  const fn = call?.type === 'call' ? call.childForFieldName('function')?.text : undefined;
+  return fn !== undefined && /^(sys\.exit|exit|quit|os\._exit)$/.test(fn);
 }
 
 export function classKindOf(name: string): ClassV['kind'] | undefined {
