@@ -313,6 +313,44 @@ for step in range(10):
   } finally { rmSync(root, { recursive: true, force: true }); }
 });
 
+test('accelerate launch --use_deepspeed --deepspeed_config_file: the JSON\'s zero_optimization decides the stage and offloading', async () => {
+  const code = `import torch, torch.nn as nn
+from accelerate import Accelerator
+acc = Accelerator()
+model = nn.Sequential(nn.Linear(1024, 4096), nn.GELU(), nn.Linear(4096, 1024))
+opt = torch.optim.AdamW(model.parameters())
+model, opt = acc.prepare(model, opt)
+for step in range(10):
+    x = torch.randn(32, 1024, device=acc.device)
+    loss = model(x).pow(2).mean()
+    acc.backward(loss)
+    opt.step()
+    opt.zero_grad()
+`;
+  const n = 1024 * 4096 + 4096 + 4096 * 1024 + 1024;
+  const optState = (p: { breakdown: { role?: string; label: string; bytes: number }[] }) => p.breakdown.filter((c) => c.role === 'optimizer' && /^optimizer state/.test(c.label)).reduce((a, c) => a + c.bytes, 0);
+  for (const [json, expected, extra] of [
+    ['{"zero_optimization": {"stage": 3}, "train_batch_size": "auto"}', (2 * n * 4) / 4, /ZeRO stage 3 \(ds\.json\)/],
+    ['{"zero_optimization": {"stage": 2, "offload_optimizer": {"device": "cpu"}}}', 0, /ZeRO-Offload/],
+  ] as const) {
+    const root = project({ 'train.py': code, 'ds.json': json, 'run.sh': 'accelerate launch --num_processes 4 --use_deepspeed --zero_stage 1 --deepspeed_config_file ds.json train.py\n' });
+    try {
+      const r = await paramsOf(root, 'train.py');
+      const p = r.result.models[0].estimate.phases.find((x) => x.phase === 'training')!;
+      assert.equal(optState(p), expected, json);
+      assert.ok(p.notes.some((x) => extra.test(x)), JSON.stringify(p.notes));
+    } finally { rmSync(root, { recursive: true, force: true }); }
+  }
+  // A config file that cannot be read: the sharding is unknown, not "none".
+  const root = project({ 'train.py': code, 'run.sh': 'accelerate launch --num_processes 4 --use_deepspeed --deepspeed_config_file missing.json train.py\n' });
+  try {
+    const r = await paramsOf(root, 'train.py');
+    const p = r.result.models[0].estimate.phases.find((x) => x.phase === 'training')!;
+    assert.ok(p.unknowns.some((u) => /ZeRO stage is not readable/.test(u.reason)), JSON.stringify(p.unknowns));
+    assert.equal(p.fits, null);
+  } finally { rmSync(root, { recursive: true, force: true }); }
+});
+
 test('hydra command-line overrides: group=option picks the config file, key.sub=value sets a value', async () => {
   const root = project({
     'conf/config.yaml': 'defaults:\n  - model: small\n  - _self_\nbatch: 8\n',

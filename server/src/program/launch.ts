@@ -242,8 +242,27 @@ function readCommand(words: Word[], ctx: Ctx): Omit<LaunchCommand, 'source' | 'f
     const dsCfg = y?.deepspeed_config as Record<string, unknown> | undefined;
     if (rest.includes('--use_deepspeed') || y?.distributed_type === 'DEEPSPEED') {
       env.set('ACCELERATE_USE_DEEPSPEED', 'true');
-      const zs = opt(rest, ['--zero_stage']) ?? (dsCfg?.zero_stage !== undefined ? String(dsCfg.zero_stage) : undefined);
+      // `--deepspeed_config_file ds.json` (or the YAML's deepspeed_config.deepspeed_config_file): the JSON's
+      // zero_optimization decides the stage and offloading (accelerate/commands/launch.py passes the file on as
+      // ACCELERATE_DEEPSPEED_CONFIG_FILE; utils/dataclasses.py DeepSpeedPlugin reads it, and then ignores --zero_stage).
+      const fileWord = opt(rest, ['--deepspeed_config_file', '--deepspeed-config-file']) ?? (typeof dsCfg?.deepspeed_config_file === 'string' ? dsCfg.deepspeed_config_file : undefined);
+      let fromFile: { stage?: string; optimizer?: string; param?: string } | undefined;
+      if (fileWord) {
+        const path = locate(ctx, fileWord);
+        env.set('ACCELERATE_DEEPSPEED_CONFIG_FILE', path ?? fileWord);
+        try {
+          const j = path ? JSON.parse(ctx.ws.readText(path)!) as { zero_optimization?: Record<string, unknown> } : undefined;
+          const zo = j?.zero_optimization;
+          const dev = (k: string) => { const d = (zo?.[k] as { device?: unknown } | undefined)?.device; return typeof d === 'string' && d !== 'none' ? d : undefined; };
+          fromFile = { stage: typeof zo?.stage === 'number' ? String(zo.stage) : undefined, optimizer: dev('offload_optimizer'), param: dev('offload_param') };
+        } catch { /* not JSON: the stage stays unknown */ }
+      }
+      const zs = fileWord ? fromFile?.stage : opt(rest, ['--zero_stage']) ?? (dsCfg?.zero_stage !== undefined ? String(dsCfg.zero_stage) : undefined);
       if (zs) env.set('ACCELERATE_DEEPSPEED_ZERO_STAGE', zs);
+      const offO = fileWord ? fromFile?.optimizer : opt(rest, ['--offload_optimizer_device']) ?? (typeof dsCfg?.offload_optimizer_device === 'string' ? dsCfg.offload_optimizer_device : undefined);
+      const offP = fileWord ? fromFile?.param : opt(rest, ['--offload_param_device']) ?? (typeof dsCfg?.offload_param_device === 'string' ? dsCfg.offload_param_device : undefined);
+      if (offO && offO !== 'none') env.set('ACCELERATE_DEEPSPEED_OFFLOAD_OPTIMIZER_DEVICE', offO);
+      if (offP && offP !== 'none') env.set('ACCELERATE_DEEPSPEED_OFFLOAD_PARAM_DEVICE', offP);
     }
   } else if (launcher === 'deepspeed') {
     const g = num(opt(rest, ['--num_gpus', '--num-gpus']) ?? undefined);

@@ -182,7 +182,16 @@ export function installAccelerate(it: Interpreter): void {
     const mp = (mpKw && mpKw.t !== 'none' ? mpKw : undefined) ?? (env.ACCELERATE_MIXED_PRECISION ? str(env.ACCELERATE_MIXED_PRECISION) : mpKw ? str('no') : undefined);
     if (!c.kw.get('fsdp_plugin') && env.ACCELERATE_USE_FSDP === 'true' && !prog().fsdp) prog().fsdp = { span: it.span(node), stage: 3, how: 'accelerate launch with FSDP (ACCELERATE_USE_FSDP)' };
     const envStage = Number(env.ACCELERATE_DEEPSPEED_ZERO_STAGE);
-    if (!c.kw.get('deepspeed_plugin') && env.ACCELERATE_USE_DEEPSPEED === 'true' && Number.isInteger(envStage) && envStage >= 0 && envStage <= 3 && !prog().zero) prog().zero = { span: it.span(node), stage: envStage as 0 | 1 | 2 | 3, how: `accelerate launch with DeepSpeed ZeRO stage ${envStage}` };
+    if (!c.kw.get('deepspeed_plugin') && env.ACCELERATE_USE_DEEPSPEED === 'true' && !prog().zero) {
+      const file = env.ACCELERATE_DEEPSPEED_CONFIG_FILE ? ` (${env.ACCELERATE_DEEPSPEED_CONFIG_FILE.split(/[\\/]/).pop()})` : '';
+      if (Number.isInteger(envStage) && envStage >= 0 && envStage <= 3 && env.ACCELERATE_DEEPSPEED_ZERO_STAGE !== '') {
+        const offloadOptimizer = env.ACCELERATE_DEEPSPEED_OFFLOAD_OPTIMIZER_DEVICE, offloadParams = env.ACCELERATE_DEEPSPEED_OFFLOAD_PARAM_DEVICE;
+        prog().zero = { span: it.span(node), stage: envStage as 0 | 1 | 2 | 3, how: `accelerate launch with DeepSpeed ZeRO stage ${envStage}${file}`, ...(offloadOptimizer ? { offloadOptimizer } : {}), ...(offloadParams ? { offloadParams } : {}) };
+      } else if (env.ACCELERATE_DEEPSPEED_CONFIG_FILE) {
+        // A DeepSpeed config named on the launcher that oomlens cannot read: how much is sharded is not known.
+        prog().trainerUnknowns.push({ what: 'sharding', reason: `accelerate launch --use_deepspeed with config ${env.ACCELERATE_DEEPSPEED_CONFIG_FILE}: its ZeRO stage is not readable (not a JSON file of the workspace with zero_optimization.stage), so what DeepSpeed shards is not known`, span: it.span(node) });
+      }
+    }
     const p = prog();
     // prepare_model wraps model.forward in autocast: every forward of the step runs under it.
     if (mp?.t === 'str' && MP[mp.v] && !p.autocast) { p.autocast = { dtype: MP[mp.v], span: it.span(node) }; p.autocastAll = true; }
