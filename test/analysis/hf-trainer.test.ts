@@ -329,3 +329,26 @@ test('prepare_model_for_int8_training: every 16-bit parameter in float32 (peft â
   assert.equal(await fp32('0.3.0'), all);
   assert.equal(await fp32('0.2.0'), 0); // LLaMA's norms are named "norm", not "layer_norm": nothing matches
 });
+
+// A TrainingArguments field the program does not set reads as transformers' default (training_args.py), not as an
+// object that is true: `if training_args.do_predict: raise ...` made "the program raises here" and "No model found"
+// (hiyouga/LLaMA-Factory replay, docs/accuracy.md).
+test('unset TrainingArguments flags read as their defaults in conditions (direct and through HfArgumentParser)', async () => {
+  for (const make of [
+    'training_args = TrainingArguments(output_dir="o", per_device_train_batch_size=1)',
+    'training_args, = HfArgumentParser((TrainingArguments,)).parse_args_into_dataclasses(args=["--output_dir", "o"])',
+  ]) {
+    const r = await analyze(`from transformers import AutoModelForCausalLM, HfArgumentParser, Trainer, TrainingArguments
+${make}
+if training_args.do_predict or training_args.fp16:
+    raise ValueError("not supported")
+if training_args.resume_from_checkpoint is not None:
+    raise ValueError("no resume")
+model = AutoModelForCausalLM.from_pretrained("meta-llama/Llama-2-7b-hf")
+Trainer(model=model, args=training_args).train()
+`, { device: 'a100-80gb', versions: { transformers: '4.45.0' } });
+    assert.equal(r.models.length, 1, make);
+    assert.equal(r.models[0].facts.paramCount, P);
+    assert.ok(!r.unknowns.some((u) => /raises here/.test(u.reason)), JSON.stringify(r.unknowns));
+  }
+});

@@ -31,6 +31,7 @@ import { tokenBounds } from '../datasets/semantics';
 import { sftModel } from './trl';
 import { loadPretrained } from './semantics';
 import { fromData } from '../../program/configfiles';
+import { chainGetattr } from '../../program/entrypoints';
 import { noteBackward, noteStepAt, trainingProgram, type OptimizerUse } from '../../phases/training';
 import { FROZEN } from '../torch/semantics';
 import { peftOf } from '../peft/semantics';
@@ -50,7 +51,29 @@ function get(v: Value | undefined, k: string): Value | undefined {
 const ADAMW = /^(adamw_torch|adamw_torch_fused|adamw_hf|adamw_apex_fused|paged_adamw_32bit|adamw_torch_xla|adamw_torch_npu_fused)$/;
 const ADAMW8 = /^(adamw_bnb_8bit|adamw_8bit|paged_adamw_8bit|adamw_bnb_8bit)$/;
 
+/**
+ * Defaults of TrainingArguments fields programs test in conditions (transformers training_args.py, 4.3x–4.5x and
+ * Seq2SeqTrainingArguments.predict_with_generate): a field the program does not set reads as its default, not as
+ * an object (which is true in `if training_args.do_predict: raise ...` and ended the analysis there). trl's configs
+ * change some of these (SFTConfig's bf16, gradient_checkpointing), so only the do_* flags are given for them.
+ */
+const ARG_DEFAULTS: Record<string, Value> = {
+  do_train: { t: 'bool', v: false }, do_eval: { t: 'bool', v: false }, do_predict: { t: 'bool', v: false },
+  overwrite_output_dir: { t: 'bool', v: false }, push_to_hub: { t: 'bool', v: false }, fp16: { t: 'bool', v: false },
+  bf16: { t: 'bool', v: false }, gradient_checkpointing: { t: 'bool', v: false }, resume_from_checkpoint: NONE,
+  predict_with_generate: { t: 'bool', v: false }, group_by_length: { t: 'bool', v: false }, use_cpu: { t: 'bool', v: false },
+  torch_compile: { t: 'bool', v: false }, deepspeed: NONE, seed: { t: 'int', v: 42 }, gradient_accumulation_steps: { t: 'int', v: 1 },
+  max_steps: { t: 'int', v: -1 }, remove_unused_columns: { t: 'bool', v: true },
+};
+const TRL_ARG_DEFAULTS = new Set(['do_train', 'do_eval', 'do_predict', 'overwrite_output_dir', 'push_to_hub', 'resume_from_checkpoint']);
+
 export function installTrainer(it: Interpreter): void {
+  chainGetattr(it, (self, name) => {
+    if (self.t !== 'extern' || !self.kw || self.self !== undefined) return undefined;
+    if (self.name !== 'transformers.TrainingArguments' && self.name !== 'trl.SFTConfig' && self.name !== 'trl.DPOConfig') return undefined;
+    if (self.kw.has(name) || !Object.hasOwn(ARG_DEFAULTS, name)) return undefined;
+    return self.name === 'transformers.TrainingArguments' || TRL_ARG_DEFAULTS.has(name) ? ARG_DEFAULTS[name] : undefined;
+  });
   const argsFactory = (name: string) => (_i: Interpreter, _s: Value | undefined, c: CallArgs): Value => ({ t: 'extern', name, kw: new Map(c.kw) });
   for (const n of ['transformers.TrainingArguments', 'transformers.Seq2SeqTrainingArguments', 'transformers.training_args.TrainingArguments']) it.externs.set(n, argsFactory('transformers.TrainingArguments'));
   for (const n of ['trl.SFTConfig', 'trl.trainer.sft_config.SFTConfig']) it.externs.set(n, argsFactory('trl.SFTConfig'));
