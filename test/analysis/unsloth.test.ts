@@ -59,7 +59,7 @@ test('use_gradient_checkpointing="unsloth" keeps each layer\'s input on the host
     const tl = r.models[0].estimate.phases.find((p) => p.phase === 'training')!.timeline;
     const i = tl.findIndex((e) => /^\+ activations saved for backward/.test(e.label));
     assert.ok(i > 0, JSON.stringify(tl.map((e) => e.label)));
-    return tl[i].liveBytes - tl[i - 1].liveBytes;
+    return (tl[i].liveBytes ?? NaN) - (tl[i - 1].liveBytes ?? NaN);
   };
   const long = onDevice(await run(script(1024), 'a100-40gb', LLAMA));
   assert.equal(long, 0);
@@ -81,7 +81,7 @@ model = AutoModelForCausalLM.from_pretrained("unsloth/llama-3-8b-bnb-4bit", torc
 from transformers import AutoModelForCausalLM
 model = AutoModelForCausalLM.from_pretrained("meta-llama/Meta-Llama-3-8B", torch_dtype=torch.bfloat16)
 `, 'a100-40gb');
-  const load = (r: Awaited<ReturnType<typeof run>>) => r.models[0].estimate.phases.find((p) => p.phase === 'load')!.peakBytes;
+  const load = (r: Awaited<ReturnType<typeof run>>): number => r.models[0].estimate.phases.find((p) => p.phase === "load")!.peakBytes ?? NaN;
   // Meta-Llama-3-8B: 8,030,261,248 parameters (huggingface.co/meta-llama/Meta-Llama-3-8B).
   for (const r of [viaUnsloth, viaHf, orig]) assert.equal(r.models[0].facts.paramCount, 8_030_261_248);
   assert.equal(load(viaUnsloth), load(viaHf));
