@@ -351,6 +351,50 @@ for step in range(10):
   } finally { rmSync(root, { recursive: true, force: true }); }
 });
 
+test('a program\'s subclass of a parser class reads the command line like its base (argparse, HfArgumentParser)', async () => {
+  const root = project({
+    // No __init__ of its own: the base's runs with the call's arguments.
+    'plain.py': 'import argparse\nimport torch.nn as nn\nclass P(argparse.ArgumentParser):\n    def extra(self):\n        return 1\np = P(description="x")\np.add_argument("--width", type=int, default=8)\nargs = p.parse_args()\nmodel = nn.Sequential(nn.Linear(args.width, args.width), nn.Linear(args.width, 2))\n',
+    // An __init__ that calls super().__init__ and adds the arguments itself.
+    'own.py': 'import argparse\nimport torch.nn as nn\nclass P(argparse.ArgumentParser):\n    def __init__(self):\n        super().__init__(description="x")\n        self.add_argument("--width", type=int, default=8)\n    def get(self):\n        return self.parse_args()\nargs = P().get()\nmodel = nn.Sequential(nn.Linear(args.width, args.width), nn.Linear(args.width, 2))\n',
+    // An HfArgumentParser subclass defined in another module of the workspace (allenai/open-instruct's ArgumentParserPlus).
+    'myutils.py': 'from transformers import HfArgumentParser\nclass ParserPlus(HfArgumentParser):\n    def parse_yaml(self, path):\n        return self.parse_yaml_file(path)\n',
+    'hf.py': 'from dataclasses import dataclass\nimport torch.nn as nn\nfrom myutils import ParserPlus\n@dataclass\nclass Args:\n    width: int = 8\nargs, = ParserPlus((Args,)).parse_args_into_dataclasses()\nmodel = nn.Sequential(nn.Linear(args.width, args.width), nn.Linear(args.width, 2))\n',
+    'run.sh': 'python plain.py --width 64\npython own.py --width 64\npython hf.py --width 64\n',
+  });
+  try {
+    for (const f of ['plain.py', 'own.py', 'hf.py']) assert.equal((await paramsOf(root, f)).count, 64 * 64 + 64 + 64 * 2 + 2, f);
+  } finally { rmSync(root, { recursive: true, force: true }); }
+});
+
+test('configargparse: the is_config_file option\'s file gives options before the command line\'s (which wins); default_config_files', async () => {
+  const code = (ctor: string) => `import configargparse
+import torch.nn as nn
+p = ${ctor}
+p.add_argument("--config", is_config_file=True)
+p.add("--width", type=int, default=8)
+p.add_argument("--depth", type=int, default=1)
+p.add_argument("--sizes", type=int, nargs="+", default=[])
+p.add_argument("--wide", action="store_true")
+args = p.parse_args()
+w = args.width * (2 if args.wide else 1)
+model = nn.Sequential(*[nn.Linear(w, w) for _ in range(args.depth + len(args.sizes))])
+`;
+  const root = project({
+    'a.py': code('configargparse.ArgumentParser()'),
+    'b.py': code('configargparse.ArgParser(default_config_files=["conf/default.txt"])'),
+    'conf/exp.txt': '# experiment\nwidth = 32\ndepth: 2\nsizes = [1, 2]\nwide = True\n',
+    'conf/default.txt': 'width 16\n',
+    'run.sh': 'python a.py --config conf/exp.txt --depth 3\n',
+  });
+  try {
+    // width 32 doubled by wide; depth 3 from the command line over the file's 2, plus the file's two sizes.
+    assert.equal((await paramsOf(root, 'a.py')).count, 5 * (64 * 64 + 64));
+    // No command: the default config file (width 16), the other options' defaults.
+    assert.equal((await paramsOf(root, 'b.py')).count, 16 * 16 + 16);
+  } finally { rmSync(root, { recursive: true, force: true }); }
+});
+
 test('hydra command-line overrides: group=option picks the config file, key.sub=value sets a value', async () => {
   const root = project({
     'conf/config.yaml': 'defaults:\n  - model: small\n  - _self_\nbatch: 8\n',

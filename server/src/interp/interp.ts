@@ -161,6 +161,12 @@ export class Interpreter {
    */
   readonly changedByUnknownLoop = new WeakMap<InstV, string>();
   /**
+   * The library object behind an instance of a program's subclass of a library class oomlens models as a value
+   * (`class ArgumentParserPlus(HfArgumentParser)`): made by the base's `__init__` handler, it answers the attributes
+   * the subclass does not define.
+   */
+  readonly libBase = new WeakMap<InstV, Value>();
+  /**
    * Every name an import statement bound, in execution order: the local
    * name, the statement, whether it is at module level, and the import
    * re-spelled for that one name (`import os as o`, `from os import environ`),
@@ -1720,6 +1726,8 @@ export class Interpreter {
         }
         const c = this.classAttr(obj.cls, name);
         if (c !== undefined) return this.bindMember(c, obj, node);
+        const lib = this.libBase.get(obj);
+        if (lib) return this.getAttr(lib, name, node);
         // A dict subclass: the dict's methods act on its mapping; after `self.__dict__ = self` its items are
         // its attributes too (Python looks attributes up in the instance's __dict__, which is then the mapping).
         const m = dictSubclassMapping(obj);
@@ -2219,6 +2227,10 @@ export class Interpreter {
       // No __init__ of its own: Python runs the library base's (class Norm(nn.LayerNorm): pass).
       const ext = linearize(cls).flatMap((k) => k.bases).find((b) => b.t === 'extern');
       if (ext?.t === 'extern') this.withTemps([inst], () => this.callExtern({ t: 'extern', name: `${ext.name}.__init__`, self: inst }, call, node));
+    } else if (linearize(cls).flatMap((k) => k.bases).some((b) => b.t === 'extern' && this.externs.has(`${canonical(b.name)}.__init__`))) {
+      // A library base whose __init__ oomlens models (a parser class): Python runs it with the call's arguments.
+      const ext = linearize(cls).flatMap((k) => k.bases).find((b) => b.t === 'extern' && this.externs.has(`${canonical(b.name)}.__init__`)) as Value & { t: 'extern' };
+      this.withTemps([inst], () => this.callExtern({ t: 'extern', name: `${canonical(ext.name)}.__init__`, self: inst }, call, node));
     } else if (call.args.length || call.kw.size) {
       // A library base class's __init__ (e.g. a plain object or NamedTuple) — bind fields when we know them.
       this.bindFields(inst, call, node);

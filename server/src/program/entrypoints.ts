@@ -30,8 +30,41 @@ import { LIBRARY_DATACLASS_DEFAULTS } from '../frameworks/transformers/trl';
 interface ArgSpec {
   dest: string; flag: string; value: Value;
   flags: string[]; positional: boolean; action?: string; nargs?: Value; constV?: Value; typeV?: Value; node: SyntaxNode;
+  /** configargparse `is_config_file=True`: the option names a config file whose lines are more options. */
+  configFile?: boolean;
 }
-interface ParserState { args: ArgSpec[]; defaults: Map<string, Value> }
+interface ParserState { args: ArgSpec[]; defaults: Map<string, Value>; defaultConfigFiles?: string[] }
+
+/**
+ * configargparse's DefaultConfigFileParser (configargparse.py @ 1.7): one `key = value`, `key: value` or `key value`
+ * per line; `#` / `;` comments and `[section]` lines skipped; `[a, b]` a list. Each key becomes `--key` with its
+ * words, inserted before the command line's (which wins, being later); a flag that takes no value (store_true)
+ * is given for "true" and left out for "false".
+ */
+function configFileWords(text: string, st: ParserState): string[] {
+  const out: string[] = [];
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (!line || line.startsWith('#') || line.startsWith(';') || /^\[.*\]$/.test(line)) continue;
+    const m = /^([^:=\s]+)\s*(?:[:=]\s*|\s+)?(.*)$/.exec(line);
+    if (!m) continue;
+    const key = m[1].replace(/^-+/, '');
+    let value = m[2].replace(/\s+#.*$/, '').trim();
+    const spec = st.args.find((a) => a.flags.some((f) => f.replace(/^-+/, '') === key) || a.dest === key.replace(/-/g, '_'));
+    const flag = spec ? (spec.flags.find((f) => f.startsWith('--')) ?? spec.flag) : `--${key}`;
+    if (spec && (spec.action === 'store_true' || spec.action === 'store_false')) {
+      if (/^(true|yes|1|on)$/i.test(value)) out.push(flag);
+      continue;
+    }
+    if (/^\[.*\]$/.test(value)) {
+      out.push(flag, ...value.slice(1, -1).split(',').map((x) => x.trim().replace(/^["']|["']$/g, '')).filter(Boolean));
+      continue;
+    }
+    value = value.replace(/^["'](.*)["']$/, '$1');
+    out.push(flag, value);
+  }
+  return out;
+}
 
 const parsers = new WeakMap<object, ParserState>();
 
@@ -85,6 +118,25 @@ export function installEntryPoints(it: Interpreter): void {
     return v;
   };
   reg('argparse.ArgumentParser', (_s, c, node) => newParser(c, node));
+  // A program's subclass of a parser class (`class MyParser(argparse.ArgumentParser)`): its __init__, or the
+  // subclass's `super().__init__(...)`, makes the parser the instance stands on (interp.ts libBase).
+  const baseInit = (make: (c: CallArgs, node: SyntaxNode) => Value) => (self: Value | undefined, c: CallArgs, node: SyntaxNode): Value => {
+    if (self?.t === 'inst') it.libBase.set(self, make(c, node));
+    return NONE;
+  };
+  reg('argparse.ArgumentParser.__init__', baseInit((c, node) => newParser(c, node)));
+  // configargparse (a drop-in argparse subclass that also reads config files): ArgumentParser / ArgParser.
+  const cfgParser = (c: CallArgs, node: SyntaxNode): Value => {
+    const p = newParser(c, node);
+    const d = c.kw.get('default_config_files');
+    const st = parsers.get(p);
+    if (st && (d?.t === 'list' || d?.t === 'tuple')) st.defaultConfigFiles = d.items.flatMap((x) => (x.t === 'str' ? [x.v] : []));
+    return p;
+  };
+  for (const n of ['configargparse.ArgumentParser', 'configargparse.ArgParser', 'configargparse.ArgumentParser.ArgumentParser']) {
+    reg(n, (_s, c, node) => cfgParser(c, node));
+    reg(`${n}.__init__`, baseInit((c, node) => cfgParser(c, node)));
+  }
   const method = (m: string, fn: (st: ParserState, self: Value, c: CallArgs, node: SyntaxNode) => Value) =>
     reg(`argparse.ArgumentParser.${m}`, (self, c, node) => {
       const st = self ? parsers.get(self) : undefined;
@@ -110,11 +162,38 @@ export function installEntryPoints(it: Interpreter): void {
     } else if (!flags[0].startsWith('-') && c.kw.get('nargs') === undefined) {
       value = unknown(`positional command-line argument \`${flags[0]}\` has no default: give the command line in [[tool.oomlens.runs]]`, it.span(node));
     } else value = NONE;
-    st.args.push({ dest, flag: long ?? flags[0], value, flags, positional: !flags[0].startsWith('-'), action: act, nargs: c.kw.get('nargs'), constV: c.kw.get('const'), typeV: c.kw.get('type'), node });
+    const isCfg = [c.kw.get('is_config_file'), c.kw.get('is_config_file_arg')].some((v) => v?.t === 'bool' && v.v);
+    st.args.push({ dest, flag: long ?? flags[0], value, flags, positional: !flags[0].startsWith('-'), action: act, nargs: c.kw.get('nargs'), constV: c.kw.get('const'), typeV: c.kw.get('type'), node, ...(isCfg ? { configFile: true } : {}) });
     return NONE;
   });
+  // configargparse: `p.add(...)` / `add_arg` are add_argument (configargparse.py ArgumentParser.add = add_argument).
+  for (const alias of ['add', 'add_arg']) it.externs.set(`argparse.ArgumentParser.${alias}`, it.externs.get('argparse.ArgumentParser.add_argument')!);
   for (const m of ['add_argument_group', 'add_mutually_exclusive_group']) method(m, (_st, self) => self);
   method('set_defaults', (st, _self, c) => { for (const [k, v] of c.kw) st.defaults.set(k, v); return NONE; });
+  // configargparse: the config file named by an `is_config_file` option (else the first readable of
+  // default_config_files) gives options read before the command line's (configargparse.py parse_known_args).
+  const withConfigFiles = (st: ParserState, words: ArgWord[], node: SyntaxNode): ArgWord[] => {
+    const cfg = st.args.find((a) => a.configFile);
+    let path: string | undefined;
+    if (cfg) {
+      for (let i = 0; i < words.length; i++) {
+        const w = words[i];
+        if (w === null) continue;
+        const eq = cfg.flags.find((f) => w.startsWith(`${f}=`));
+        if (eq) path = w.slice(eq.length + 1);
+        else if (cfg.flags.includes(w) && typeof words[i + 1] === 'string') path = words[i + 1] as string;
+      }
+      if (path === undefined && cfg.value.t === 'str') path = cfg.value.v;
+    }
+    const candidates = path !== undefined ? [path] : st.defaultConfigFiles ?? [];
+    for (const p of candidates) {
+      const abs = it.loader?.locate(p);
+      const text = abs ? it.loader?.readText(abs) : undefined;
+      if (text !== undefined) return [...configFileWords(text, st), ...words];
+      if (path !== undefined) it.note(`config file \`${p}\` (${cfg?.flag}) is not in the workspace: its options are not read`, node);
+    }
+    return words;
+  };
   const parse = (st: ParserState, c: CallArgs, node: SyntaxNode, known = false): { ns: InstV; extras: Value } => {
     const ns = it.newInst(namespaceClass('Namespace'));
     // argparse's Namespace holds exactly the parser's destinations and set_defaults() keys (argparse.py parse_known_args).
@@ -128,7 +207,9 @@ export function installEntryPoints(it: Interpreter): void {
       for (const a of st.args) ns.attrs.set(a.dest, unknown(`parse_args() of a list oomlens cannot read: \`${a.flag}\` is not known`, it.span(node)));
       return { ns, extras: unknown('parse_known_args() of a list oomlens cannot read: the words it leaves are not known', it.span(node)) };
     }
-    const left = words ? argparseWords(it, st, words, ns, node, known) : [];
+    const hasCfg = st.args.some((a) => a.configFile && a.value.t === 'str') || !!st.defaultConfigFiles?.length;
+    const all = words ? withConfigFiles(st, words, node) : hasCfg ? withConfigFiles(st, [], node) : words;
+    const left = all ? argparseWords(it, st, all, ns, node, known) : [];
     // Values still missing are named where the program parses its command line (a file-level unknown).
     for (const a of st.args) { const v = ns.attrs.get(a.dest); if (v?.t === 'unknown' && /command-line argument `/.test(v.reason)) it.note(v.reason, node); }
     return { ns, extras: { t: 'list', items: left.map((w) => (w === null ? unknown('a command-line word oomlens cannot read', it.span(node)) : str(w))) } };
@@ -416,11 +497,15 @@ export function installEntryPoints(it: Interpreter): void {
 
   // ------------------------------------------------------ HfArgumentParser
   // trl's TrlParser is an HfArgumentParser whose parse_args_and_config also reads `--config file.yaml`.
-  for (const n of ['transformers.HfArgumentParser', 'trl.TrlParser', 'trl.scripts.utils.TrlParser']) reg(n, (_s, c) => {
+  const hfParser = (c: CallArgs): Value => {
     const types = c.args[0] ?? c.kw.get('dataclass_types');
     const items = types ? (types.t === 'tuple' || types.t === 'list' ? types.items : [types]) : [];
     return { t: 'extern', name: 'transformers.HfArgumentParser#', args: items };
-  });
+  };
+  for (const n of ['transformers.HfArgumentParser', 'trl.TrlParser', 'trl.scripts.utils.TrlParser']) {
+    reg(n, (_s, c) => hfParser(c));
+    reg(`${n}.__init__`, baseInit((c) => hfParser(c)));
+  }
   // Each value goes to the dataclass that has the field (transformers/hf_argparser.py); a field of a library
   // class (TrainingArguments) that oomlens models without its field list goes to the first such class.
   const hfBuild = (self: Value | undefined, node: SyntaxNode, values: Map<string, Value>): Value => {
