@@ -889,7 +889,20 @@ export class Interpreter {
         }
         this.currentFrame().vars.set(fn.name, v);
       }
-    } else if (def.type === 'class_definition') this.defineClass(def, names);
+    } else if (def.type === 'class_definition') {
+      const cls = this.defineClass(def, names);
+      // The program's own class decorators (a registry: `@register_model(name="ncsnpp")` storing the class in a
+      // dict that `get_model(name)` reads) run, innermost first, as Python runs them. The name stays bound to the
+      // class unless a decorator returns another class: a wrapper oomlens cannot follow leaves it as it was.
+      let v: Value = cls;
+      for (let i = values.length - 1; i >= 0; i--) {
+        const dv = values[i];
+        if (dv.t !== 'func' || dv.partialArgs?.[0]?.t === 'extern') continue;
+        const out = this.call(dv, { args: [v], kw: new Map() }, decos[i]!);
+        if (out.t === 'class') v = out;
+      }
+      if (v !== cls) this.currentFrame().vars.set(cls.name, v);
+    }
   }
 
   /**
