@@ -395,6 +395,33 @@ model = nn.Sequential(*[nn.Linear(w, w) for _ in range(args.depth + len(args.siz
   } finally { rmSync(root, { recursive: true, force: true }); }
 });
 
+test('a console script (pyproject [project.scripts], setup.py console_scripts) runs its module as imported, then its function', async () => {
+  const cli = `import fire
+import torch.nn as nn
+
+def train(hidden=8, layers=2):
+    model = nn.Sequential(*[nn.Linear(hidden, hidden) for _ in range(layers)])
+
+def main():
+    fire.Fire(train)
+
+if __name__ == "__main__":
+    train(hidden=2)
+`;
+  for (const decl of [
+    { 'pyproject.toml': '[project]\nname = "tool"\n[project.scripts]\nmytool = "pkg.cli:main"\n' },
+    { 'setup.py': 'from setuptools import setup\nsetup(name="tool", entry_points={"console_scripts": ["mytool = pkg.cli:main"]})\n' },
+  ]) {
+    const root = project({ ...decl, 'pkg/__init__.py': '', 'pkg/cli.py': cli, 'run.sh': 'mytool --hidden 64 --layers 3\n' });
+    try {
+      const r = await paramsOf(root, 'pkg/cli.py');
+      // main() runs (not the __main__ block): fire reads --hidden 64 --layers 3.
+      assert.equal(r.count, 3 * (64 * 64 + 64), Object.keys(decl)[0]);
+      assert.equal(r.run, 'args from run.sh:1');
+    } finally { rmSync(root, { recursive: true, force: true }); }
+  }
+});
+
 test('hydra command-line overrides: group=option picks the config file, key.sub=value sets a value', async () => {
   const root = project({
     'conf/config.yaml': 'defaults:\n  - model: small\n  - _self_\nbatch: 8\n',

@@ -129,6 +129,7 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
   // by a newer keystroke, or failing, would otherwise leave them in tree-sitter's wasm memory for good.
   try {
     let run: string | undefined;
+    let launchEntry: LaunchCommand["entry"];
     it.deadline = Date.now() + (opts.timeBudgetMs ?? DEFAULT_TIME_MS);
     it.heapCapBytes = (opts.heapBudgetMb ?? DEFAULT_HEAP_MB) * 2 ** 20;
     if (opts.cancelled) it.cancelled = opts.cancelled;
@@ -156,6 +157,7 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
         it.state.set('argv', launch.argv);
         launchDir = dirname(launch.file);
         if (launch.env) it.state.set('launchEnv', launch.env);
+        launchEntry = launch.entry;
         // One device per launched process: `torchrun --nproc_per_node 4` with a device of one card is 4 of them.
         // deepspeed / accelerate / torchrun --nproc_per_node=gpu without a count start one process per visible GPU.
         if (launch.world === undefined && launch.launcher !== 'python' && launch.launcher !== 'launch.json' && spec.count === 1) it.state.set('worldUnknown', `${launch.launcher} (${launch.source})`);
@@ -168,7 +170,7 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
       }
     }
     try {
-      it.run();
+      it.run(launchEntry);
     } catch (e) {
       if (e instanceof Cancelled) throw e;
       // An interpreter bug must not take the editor down: report it as an unknown and keep what was found.

@@ -296,12 +296,18 @@ export class Interpreter {
 
   // ------------------------------------------------------------ statements
 
-  run(): void {
-    this.globals.vars.set('__name__', str('__main__'));
+  /** Runs the file as `__main__`, or, for a console script (`entry`), as the module it is, then calls its function. */
+  run(entry?: { module: string; func: string }): void {
+    this.globals.vars.set('__name__', str(entry?.module ?? '__main__'));
     if (this.path) this.globals.vars.set('__file__', str(this.path));
     this.frames.push(this.globals);
     try {
       this.execBlock(this.tree.rootNode.namedChildren);
+      if (entry) {
+        const f = this.globals.vars.get(entry.func);
+        if (f) this.call(f, { args: [], kw: new Map() }, this.tree.rootNode);
+        else this.unknowns.push(unknown(`the console script's function ${entry.module}:${entry.func} is not defined in the module`));
+      }
     } catch (e) {
       if (e instanceof BudgetExceeded) this.unknowns.push(unknown(e.message));
       else if (e instanceof RangeError && /call stack/i.test(e.message)) this.unknowns.push(unknown(`nesting too deep for the analysis (depth limit): ${e.message}`));

@@ -59,6 +59,35 @@ export interface LaunchCommand {
    */
   env?: Record<string, string>;
   launcher: 'python' | 'torchrun' | 'accelerate' | 'deepspeed' | 'mpirun' | 'srun' | 'launch.json';
+  /** A console script (`stylegan2_pytorch --data …`): the module runs as imported, then this function is called. */
+  entry?: { module: string; func: string };
+}
+
+/**
+ * The console scripts the workspace's package declares: pyproject.toml `[project.scripts]` (PEP 621),
+ * setup.cfg `[options.entry_points] console_scripts`, setup.py `entry_points={"console_scripts": ["name = mod:func"]}`
+ * (setuptools docs, "Entry points"). pip installs each as a command that imports `mod` and calls `func()`.
+ */
+function consoleScripts(ws: Workspace): Map<string, { module: string; func: string }> {
+  const out = new Map<string, { module: string; func: string }>();
+  const add = (name: string, target: string) => {
+    const m = /^\s*([\w.]+)\s*:\s*([\w]+)\s*$/.exec(target);
+    if (m && !out.has(name.trim())) out.set(name.trim(), { module: m[1], func: m[2] });
+  };
+  const py = ws.readText(join(ws.root, 'pyproject.toml'));
+  if (py) {
+    try {
+      const scripts = ((parseToml(py) as Record<string, unknown>).project as Record<string, unknown> | undefined)?.scripts;
+      if (scripts && typeof scripts === 'object') for (const [k, v] of Object.entries(scripts)) if (typeof v === 'string') add(k, v);
+    } catch { /* not TOML: no scripts from it */ }
+  }
+  for (const f of ['setup.py', 'setup.cfg']) {
+    const text = ws.readText(join(ws.root, f));
+    if (!text) continue;
+    const block = /console_scripts['"]?\s*[:=]\s*([\s\S]{0,4000}?)(?:\]|\n\S|\n\s*\n|$)/.exec(text)?.[1] ?? '';
+    for (const m of block.matchAll(/['"]?([\w.-]+)\s*=\s*([\w.]+\s*:\s*\w+)['"]?/g)) add(m[1], m[2]);
+  }
+  return out;
 }
 
 const UNSET = '\u0001';
@@ -192,7 +221,13 @@ function readCommand(words: Word[], ctx: Ctx): Omit<LaunchCommand, 'source' | 'f
   } else if (base === 'torchrun') launcher = 'torchrun';
   else if (base === 'accelerate' && rest[0] === 'launch') { launcher = 'accelerate'; rest = rest.slice(1); }
   else if (base === 'deepspeed') launcher = 'deepspeed';
-  else return undefined;
+  else {
+    const cs = consoleScripts(ctx.ws).get(base);
+    if (!cs) return undefined;
+    const found = ctx.ws.findModule(cs.module, [ctx.ws.root]);
+    const script = found?.path;
+    return script ? { script, argv: rest, world: 1, launcher: 'python', entry: cs, ...(env.size ? { env: Object.fromEntries([...env].filter(([k]) => !ctx.env.has(k) || ctx.env.get(k) !== env.get(k))) } : {}) } : undefined;
+  }
 
   // The launcher's options run up to the script word (the first *.py) or `-m module` / `--module module`.
   let scriptWord: ArgWord | undefined;
