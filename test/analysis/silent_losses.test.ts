@@ -191,6 +191,8 @@ test('a model built by a library oomlens does not model is said at file level', 
     ['from stable_baselines3 import PPO\nmodel = PPO("MlpPolicy", "CartPole-v1")\nmodel.learn(10000)\n', 'stable-baselines3'],
     ['from detectron2.engine import DefaultTrainer\ntrainer = DefaultTrainer(cfg)\ntrainer.train()\n', 'detectron2'],
     ['from ultralytics import YOLO\nmodel = YOLO("yolov8n.pt")\nmodel.train(data="coco8.yaml")\n', 'ultralytics'],
+    // absl's app.run of a partial of jaxline's platform.main (jax_privacy's experiments).
+    ['import functools\nfrom absl import app\nfrom jaxline import experiment, platform\nclass Experiment(experiment.AbstractExperiment):\n    pass\nif __name__ == "__main__":\n    app.run(functools.partial(platform.main, Experiment))\n', 'jaxline'],
   ]) {
     const r = await analyze(src, { device: 't4', versions: {} });
     assert.equal(r.models.length, 0);

@@ -411,7 +411,7 @@ if __name__ == "__main__":
   for (const decl of [
     { 'pyproject.toml': '[project]\nname = "tool"\n[project.scripts]\nmytool = "pkg.cli:main"\n' },
     { 'setup.py': 'from setuptools import setup\nsetup(name="tool", entry_points={"console_scripts": ["mytool = pkg.cli:main"]})\n' },
-  ]) {
+  ] as Record<string, string>[]) {
     const root = project({ ...decl, 'pkg/__init__.py': '', 'pkg/cli.py': cli, 'run.sh': 'mytool --hidden 64 --layers 3\n' });
     try {
       const r = await paramsOf(root, 'pkg/cli.py');

@@ -7,7 +7,8 @@
  *   environment's spaces, stable_baselines3/common/policies.py);
  * - detectron2 (`DefaultTrainer(cfg)`, `build_model(cfg)`: the model from the config's META_ARCHITECTURE,
  *   detectron2/modeling/meta_arch/build.py);
- * - ultralytics (`YOLO("yolov8n.pt")`), mmdetection (`init_detector`, `build_detector`).
+ * - ultralytics (`YOLO("yolov8n.pt")`), mmdetection (`init_detector`, `build_detector`);
+ * - jaxline (`platform.main(Experiment, argv)`: the experiment's networks are made inside jaxline's training loop).
  */
 import type { Interpreter } from '../interp/interp';
 import { unknown } from '../interp/values';
@@ -17,9 +18,12 @@ const BUILDERS: [RegExp, string][] = [
   [/^detectron2(\.[a-z_]+)*\.(DefaultTrainer|build_model|DefaultPredictor)$/, 'detectron2 builds the model from the config\'s META_ARCHITECTURE'],
   [/^ultralytics(\.[a-z_]+)*\.(YOLO|RTDETR|SAM|NAS)$/, 'ultralytics builds the model from its weights or YAML'],
   [/^mmdet(\.[a-z_]+)*\.(init_detector|build_detector)$/, 'mmdetection builds the detector from its config'],
+  // jaxline (jaxline/platform.py main → train.train): the experiment class is built and stepped by jaxline itself,
+  // from the ml_collections config that `--config` names.
+  [/^jaxline(\.[a-z_]+)*\.platform\.main$|^jaxline\.platform\.main$/, 'jaxline builds and steps the experiment class it is given'],
 ];
 
-export const LIBRARY_MODEL = /is built by (?:stable-baselines3|detectron2|ultralytics|mmdetection)/;
+export const LIBRARY_MODEL = /is built by (?:stable-baselines3|detectron2|ultralytics|mmdetection|jaxline)/;
 
 export function installUnmodelled(it: Interpreter): void {
   it.externPrefixes.push(['', (_i, _self, _c, node, fnv) => {

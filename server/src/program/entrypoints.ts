@@ -757,6 +757,9 @@ function callWithDefaults(it: Interpreter, target: Value | undefined, node: Synt
     return it.call(target, { args: args.slice(0, positional), kw: new Map() }, node);
   }
   if (target.t === 'class') return it.call(target, { args: [], kw: new Map() }, node);
+  // A library function or a partial of one (`app.run(functools.partial(platform.main, Experiment))`): called with
+  // what the runner passes (absl: argv).
+  if (target.t === 'extern') return it.call(target, { args, kw: new Map() }, node);
   return unknown(`entry point ${describe(target)} is not followed`, it.span(node));
 }
 
