@@ -532,6 +532,46 @@ hps = HParams(**json.loads('{"data": {"n_vocab": 50}, "model": {"hidden": 16, "l
 model = Synth(hps.data["n_vocab"], **hps.model)
 `,
   },
+  {
+    // DeepLabV3+ backbone surgery (VainF/DeepLabV3Plus-Pytorch network/modeling.py): slices of a Sequential become
+    // new Sequentials on new attributes, the original is set to None, and the children are re-wrapped in an
+    // nn.ModuleDict subclass. A slice was a plain list (lost), and the cut backbone a model of its own.
+    name: 'slices of a Sequential are Sequentials; a backbone re-wrapped by its children is a part of the model',
+    model: 'Seg',
+    src: `
+from collections import OrderedDict
+
+class Backbone(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.features = nn.Sequential(*[nn.Conv2d(16, 16, 3, padding=1) for _ in range(8)])
+        self.classifier = nn.Linear(16, 1000)
+
+class Getter(nn.ModuleDict):
+    def __init__(self, model):
+        layers = OrderedDict()
+        for name, module in model.named_children():
+            layers[name] = module
+        super().__init__(layers)
+
+class Seg(nn.Module):
+    def __init__(self, backbone, head):
+        super().__init__()
+        self.backbone = backbone
+        self.classifier = head
+
+def build():
+    backbone = Backbone()
+    backbone.low_level_features = backbone.features[0:4]
+    backbone.high_level_features = backbone.features[4:-1]
+    backbone.mid = nn.ModuleList(list(backbone.features))[2:3]
+    backbone.features = None
+    backbone.classifier = None
+    return Seg(Getter(backbone), nn.Conv2d(16, 21, 1))
+
+model = build()
+`,
+  },
 ];
 
 /** Runs every snippet under PyTorch on the meta device; returns {params, buffers} per snippet. */
@@ -841,4 +881,10 @@ model.load_state_dict(state)
   const cuda = await analyze(src('torch.load("weights.pt", map_location="cuda")'), { device: 'a100-80gb' });
   const load2 = cuda.models.find((m) => m.facts.name === 'Pair')!.estimate.phases.find((p) => p.phase === 'load')!;
   assert.equal(load2.breakdown.filter((b) => /^state dict/.test(b.label)).reduce((a, b) => a + b.bytes, 0), 8_396_800);
+});
+
+test('a backbone whose modules a model took over without holding it is a part, not a model of its own', async () => {
+  const s = SNIPPETS.find((x) => x.model === 'Seg')!;
+  const r = await analyze(HEADER + s.src, { device: 'a100-80gb', versions: {} });
+  assert.deepEqual(r.models.map((m) => m.facts.name), ['Seg']);
 });

@@ -13,7 +13,7 @@ import { indexShape, type Index } from './shapes';
 import { type InstV, type TensorV, type Value, NONE, describe, int, num, str, unknown } from './values';
 import { markBackendStart } from '../frameworks/jax/runtime';
 import { strFormat } from './strings';
-import { keyEq } from './interp';
+import { keyEq, linearize } from './interp';
 
 /** Random draws made inside the outermost jitted call now running (set by jax.jit's handler). */
 export const JIT_RANDOM_DRAWS = 'jitRandomDraws';
@@ -64,7 +64,18 @@ export function installArrays(it: Interpreter): void {
     if (obj.t === 'inst' && obj.items) {
       const i = num(key);
       if (i !== undefined) return obj.items[i < 0 ? obj.items.length + i : i] ?? unknown('index out of range', it.span(node));
-      if (key.t === 'slice') return it.getItem({ t: 'list', items: obj.items }, key, node);
+      if (key.t === 'slice') {
+        const part = it.getItem({ t: 'list', items: obj.items }, key, node);
+        // A slice of an nn.Sequential / nn.ModuleList is a new container of the same class holding those modules
+        // (torch/nn/modules/container.py Sequential.__getitem__: `self.__class__(OrderedDict(list(self._modules.items())[idx]))`;
+        // ModuleList: `self.__class__(list(self._modules.values())[idx])`): assigned to an attribute, it registers them.
+        const base = linearize(obj.cls).flatMap((k) => k.bases).find((b) => b.t === 'extern' && /^torch\.nn\.(modules\.container\.)?(Sequential|ModuleList)$/.test(b.name));
+        const kind = obj.cls.name === 'Sequential' || obj.cls.name === 'ModuleList' ? obj.cls.name : base?.t === 'extern' ? base.name.split('.').pop() : undefined;
+        // The library class itself is made by its handler; a program's subclass by its own class.
+        const ctor: Value = base ? obj.cls : { t: 'extern', name: `torch.nn.${kind}` };
+        if (part.t === 'list' && kind) return it.call(ctor, kind === 'Sequential' ? { args: part.items, kw: new Map() } : { args: [part], kw: new Map() }, node);
+        return part;
+      }
     }
     if (obj.t === 'inst' && obj.attrs.has('__dict__')) return it.getItem(obj.attrs.get('__dict__')!, key, node);
     if (obj.t === 'extern' && obj.name === '__devices__') return obj;
