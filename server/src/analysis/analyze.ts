@@ -290,7 +290,8 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
       const byTensor = new Map<number, ModelRecord[]>();
       for (const r of torchInsts) {
         const ids = new Set<number>();
-        visitTensors(r.result!, (t) => { if (t.role === 'param' || t.role === 'buffer') ids.add(t.id); });
+        const mt = moduleTensors(r.result!);
+        for (const t of [...mt.params, ...mt.buffers]) ids.add(t.id);
         held.set(r, ids);
         for (const id of ids) { const l = byTensor.get(id); if (l) l.push(r); else byTensor.set(id, [r]); }
       }
@@ -754,3 +755,4 @@ function firstJaxImport(tree: Tree, text: string): { start: number; end: number 
   }
   return undefined;
 }
+
