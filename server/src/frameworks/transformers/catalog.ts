@@ -29,7 +29,11 @@ export interface HfConfig {
   [k: string]: unknown;
 }
 
-export interface CheckpointEntry { id: string; config: HfConfig; source: string }
+export interface CheckpointEntry {
+  id: string; config: HfConfig; source: string;
+  /** Matched by its full id only (a re-upload's short name, "llama-2-7b", says nothing of another organisation's). */
+  exactOnly?: boolean;
+}
 
 export interface ModuleSize {
   name: string;
@@ -196,7 +200,7 @@ for (const [orig, copies] of UNSLOTH_COPIES) {
   for (const id of copies) {
     if (/-unsloth-bnb-4bit$/.test(id)) continue;
     const config = /-bnb-4bit$/.test(id) ? { ...e.config, quantization_config: BNB_4BIT_NF4 } : { ...e.config };
-    TABLE.push({ id, source: `${src(id)} (a copy of ${orig}: unsloth/models/mapper.py)`, config });
+    TABLE.push({ id, source: `${src(id)} (a copy of ${orig}: unsloth/models/mapper.py)`, config, exactOnly: true });
   }
 }
 /** The original of an unsloth re-upload (`unsloth/llama-3-8b-bnb-4bit` → `meta-llama/Meta-Llama-3-8B`), dynamic quants included. */
@@ -221,7 +225,7 @@ export function lookupCheckpoint(id: string): CheckpointEntry | undefined {
   // name, so it is not matched by its last segment ("/model/llama-13b-hf" may hold anything).
   if (/^(\/|\.{1,2}\/|~|[a-z]:[\\/])/.test(key) || key.split('/').length > 2) return undefined;
   const name = key.split('/').pop()!;
-  const hits = TABLE.filter((e) => e.id.toLowerCase().split('/').pop() === name);
+  const hits = TABLE.filter((e) => !e.exactOnly && e.id.toLowerCase().split('/').pop() === name);
   // Ids differing only by organisation share a config, so any hit will do.
   return hits[0];
 }
