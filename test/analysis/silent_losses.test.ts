@@ -199,3 +199,29 @@ test('a model built by a library oomlens does not model is said at file level', 
     assert.ok(r.unknowns.some((u) => u.what === 'model' && u.reason.includes(`built by ${lib}`)), `${lib}: ${JSON.stringify(r.unknowns)}`);
   }
 });
+
+// A training step whose parameters belong to no reported model (kohya-ss/sd-scripts' LoRA network, attached by
+// replacing the forwards of the pipeline's layers; docs/accuracy.md "Nine more reports replayed"; here a prompt
+// embedding trained against two frozen models, as textual inversion does): the models were "load fits" and the file
+// "All checks passed", for a run that ran out of memory in that step.
+test('a training step no reported model accounts for is a file-level unknown, not "all checks passed"', async () => {
+  const r = await analyze(`import torch
+import torch.nn as nn
+
+vae = nn.Sequential(nn.Linear(512, 512), nn.Linear(512, 512)).cuda()
+text = nn.Sequential(nn.Linear(256, 256), nn.Linear(256, 512)).cuda()
+prompt = nn.Parameter(torch.zeros(8, 512, device="cuda"))
+opt = torch.optim.AdamW([prompt], lr=1e-4)
+for step in range(10):
+    with torch.no_grad():
+        latents = vae(torch.randn(8, 512, device="cuda"))
+        cond = text(torch.randn(8, 256, device="cuda"))
+    loss = ((latents + cond) * prompt).sum()
+    loss.backward()
+    opt.step()
+    opt.zero_grad()
+`, { device: 't4', versions: {} });
+  assert.equal(r.models.length, 2);
+  assert.ok(!r.models.some((m) => m.estimate.phases.some((p) => p.phase === 'training')));
+  assert.ok(r.unknowns.some((u) => u.what === 'training step' && /torch\.optim\.AdamW trains parameters that belong to no model/.test(u.reason)), JSON.stringify(r.unknowns));
+});

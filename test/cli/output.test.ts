@@ -73,6 +73,13 @@ test('exit status and summary tell the truth', () => {
   assert.match(p.out, /No model found: 1 file analysed, 0 models found; nothing to check\./);
   assert.doesNotMatch(p.out, /All checks passed/);
 
+  // A training step no reported model accounts for: the step is not sized, so nothing "passed".
+  const step = tmp();
+  writeFileSync(join(step, 'train.py'), 'import torch\nimport torch.nn as nn\na = nn.Sequential(nn.Linear(8, 8), nn.Linear(8, 8)).cuda()\nb = nn.Sequential(nn.Linear(8, 8), nn.Linear(8, 8)).cuda()\np = nn.Parameter(torch.zeros(8, device="cuda"))\nopt = torch.optim.AdamW([p])\nfor _ in range(3):\n    with torch.no_grad():\n        h = a(torch.randn(2, 8, device="cuda")) + b(torch.randn(2, 8, device="cuda"))\n    (h * p).sum().backward()\n    opt.step()\n');
+  const st = run(['check', step]);
+  assert.match(st.out, /a training step is not sized/);
+  assert.doesNotMatch(st.out, /All checks passed/);
+
   const sel = run(['check', 'examples', '--select', 'OOM999']);
   assert.equal(sel.code, 2);
   assert.match(sel.err, /--select: unknown rule code OOM999; known codes: OOM001, /);

@@ -363,6 +363,16 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
       models.push({ report: { facts, estimate: estimate(facts, spec), ...(origin ? { origin } : {}), ...(run && !declared.has(rec) ? { run } : {}) }, record: rec });
     }
 
+    // A training step that runs (a backward pass, then an optimizer step) while no model oomlens reports has a
+    // training phase: the parameters it trains belong to no reported model (a LoRA network attached by replacing the
+    // forwards of a pipeline's layers, an optimizer over parameters oomlens could not resolve). Said at file level, so
+    // "All checks passed" is not the answer for the step where the memory goes.
+    const prog = trainingProgram(it);
+    if (models.length && prog.backward.length && prog.optimizers.length && !models.some((m) => m.report.facts.phases.some((p) => p.phase === 'training'))) {
+      const o = prog.optimizers[0];
+      const what = o.paramsUnknown ? `parameters oomlens could not resolve (${o.paramsUnknown})` : 'parameters that belong to no model oomlens reports';
+      unknowns.push({ what: 'training step', reason: `a training step runs (${o.callee} trains ${what}): its memory is not sized, and no model here has a training phase`, span: prog.backward[0] });
+    }
     // A program that stops at a `raise` before building anything: "no model found" says where it stopped.
     if (!models.length) {
       for (const u of it.unknowns) {

@@ -262,6 +262,9 @@ function checkText(outcomes: Outcome[], counts: { errors: number; internal: numb
     summary = `No findings, but not every file was checked: ${scope}.${tail}`;
   } else if (unknownVerdicts) {
     summary = `No findings: ${scope}; ${plural(unknownVerdicts, 'model')} with sizes unknown (see "unknown" above).`;
+  } else if (analysed.some((o) => o.result!.unknowns.some((u) => u.what === 'training step'))) {
+    // A training step that no reported model accounts for: the peak it makes is not known, so nothing "passed".
+    summary = `No findings: ${scope}; a training step is not sized (see "unknown" above).`;
   } else {
     summary = `All checks passed: ${scope}, no findings.`;
   }
