@@ -422,6 +422,31 @@ if __name__ == "__main__":
   }
 });
 
+test('ml_collections config_flags imported as its module (`from ml_collections.config_flags import config_flags`) reads --config', async () => {
+  const root = project({
+    'configs/small.py': 'import ml_collections\n\ndef get_config():\n    c = ml_collections.ConfigDict()\n    c.model = ml_collections.ConfigDict()\n    c.model.nf = 64\n    return c\n',
+    'main.py': `from absl import app, flags
+from ml_collections.config_flags import config_flags
+import torch.nn as nn
+
+FLAGS = flags.FLAGS
+config_flags.DEFINE_config_file("config", None, "Training configuration.", lock_config=True)
+flags.mark_flags_as_required(["config"])
+
+def main(argv):
+    nf = FLAGS.config.model.nf
+    model = nn.Sequential(nn.Linear(nf, nf), nn.Linear(nf, 10))
+
+if __name__ == "__main__":
+    app.run(main)
+`,
+    'run.sh': 'python main.py --config configs/small.py --config.model.nf=128\n',
+  });
+  try {
+    assert.equal((await paramsOf(root, 'main.py')).count, 128 * 128 + 128 + 128 * 10 + 10);
+  } finally { rmSync(root, { recursive: true, force: true }); }
+});
+
 test('hydra command-line overrides: group=option picks the config file, key.sub=value sets a value', async () => {
   const root = project({
     'conf/config.yaml': 'defaults:\n  - model: small\n  - _self_\nbatch: 8\n',

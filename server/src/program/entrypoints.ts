@@ -265,7 +265,7 @@ export function installEntryPoints(it: Interpreter): void {
     const at = flagsObj.keys.findIndex((k) => k.t === 'str' && k.v === name);
     if (at >= 0) flagsObj.vals[at] = v; else { flagsObj.keys.push(str(name)); flagsObj.vals.push(v); }
   };
-  reg('ml_collections.config_flags.DEFINE_config_file', (_s, c, node) => {
+  const defineConfigFile = (c: CallArgs, node: SyntaxNode): Value => {
     const name = kwOr(c, 'name', 0);
     const dflt = kwOr(c, 'default', 1);
     if (name?.t !== 'str') return NONE;
@@ -278,7 +278,10 @@ export function installEntryPoints(it: Interpreter): void {
     }
     setFlag(name.v, configFile(dflt.v, node));
     return holder(name.v);
-  });
+  };
+  // `from ml_collections import config_flags` and `from ml_collections.config_flags import config_flags` (the
+  // package re-exports its module's functions: ml_collections/config_flags/__init__.py) name the same functions.
+  for (const m of ['ml_collections.config_flags', 'ml_collections.config_flags.config_flags']) reg(`${m}.DEFINE_config_file`, (_s, c, node) => defineConfigFile(c, node));
   const configFile = (spec: string, node: SyntaxNode): Value => {
     const [file, arg] = spec.split(':');
     const abs = it.loader?.locate(file);
@@ -329,7 +332,7 @@ export function installEntryPoints(it: Interpreter): void {
       setFlag(name, kind === 'config_file' ? configFile(value, node) : byKind(kind, value));
     }
   };
-  reg('ml_collections.config_flags.DEFINE_config_dict', (_s, c) => {
+  for (const m of ['ml_collections.config_flags', 'ml_collections.config_flags.config_flags']) reg(`${m}.DEFINE_config_dict`, (_s, c) => {
     const name = kwOr(c, 'name', 0);
     if (name?.t === 'str') setFlag(name.v, kwOr(c, 'config', 1) ?? NONE);
     return name?.t === 'str' ? holder(name.v) : NONE;
