@@ -239,7 +239,10 @@ export function installConfigFiles(it: Interpreter): void {
   for (const n of ['ml_collections.ConfigDict', 'ml_collections.config_dict.ConfigDict', 'ml_collections.FrozenConfigDict',
     'easydict.EasyDict', 'addict.Dict', 'yacs.config.CfgNode', 'types.SimpleNamespace', 'argparse.Namespace',
     // munch.Munch: a dict whose keys are also attributes (clovaai/stargan-v2 keeps its networks in one).
-    'munch.Munch', 'munch.DefaultMunch', 'box.Box', 'attrdict.AttrDict']) {
+    'munch.Munch', 'munch.DefaultMunch', 'box.Box', 'attrdict.AttrDict',
+    // TensorFlow 1's HParams(**kwargs) (tensorflow/contrib/training/python/training/hparam.py): a keyword bag whose
+    // names are attributes (NVIDIA/tacotron2's hparams.py); `hparams.parse("a=1,b=2")` is read like update_from_string.
+    'tensorflow.contrib.training.HParams', 'tensorflow.compat.v1.contrib.training.HParams', 'tensorflow.contrib.training.python.training.hparam.HParams']) {
     reg(n, (_s, c) => {
       const base = c.args[0];
       const out: Value = base?.t === 'dict' ? asAttrs(base) : { t: 'dict', keys: [], vals: [], attrs: true };

@@ -17,7 +17,7 @@ import { checkpointDir, readLocalConfig, readLocalSubfolder, readLocalWeights, S
 import { lookupComponent } from '../diffusers/catalog';
 import { defaultLoadDType, dtypeKeyword, KNOWN_MODEL_TYPES, lookupCheckpoint, moduleSizes, type HfConfig, type ModuleSize } from './catalog';
 import { keywordSlot } from '../args';
-import { linearize, type Interpreter } from '../../interp/interp';
+import { linearize, type CallArgs, type Interpreter } from '../../interp/interp';
 import type { SyntaxNode } from '../../interp/parser';
 import { type ClassV, type InstV, type Value, NONE, describe, unknown } from '../../interp/values';
 import { linearLayout, type ModelLayout } from './linears';
@@ -281,7 +281,7 @@ export function installTransformers(it: Interpreter): void {
   // config.update_from_string("n_embd=10,resid_pdrop=0.2") (configuration_utils.py, run_clm's --config_overrides):
   // each value cast to the type of the attribute it replaces (bool, int, float, str); an attribute that is
   // missing or of another type makes transformers raise, so that field is unknown here.
-  it.externs.set('builtins.dict.update_from_string', (_i, self, c, node) => {
+  const updateFromString = (_i: Interpreter, self: Value | undefined, c: CallArgs, node: SyntaxNode): Value => {
     if (self?.t !== 'dict' || !self.attrs) return unknown('update_from_string on a value that is not a config oomlens reads', it.span(node));
     const sv = c.args[0] ?? c.kw.get('update_str');
     const keyOf = (k: string) => (self.aliases && Object.hasOwn(self.aliases, k) ? self.aliases[k] : k);
@@ -307,6 +307,12 @@ export function installTransformers(it: Interpreter): void {
       if (i >= 0) self.vals[i] = v; else { self.keys.push({ t: 'str', v: k }); self.vals.push(v); }
     }
     return NONE;
+  };
+  it.externs.set('builtins.dict.update_from_string', updateFromString);
+  // TF1 HParams.parse("name=value,...") (hparam.py parse_values): each value cast to the type of the existing one.
+  it.externs.set('builtins.dict.parse', (i, self, c, node) => {
+    const r = updateFromString(i, self, c, node);
+    return r.t === 'none' ? self ?? NONE : r;
   });
   // CONFIG_MAPPING["gpt2"] (configuration_auto.py, as run_clm.py uses it): that model_type's config class.
   const prevItem = it.externs.get('__getitem__');
