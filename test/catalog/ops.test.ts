@@ -187,3 +187,12 @@ test('convolution output sizes', () => {
   assert.deepEqual(arr(call('jax.lax.conv_general_dilated', [A([1, 3, 32, 32]), A([16, 3, 3, 3]), [1, 1], 'SAME'])).shape, [1, 16, 32, 32]);
   assert.deepEqual(arr(call('jax.lax.conv_general_dilated', [A([1, 3, 32, 32]), A([16, 3, 3, 3]), [2, 2], 'VALID'])).shape, [1, 16, 15, 15]);
 });
+
+test('qr: Q (…, m, k) and R (…, k, n), k = min(m, n) in the reduced mode; complete makes Q square', () => {
+  const r = call('torch.linalg.qr', [A([5, 6, 4])]);
+  assert.equal(r.kind, 'arrays');
+  assert.deepEqual((r as { items: { shape: Dim[] }[] }).items.map((x) => x.shape), [[5, 6, 4], [5, 4, 4]]);
+  const c = call('torch.linalg.qr', [A([6, 4])], { mode: 'complete' });
+  assert.deepEqual((c as { items: { shape: Dim[] }[] }).items.map((x) => x.shape), [[6, 6], [6, 4]]);
+  assert.equal(call('torch.qr', [A([3])]).kind, 'unknown');
+});

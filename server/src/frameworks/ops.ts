@@ -831,6 +831,23 @@ const RAW: OpEntry[] = [
     },
   },
   {
+    // QR of a (batch of) matrices: Q [..., m, k] and R [..., k, n], k = min(m, n), in the "reduced" mode (the default of
+    // torch.linalg.qr and of torch.qr's some=True; "complete" makes Q [..., m, m] and R [..., m, n]). glow-tts
+    // initialises its invertible 1×1 convolutions with `torch.qr(torch.FloatTensor(c, c).normal_())[0]`.
+    names: ['torch.linalg.qr', 'torch.qr', 'torch.Tensor.qr', 'jax.numpy.linalg.qr'], signature: ['A', 'mode'],
+    citation: 'torch.linalg.qr docs (2.1): mode="reduced" default, Q (*, m, k), R (*, k, n), k = min(m, n); torch.qr(some=True) the same; jax.numpy.linalg.qr mode="reduced"',
+    result: (a) => {
+      const x = a.A ?? a.self ?? a.input ?? a.a;
+      if (!isArr(x) || x.shape.length < 2) return unk('qr of an operand that is not a known matrix');
+      const m = x.shape[x.shape.length - 2], n = x.shape[x.shape.length - 1];
+      const batch = x.shape.slice(0, -2);
+      const complete = a.mode === 'complete' || a.some === false;
+      if (typeof m !== 'number' || typeof n !== 'number') return unk('qr of a matrix whose size is not known');
+      const k = complete ? m : Math.min(m, n);
+      return { kind: 'arrays', items: [{ shape: [...batch, m, k], dtype: x.dtype }, { shape: [...batch, k, n], dtype: x.dtype }] };
+    },
+  },
+  {
     // A tuple of views, one per index along dim, each without that dimension (timm's `q, k, v = qkv.unbind(0)`).
     names: ['torch.unbind', 'torch.Tensor.unbind'], citation: 'torch.unbind docs (2.1): "Returns a tuple of all slices along a given dimension, already without it"; views', signature: ['input', 'dim'],
     result: (a) => {
