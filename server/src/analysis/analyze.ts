@@ -280,10 +280,11 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
         for (const r of rs) if (r !== o && !parts.has(r) && !partsOf(r.result!).has(o.result)) parts.add(r);
       }
     }
-    // A module whose modules another model took over without holding the module itself (a backbone cut up and
-    // re-wrapped: `IntermediateLayerGetter(backbone)` builds an nn.ModuleDict of its children, DeepLabV3's
-    // `_segm_resnet`): every tensor it holds is held by that model, which holds more. Found through an index of the
-    // candidates by tensor, bounded.
+    // A module whose modules a model built after it took over without holding the module itself (a backbone cut up
+    // and re-wrapped, then handed on: DeepLabV3's `_segm_resnet` puts `IntermediateLayerGetter(backbone)` in the
+    // model it returns): every tensor it holds is held by that later model, which holds more. A smaller module built
+    // from an earlier one (DETR's `IntermediateLayerGetter(resnet50())` as the body) is not a part of it. Found
+    // through an index of the candidates by tensor, bounded.
     const torchInsts = candidates.filter((r) => r.framework === 'torch' && r.result?.t === 'inst' && !parts.has(r));
     if (torchInsts.length > 1 && torchInsts.length <= 200) {
       const held = new Map<ModelRecord, Set<number>>();
@@ -295,13 +296,14 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
         held.set(r, ids);
         for (const id of ids) { const l = byTensor.get(id); if (l) l.push(r); else byTensor.set(id, [r]); }
       }
+      const order = new Map(candidates.map((r, i) => [r, i]));
       for (const r of torchInsts) {
         const ids = held.get(r)!;
         const first = ids.values().next();
         if (first.done) continue;
         for (const o of byTensor.get(first.value) ?? []) {
           const big = held.get(o)!;
-          if (o === r || parts.has(o) || big.size <= ids.size) continue;
+          if (o === r || parts.has(o) || big.size <= ids.size || order.get(o)! < order.get(r)!) continue;
           let all = true;
           for (const id of ids) if (!big.has(id)) { all = false; break; }
           if (all) { parts.add(r); break; }
