@@ -100,3 +100,13 @@ model, tok = FastLanguageModel.from_pretrained(model_name=sys.argv[1], load_in_4
 `, 't4');
   assert.ok([...r.unknowns, ...r.models.flatMap((m) => m.facts.unknowns)].some((u) => /FastLanguageModel\.from_pretrained|not known/.test(u.reason)), JSON.stringify(r.unknowns));
 });
+
+// unsloth's own notebooks fine-tune Gemma-2-9B and Qwen2.5-7B on a free T4 (unslothai/notebooks nb/*-Alpaca.ipynb):
+// counted the transformers way, their float32 logits and loss gradients alone made a false OOM001 on the T4.
+test('an unsloth model\'s training has no vocabulary-sized logits: the fused cross-entropy is an unknown', async () => {
+  const r = await run(script(1024), 't4', LLAMA);
+  const tr = r.models[0].estimate.phases.find((p) => p.phase === 'training')!;
+  assert.ok(!tr.breakdown.some((b) => /logits|log-probs|cross-entropy/.test(b.label)), JSON.stringify(tr.breakdown.map((b) => b.label)));
+  assert.ok(tr.unknowns.some((u) => /unsloth_fused_ce_loss/.test(u.reason)));
+  assert.equal(tr.fits, null);
+});

@@ -1562,7 +1562,13 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
       mk('logits', `logits [${shape.batch}, ${shape.seq}, ${seqCls}] (${computeDtype}): sequence classification, ${seqCls} labels`, shape.batch * shape.seq * seqCls * e, 'activation', { kind: 'device', index: 0 }, shape.span,
         `b·s·num_labels·${e} B (an upper bound: encoders classify the pooled [b, h] only)`, 'transformers modeling_layers.py GenericForSequenceClassification.forward');
     }
-    if (arch.vocab && ce && seqCls === undefined) {
+    // unsloth's training forward never makes the logits: with labels it computes the loss from the hidden states in
+    // chunks (unsloth/models/llama.py CausalLM_fast_forward → unsloth_fused_ce_loss, target_gb=None: the chunk is
+    // sized from the memory it finds free), so the vocabulary-sized terms below are not there and its own working
+    // memory is an unknown.
+    const unslothCe = hfLoad?.library === 'unsloth' && arch.vocab && ce && seqCls === undefined;
+    if (unslothCe) unknowns.push({ what: 'loss', reason: 'unsloth computes the cross-entropy from the hidden states in chunks sized from the free memory (unsloth_fused_ce_loss): the logits are never made, and the chunks\' working memory is not sized', span: shape.span });
+    if (arch.vocab && ce && seqCls === undefined && !unslothCe) {
       // Logits in the compute dtype; log-probs in float32 under autocast (log_softmax is on autocast's fp32 list).
       // A transformers model's own loss upcasts the logits (loss/loss_utils.py ForCausalLMLoss: `logits = logits.float()`,
       // v5.23), so its log-softmax and the loss's gradients are float32 whatever the model's dtype, as under autocast.

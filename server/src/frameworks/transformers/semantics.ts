@@ -30,7 +30,7 @@ export interface HfLoad {
   /** Offset after the call's last argument (to insert keywords; frameworks/args.ts keywordSlot). */
   insertAt: number;
   /** The library whose from_pretrained this is (absent: transformers). */
-  library?: 'diffusers';
+  library?: 'diffusers' | 'unsloth';
   /** Whether the call already has arguments (a comma is needed before a new keyword). */
   hasArgs: boolean;
   /** The local name of the `torch` module at the call, if the program imported it there. */
@@ -476,7 +476,7 @@ export interface ResolvedCheckpoint {
   /** Shown with the checkpoint name (`unet` of `runwayml/stable-diffusion-v1-5`). */
   subfolder?: string;
   /** The library whose from_pretrained this is (absent: transformers). */
-  library?: 'diffusers';
+  library?: 'diffusers' | 'unsloth';
 }
 
 /** from_pretrained's own keyword arguments (modeling_utils.py PreTrainedModel.from_pretrained), not config fields. */

@@ -26,7 +26,7 @@ import type { SyntaxNode } from '../../interp/parser';
 import { type Value, NONE, str } from '../../interp/values';
 import { trainingProgram } from '../../phases/training';
 import { unslothOriginal } from '../transformers/catalog';
-import { loadWithDtype } from '../transformers/semantics';
+import { hfLoadOf, loadWithDtype } from '../transformers/semantics';
 
 const CLASSES = ['FastLanguageModel', 'FastModel', 'FastLlamaModel', 'FastMistralModel', 'FastQwen2Model', 'FastGemmaModel', 'FastGemma2Model'];
 const DEFAULT_TARGETS = ['q_proj', 'k_proj', 'v_proj', 'o_proj', 'gate_proj', 'up_proj', 'down_proj'];
@@ -84,6 +84,9 @@ function fromPretrained(it: Interpreter, cls: string, c: CallArgs, node: SyntaxN
   const dynamic = /-unsloth-bnb-4bit$/i.test(name);
   const id = dynamic ? (unslothOriginal(name) ?? name) : name;
   const model = loadWithDtype(it, 'AutoModelForCausalLM', id, kw, node, dtype);
+  // Its training forward is unsloth's (the fused cross-entropy: phases/training.ts).
+  const load = hfLoadOf(model);
+  if (load) load.library = 'unsloth';
   const rec = model.t === 'inst' ? it.memory.lastFinishedWithResult(model) : undefined;
   if (rec) {
     if (dynamic && quant4) rec.unknowns.push({ what: 'parameters', reason: `"${name}" is an unsloth dynamic 4-bit quant: some layers, which unsloth does not list, stay 16-bit; they are counted as 4-bit (a lower bound)`, span: it.span(node) });
