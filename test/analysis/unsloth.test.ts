@@ -110,3 +110,13 @@ test('an unsloth model\'s training has no vocabulary-sized logits: the fused cro
   assert.ok(tr.unknowns.some((u) => /unsloth_fused_ce_loss/.test(u.reason)));
   assert.equal(tr.fits, null);
 });
+
+test('FastVisionModel: a checkpoint outside the table is a model of unknown size, not "no model found"', async () => {
+  const r = await run(`from unsloth import FastVisionModel
+model, tokenizer = FastVisionModel.from_pretrained("unsloth/Qwen2-VL-7B-Instruct", load_in_4bit=True)
+model = FastVisionModel.get_peft_model(model, r=16)
+`, 't4');
+  assert.equal(r.models.length, 1);
+  assert.equal(r.models[0].facts.paramCount, null);
+  assert.ok(r.models[0].estimate.phases.every((p) => p.fits === null));
+});

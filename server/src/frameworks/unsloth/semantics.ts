@@ -28,7 +28,7 @@ import { trainingProgram } from '../../phases/training';
 import { unslothOriginal } from '../transformers/catalog';
 import { hfLoadOf, loadWithDtype } from '../transformers/semantics';
 
-const CLASSES = ['FastLanguageModel', 'FastModel', 'FastLlamaModel', 'FastMistralModel', 'FastQwen2Model', 'FastGemmaModel', 'FastGemma2Model'];
+const CLASSES = ['FastLanguageModel', 'FastModel', 'FastVisionModel', 'FastLlamaModel', 'FastMistralModel', 'FastQwen2Model', 'FastGemmaModel', 'FastGemma2Model'];
 const DEFAULT_TARGETS = ['q_proj', 'k_proj', 'v_proj', 'o_proj', 'gate_proj', 'up_proj', 'down_proj'];
 /** from_pretrained's max_seq_length per model (get_peft_model's offloading threshold reads it). */
 const MAX_SEQ = new WeakMap<object, number>();
