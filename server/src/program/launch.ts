@@ -68,21 +68,26 @@ export interface LaunchCommand {
  * setup.cfg `[options.entry_points] console_scripts`, setup.py `entry_points={"console_scripts": ["name = mod:func"]}`
  * (setuptools docs, "Entry points"). pip installs each as a command that imports `mod` and calls `func()`.
  */
+const SCRIPTS = new WeakMap<Workspace, { texts: (string | undefined)[]; map: Map<string, { module: string; func: string }> }>();
 function consoleScripts(ws: Workspace): Map<string, { module: string; func: string }> {
+  // Read once per version of the three files (a shell script's every command line asks).
+  const texts = ['pyproject.toml', 'setup.py', 'setup.cfg'].map((f) => ws.readText(join(ws.root, f)));
+  const memo = SCRIPTS.get(ws);
+  if (memo && memo.texts.every((t, i) => t === texts[i])) return memo.map;
   const out = new Map<string, { module: string; func: string }>();
+  SCRIPTS.set(ws, { texts, map: out });
   const add = (name: string, target: string) => {
     const m = /^\s*([\w.]+)\s*:\s*([\w]+)\s*$/.exec(target);
     if (m && !out.has(name.trim())) out.set(name.trim(), { module: m[1], func: m[2] });
   };
-  const py = ws.readText(join(ws.root, 'pyproject.toml'));
+  const py = texts[0];
   if (py) {
     try {
       const scripts = ((parseToml(py) as Record<string, unknown>).project as Record<string, unknown> | undefined)?.scripts;
       if (scripts && typeof scripts === 'object') for (const [k, v] of Object.entries(scripts)) if (typeof v === 'string') add(k, v);
     } catch { /* not TOML: no scripts from it */ }
   }
-  for (const f of ['setup.py', 'setup.cfg']) {
-    const text = ws.readText(join(ws.root, f));
+  for (const text of texts.slice(1)) {
     if (!text) continue;
     const block = /console_scripts['"]?\s*[:=]\s*([\s\S]{0,4000}?)(?:\]|\n\S|\n\s*\n|$)/.exec(text)?.[1] ?? '';
     for (const m of block.matchAll(/['"]?([\w.-]+)\s*=\s*([\w.]+\s*:\s*\w+)['"]?/g)) add(m[1], m[2]);
