@@ -68,12 +68,16 @@ export function installArrays(it: Interpreter): void {
         const part = it.getItem({ t: 'list', items: obj.items }, key, node);
         // A slice of an nn.Sequential / nn.ModuleList is a new container of the same class holding those modules
         // (torch/nn/modules/container.py Sequential.__getitem__: `self.__class__(OrderedDict(list(self._modules.items())[idx]))`;
-        // ModuleList: `self.__class__(list(self._modules.values())[idx])`): assigned to an attribute, it registers them.
-        const base = linearize(obj.cls).flatMap((k) => k.bases).find((b) => b.t === 'extern' && /^torch\.nn\.(modules\.container\.)?(Sequential|ModuleList)$/.test(b.name));
-        const kind = obj.cls.name === 'Sequential' || obj.cls.name === 'ModuleList' ? obj.cls.name : base?.t === 'extern' ? base.name.split('.').pop() : undefined;
-        // The library class itself is made by its handler; a program's subclass by its own class.
-        const ctor: Value = base ? obj.cls : { t: 'extern', name: `torch.nn.${kind}` };
-        if (part.t === 'list' && kind) return it.call(ctor, kind === 'Sequential' ? { args: part.items, kw: new Map() } : { args: [part], kw: new Map() }, node);
+        // ModuleList: `self.__class__(list(self._modules.values())[idx])`): assigned to an attribute, it registers
+        // them. Made here as that container (no constructor runs: it makes no tensor and is no model of its own,
+        // `out_rest = self.out_layers[1:]` in a forward).
+        const isContainer = linearize(obj.cls).some((k) => k.name === 'Sequential' || k.name === 'ModuleList' || k.bases.some((b) => b.t === 'extern' && /^torch\.nn\.(modules\.container\.)?(Sequential|ModuleList)$/.test(b.name)));
+        if (part.t === 'list' && isContainer) {
+          const inst = it.newInst(obj.cls);
+          inst.items = [...part.items];
+          part.items.forEach((m, k) => inst.attrs.set(String(k), m));
+          return inst;
+        }
         return part;
       }
     }
