@@ -23,6 +23,7 @@ import { threefryPartitionable } from '../frameworks/modules';
 import { hfLoadOf, hfLoads, hostOnlyReason } from '../frameworks/transformers/semantics';
 import { inferencePhases, isKvName } from '../phases/inference';
 import { addTrainingLeftovers } from '../phases/afterTraining';
+import { applyHandPlacement, handPlacement } from '../phases/handPlacement';
 import { visitTensors } from '../interp/memory';
 import { KV_CITATION } from '../../../shared/src/kvcache';
 import { constructedStateEvents, stepInputEvents, trainingPhases, trainingProgram } from '../phases/training';
@@ -545,6 +546,8 @@ function toFacts(rec: ModelRecord, versions: Record<string, string>, it: Interpr
   phases.push(...inferencePhases(rec, it, phases));
   phases.push(...trainingPhases(rec, it, phases, params));
   addTrainingLeftovers(rec, it, phases, params);
+  const placed = rec.framework === 'torch' || rec.framework === 'transformers' ? handPlacement(rec, it) : undefined;
+  if (placed) applyHandPlacement(phases, placed);
   void spec;
   return {
     name: rec.name, framework: rec.framework, span: rec.span, definitionSpan: rec.definitionSpan, ...(rec.entrySpan ? { entrySpan: rec.entrySpan } : {}), ...(rec.viaSpans ? { viaSpans: rec.viaSpans } : {}),

@@ -1735,7 +1735,11 @@ export class Interpreter {
       }
       case 'inst': {
         const a = obj.attrs.get(name);
-        if (a !== undefined) return a;
+        if (a !== undefined) {
+          if (a.t !== 'tensor' || !a.standIn) return a;
+          const part = this.externAttr(obj, name, node);
+          return part.t === 'inst' ? part : a;
+        }
         if (name === '__dict__') {
           // The instance dict, when its attributes are known complete: a copy (changes made through it are not
           // followed, so the attributes are no longer known complete from here on).

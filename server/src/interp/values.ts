@@ -158,6 +158,8 @@ export interface TensorV {
   citation?: string;
   /** Which library's array type this is (methods differ: x.view vs x.reshape). */
   lib: 'jax' | 'torch';
+  /** Stands for a whole module's parameters (a transformers load sizes each module as one tensor): reading it as an attribute gives the module (frameworks/transformers/semantics.ts hfPart). */
+  standIn?: boolean;
   /** How many leading vmap batch axes `shape` already carries (made inside a vmap). */
   batched?: number;
   /** Per dimension, the integer literal the size was written as, when it reached the creating call unchanged. */

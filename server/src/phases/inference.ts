@@ -447,6 +447,13 @@ function hfForward(it: Interpreter, rec: ModelRecord, args: Value[], kw: Map<str
   } else {
     outInst.attrs.set('logits', unknown('the model\'s configuration is not known', it.span(node)));
   }
+  // With labels the model computes its own loss, a float32 scalar (loss/loss_utils.py ForCausalLMLoss upcasts the
+  // logits, v5.23; modeling_outputs.py CausalLMOutputWithPast.loss): the training step is then `outputs.loss.backward()`.
+  const labels = kw.get('labels');
+  if (labels && labels.t !== 'none') {
+    const logits = outInst.attrs.get('logits');
+    outInst.attrs.set('loss', it.memory.alloc({ shape: [], dtype: 'float32', role: 'activation', name: 'loss', span: it.span(node), lib: 'torch', ...(logits?.t === 'tensor' ? { from: [logits] } : {}) }));
+  }
   outInst.attrs.set('past_key_values', { t: 'extern', name: 'transformers.DynamicCache' });
   return outInst;
 }

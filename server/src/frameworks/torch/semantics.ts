@@ -19,7 +19,7 @@ import { hfLoadOf } from '../transformers/semantics';
 
 const FLOAT = new Set<DType>(['float64', 'float32', 'float16', 'bfloat16']);
 
-function containerClass(it: Interpreter, name: string): ClassV {
+export function containerClass(it: Interpreter, name: string): ClassV {
   let m = it.state.get('torchContainers') as Map<string, ClassV> | undefined;
   if (!m) it.state.set('torchContainers', (m = new Map()));
   let c = m.get(name);
@@ -38,6 +38,10 @@ function containerClass(it: Interpreter, name: string): ClassV {
  * or anything its closure reaches are not part of `parameters()`. Other
  * frameworks (Equinox pytrees) own every array leaf they reach.
  */
+/** One `Module.to(device)` / `.cuda()` / `.cpu()` the program made, in order; `device` '?' when not resolved (phases/handPlacement.ts). */
+export interface TorchMove { module: Value; device: string; span: Span }
+export const TORCH_MOVES = 'torchMoves';
+
 export function moduleTensors(v: Value): { params: TensorV[]; buffers: TensorV[] } {
   const params: TensorV[] = [];
   const buffers: TensorV[] = [];
@@ -650,7 +654,7 @@ export function installTorch(it: Interpreter): void {
   });
 
   // Moving and casting: Module.to / .cuda / .half act in place and return the module.
-  const cast = (self: Value | undefined, dtype: DType | undefined, device: string | undefined): Value => {
+  const cast = (self: Value | undefined, dtype: DType | undefined, device: string | undefined, span?: Span): Value => {
     if (!self) return NONE;
     // A cast of a module that already sits where it runs (built there, or moved before the cast) makes each
     // new tensor while the old one still exists: Module._apply converts one parameter at a time and frees
@@ -675,6 +679,11 @@ export function installTorch(it: Interpreter): void {
       }
     });
     if (orig.size && !before && self.t === 'inst') it.state.set(key, orig);
+    if (device && self.t === 'inst') {
+      const moves = (it.state.get(TORCH_MOVES) as TorchMove[] | undefined) ?? [];
+      if (moves.length < 100_000) moves.push({ module: self, device, span: span ?? { start: 0, end: 0 } });
+      it.state.set(TORCH_MOVES, moves);
+    }
     if (device) it.state.set(`moved:${self.t === 'inst' ? self.id : 'hf'}`, device);
     if (device && device !== 'cpu' && device !== 'meta') it.state.set(`deviceOnce:${self.t === 'inst' ? self.id : 'hf'}`, device);
     return self;
@@ -684,8 +693,9 @@ export function installTorch(it: Interpreter): void {
   // module.py Module.to → torch._C._nn._parse_to, where an int names "cuda:<n>").
   const deviceOf = (v: Value | undefined): string | undefined => (v?.t === 'str' ? v.v : v?.t === 'int' ? `cuda:${v.v}` : v?.t === 'extern' && v.name === '__device__' && v.args?.[0]?.t === 'str' ? (v.args[0] as { v: string }).v : undefined);
   for (const base of ['torch.nn.Module', 'transformers.PreTrainedModel']) {
-    reg([`${base}.to`], (self, c) => cast(self, dtypeOf(c.args.find((a) => a.t === 'dtype') ?? c.kw.get('dtype')), deviceOf(c.args.find((a) => a.t === 'str' || a.t === 'extern' || a.t === 'int') ?? c.kw.get('device'))));
-    reg([`${base}.cuda`], (self) => cast(self, undefined, 'cuda'));
+    reg([`${base}.to`], (self, c, node) => cast(self, dtypeOf(c.args.find((a) => a.t === 'dtype') ?? c.kw.get('dtype')), deviceOf(c.args.find((a) => a.t === 'str' || a.t === 'extern' || a.t === 'int') ?? c.kw.get('device')), it.span(node)));
+    // Module.cuda(device=None): an int or a device names the GPU (torch/nn/modules/module.py `cuda`).
+    reg([`${base}.cuda`], (self, c, node) => cast(self, undefined, deviceOf(c.args[0] ?? c.kw.get('device')) ?? 'cuda', it.span(node)));
     reg([`${base}.half`], (self) => cast(self, 'float16', undefined));
     reg([`${base}.bfloat16`], (self) => cast(self, 'bfloat16', undefined));
     reg([`${base}.float`], (self) => cast(self, 'float32', undefined));

@@ -21,6 +21,7 @@ import { linearize, type CallArgs, type Interpreter } from '../../interp/interp'
 import type { SyntaxNode } from '../../interp/parser';
 import { type ClassV, type InstV, type Value, NONE, describe, unknown } from '../../interp/values';
 import { linearLayout, type ModelLayout } from './linears';
+import { containerClass } from '../torch/semantics';
 import { fromData } from '../../program/configfiles';
 import { describeQuant, isQuantized, quantFromCall, quantFromConfig, quantizedWeightBytes, type QuantSpec } from './quantization';
 import { CONFIG_CLASSES, CONFIG_DEFAULTS_VERSION, type ConfigClassDefaults } from './config-defaults';
@@ -242,7 +243,7 @@ export function installTransformers(it: Interpreter): void {
         const local = readLocalConfig(idV.v, process.env, it.state.get('fileDir') as string | undefined);
         const cfg = (local && 'config' in local ? local.config as HfConfig : undefined) ?? lookupCheckpoint(idV.v)?.config;
         if (cfg) {
-          const v = fromData(cfg, true);
+          const v = configValue(cfg);
           if (v.t === 'dict') for (const [k, x] of c.kw) if (k !== 'pretrained_model_name_or_path' && !k.startsWith('_')) { const i = v.keys.findIndex((y) => y.t === 'str' && y.v === k); if (i >= 0) v.vals[i] = x; else { v.keys.push({ t: 'str', v: k }); v.vals.push(x); } }
           CONFIG_ID.set(v, idV.v);
           return v;
@@ -272,6 +273,14 @@ export function installTransformers(it: Interpreter): void {
   const prevAttr = it.externs.get('__getattr__');
   it.externs.set('__getattr__', (i, self, c, node, fnv) => {
     const name = c.args[0];
+    if (self?.t === 'inst' && name?.t === 'str') {
+      if (name.v === 'config') {
+        const cfg = loadedConfig(self);
+        if (cfg) return cfg;
+      }
+      const part = hfPart(it, self, name.v);
+      if (part) return part;
+    }
     if (self?.t === 'class' && name?.t === 'str' && (name.v === 'from_pretrained')) {
       const base = linearize(self).flatMap((k) => k.bases).find((b) => b.t === 'extern' && b.name.startsWith('transformers.'));
       if (base?.t === 'extern' && !NOT_MODELS.test(base.name)) return { t: 'extern', name: `${base.name}.${name.v}`, self };
@@ -658,6 +667,7 @@ function fromPretrained(it: Interpreter, className: string, args: Value[], kw: M
       const citation = s.holds !== undefined && load.quant ? `${describeQuant(load.quant)} (frameworks/transformers/quantization.ts)` : stored ? `${load.sizedFrom}: dtype and shape of every tensor from the safetensors headers` : `transformers modeling code for model_type "${config?.model_type}" (see frameworks/transformers/catalog.ts, families.ts)`;
       const t = it.memory.alloc({ shape: [s.params], dtype: dt, role: 'param', name: s.name, span: it.span(node), placement: places[i], lib: 'torch', citation });
       t.group = group;
+      t.standIn = true;
       const last = rec?.events[rec.events.length - 1];
       if (last?.op === 'alloc' && last.tensor.id === t.id) last.tensor.group = group;
       inst.attrs.set(s.name, t);
@@ -747,4 +757,80 @@ function groupTensors(ts: StoredTensor[]): ModuleSize[] {
     else out.set(key, { name: mod, params: n, ...(keep ? { keepDtype: keep } : {}) });
   }
   return [...out.values()];
+}
+
+/** The part views made of each loaded model: (root, dotted prefix) → the view, so a part is the same object each time. */
+const PARTS = new WeakMap<InstV, { root: InstV; prefix: string }>();
+const PART_CACHE = new WeakMap<InstV, Map<string, InstV>>();
+
+/**
+ * A part of a loaded transformers model (`model.model.layers[3]`, `model.lm_head`): a view holding the tensors the
+ * load made under that dotted name (the load sizes each module as one tensor: `model.layers.0` is a decoder
+ * layer's parameters). Moving, freezing or counting the part then acts on the model's own tensors
+ * (`layer.to("cuda:1")`: torch/nn/modules/module.py Module.to). A part whose children are numbered is a
+ * ModuleList (modeling_llama.py LlamaModel: `self.layers = nn.ModuleList([...])`). Names the load did not make
+ * (a Linear inside a layer) are not views: they stay unknown.
+ */
+function hfPart(it: Interpreter, obj: InstV, name: string): InstV | undefined {
+  const up = PARTS.get(obj);
+  const root = up?.root ?? (hfLoadOf(obj) ? obj : undefined);
+  if (!root || name.startsWith('__')) return undefined;
+  const prefix = up ? `${up.prefix}.${name}` : name;
+  let cache = PART_CACHE.get(root);
+  const hit = cache?.get(prefix);
+  if (hit) return hit;
+  // A stand-in read at the top (`model.lm_head`) is the module view; a name no load made falls through.
+  let own: Value | undefined;
+  const children = new Set<string>();
+  for (const [k, v] of root.attrs) {
+    if (v.t !== 'tensor') continue;
+    if (k === prefix) own = v;
+    else if (k.startsWith(`${prefix}.`)) children.add(k.slice(prefix.length + 1).split('.')[0]);
+  }
+  if (!own && !children.size) return undefined;
+  const numbered = children.size > 0 && [...children].every((k) => /^\d+$/.test(k));
+  const view = it.newInst(containerClass(it, numbered ? 'ModuleList' : 'Module'));
+  PARTS.set(view, { root, prefix });
+  if (!cache) PART_CACHE.set(root, (cache = new Map()));
+  cache.set(prefix, view);
+  if (own) view.attrs.set('_parameters', own);
+  if (numbered) {
+    view.items = [...children].sort((a, b) => Number(a) - Number(b)).map((k) => hfPart(it, view, k) ?? NONE);
+    view.items.forEach((m, k) => view.attrs.set(String(k), m));
+  } else for (const k of children) view.attrs.set(k, hfPart(it, view, k) ?? NONE);
+  return view;
+}
+
+const LOADED_CONFIGS = new WeakMap<InstV, Value>();
+/**
+ * `model.config` of a loaded model: the config the load used (config.json of the checkpoint, else the shipped
+ * table), as AutoConfig.from_pretrained gives it (configuration_utils.py; modeling_utils.py PreTrainedModel keeps it
+ * as `self.config`). One object per model, so the program's assignments (`model.config.use_cache = False`) stay.
+ */
+function loadedConfig(inst: InstV): Value | undefined {
+  const hit = LOADED_CONFIGS.get(inst);
+  if (hit) return hit;
+  const load = hfLoadOf(inst);
+  if (!load?.config) return undefined;
+  const v = configValue(load.config);
+  CONFIG_ID.set(v, load.checkpoint);
+  LOADED_CONFIGS.set(inst, v);
+  return v;
+}
+
+/**
+ * A config as the program reads it: under its class's field names (the shipped table writes the common names,
+ * hidden_size for GPT-2's n_embd), with the class's attribute_map so either name reads the field
+ * (configuration_utils.py PretrainedConfig.__getattribute__ / __setattr__ through attribute_map).
+ */
+function configValue(cfg: HfConfig): Value {
+  const map = typeof cfg.model_type === 'string' ? configClassOf(cfg.model_type)?.attributeMap : undefined;
+  if (!map) return fromData(cfg, true);
+  const named: Record<string, unknown> = { ...cfg };
+  for (const [alias, field] of Object.entries(map)) {
+    if (Object.hasOwn(named, alias) && !Object.hasOwn(named, field)) { named[field] = named[alias]; delete named[alias]; }
+  }
+  const v = fromData(named, true);
+  if (v.t === 'dict') v.aliases = map;
+  return v;
 }
