@@ -52,3 +52,27 @@ model = build(sys.argv[1]).cuda()
   assert.equal(r.models.length, 1);
   assert.equal(r.models[0].facts.paramCount, 2 * (16 * 16 + 16));
 });
+
+test('an undecided branch that only writes elements of existing tensors changes no size: the count stays exact (glow-tts, WaveGlow)', async () => {
+  const src = `import torch, torch.nn as nn
+
+
+class Invertible1x1Conv(nn.Module):
+    def __init__(self, c):
+        super().__init__()
+        self.conv = nn.Conv1d(c, c, kernel_size=1, bias=False)
+        W = torch.linalg.qr(torch.randn(c, c))[0]
+        if torch.det(W) < 0:
+            W[:, 0] = -1 * W[:, 0]
+        self.conv.weight.data = W.view(c, c, 1)
+
+
+model = nn.Sequential(*[Invertible1x1Conv(512) for _ in range(12)]).cuda()
+`;
+  const r = await analyze(src, { device: 'v100-16gb', versions: {} });
+  assert.equal(r.models[0].facts.paramCount, 12 * 512 * 512);
+  // A branch that rebinds a name (a new tensor of another shape) stays an unknown.
+  const rebinding = src.replace('W[:, 0] = -1 * W[:, 0]', 'W = torch.randn(c, 2 * c)');
+  const u = await analyze(rebinding, { device: 'v100-16gb', versions: {} });
+  assert.equal(u.models[0].facts.paramCount, null);
+});

@@ -24,6 +24,7 @@ import { hfLoadOf, hfLoads, hostOnlyReason } from '../frameworks/transformers/se
 import { inferencePhases, isKvName } from '../phases/inference';
 import { addTrainingLeftovers } from '../phases/afterTraining';
 import { applyHandPlacement, handPlacement } from '../phases/handPlacement';
+import { shardHostLoad } from '../phases/shardedLoad';
 import { visitTensors } from '../interp/memory';
 import { KV_CITATION } from '../../../shared/src/kvcache';
 import { constructedStateEvents, stepInputEvents, trainingPhases, trainingProgram } from '../phases/training';
@@ -239,7 +240,11 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
     // Models built by another file's module-level code are that file's to report; a bare layer or
     // the lines of a class a syntax error broke are no model (evidence.ts).
     const trained = new Set(trainingProgram(it).optimizers.flatMap((o) => o.params.map((t) => t.id)));
-    const candidates = it.memory.reported().filter((r) => (!r.atImport || declared.has(r)) && (r.span.file ? !isBareLayer(r) && !holdsNothing(r) : hasModelEvidence(r, tree, trained)));
+    const movedToDevice = (r: ModelRecord): boolean => {
+      const m = r.result?.t === 'inst' ? it.state.get(`deviceOnce:${r.result.id}`) : undefined;
+      return typeof m === 'string';
+    };
+    const candidates = it.memory.reported().filter((r) => (!r.atImport || declared.has(r)) && (r.span.file ? !isBareLayer(r) && !holdsNothing(r) : hasModelEvidence(r, tree, trained, movedToDevice)));
     // A program that trains something oomlens could not resolve (`model = build(cfg)` from code it does not follow,
     // then an optimizer over `model.parameters()`) and has no model oomlens found: said at file level, so "no model
     // found" is not the whole answer.
@@ -371,10 +376,15 @@ export async function analyzeTree(text: string, opts: AnalyzeOptions, tree: Tree
     // forwards of a pipeline's layers, an optimizer over parameters oomlens could not resolve). Said at file level, so
     // "All checks passed" is not the answer for the step where the memory goes.
     const prog = trainingProgram(it);
-    if (models.length && prog.backward.length && prog.optimizers.length && !models.some((m) => m.report.facts.phases.some((p) => p.phase === 'training'))) {
+    const untracedBackward = prog.unfollowed?.find((u) => /\.backward\s*\(/.test(u.text));
+    if (models.length && (prog.backward.length || untracedBackward) && !models.some((m) => m.report.facts.phases.some((p) => p.phase === 'training'))) {
       const o = prog.optimizers[0];
-      const what = o.paramsUnknown ? `parameters oomlens could not resolve (${o.paramsUnknown})` : 'parameters that belong to no model oomlens reports';
-      unknowns.push({ what: 'training step', reason: `a training step runs (${o.callee} trains ${what}): its memory is not sized, and no model here has a training phase`, span: prog.backward[0] });
+      const what = !o ? undefined : o.paramsUnknown ? `parameters oomlens could not resolve (${o.paramsUnknown})` : 'parameters that belong to no model oomlens reports';
+      if (o && prog.backward.length) unknowns.push({ what: 'training step', reason: `a training step runs (${o.callee} trains ${what}): its memory is not sized, and no model here has a training phase`, span: prog.backward[0] });
+      // A backward on a loss oomlens could not follow (a library's training wrapper computed it): which model it
+      // trains is not known.
+      else if (untracedBackward) unknowns.push({ what: 'training step', reason: `a backward pass runs (\`${untracedBackward.text}\`) on a loss oomlens could not follow (${untracedBackward.reason}): the model it trains and its memory are not known, and no model here has a training phase`, span: untracedBackward.span });
+      else unknowns.push({ what: 'training step', reason: 'a backward pass runs, but no optimizer oomlens follows steps the parameters: the training step is not sized, and no model here has a training phase', span: prog.backward[0] });
     }
     // A program that stops at a `raise` before building anything: "no model found" says where it stopped.
     if (!models.length) {
@@ -548,6 +558,7 @@ function toFacts(rec: ModelRecord, versions: Record<string, string>, it: Interpr
   addTrainingLeftovers(rec, it, phases, params);
   const placed = rec.framework === 'torch' || rec.framework === 'transformers' ? handPlacement(rec, it) : undefined;
   if (placed) applyHandPlacement(phases, placed);
+  else if (rec.framework === 'torch' || rec.framework === 'transformers') shardHostLoad(rec, it, phases, Number(it.state.get('deviceCount') ?? spec.count));
   void spec;
   return {
     name: rec.name, framework: rec.framework, span: rec.span, definitionSpan: rec.definitionSpan, ...(rec.entrySpan ? { entrySpan: rec.entrySpan } : {}), ...(rec.viaSpans ? { viaSpans: rec.viaSpans } : {}),

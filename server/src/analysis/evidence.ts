@@ -63,6 +63,9 @@ export function holdsNothing(rec: ModelRecord): boolean {
     visitTensors(rec.result, (t) => { if (t.role === 'param') param = true; });
     return !param;
   }
+  // A container holding a module that is not known (`nn.Sequential(*blocks)`, blocks from a loop not followed) may
+  // hold anything: its slots are the model's unknowns (analyze.ts unknownModuleSlots).
+  if (rec.result?.t === 'inst' && rec.result.items?.some((m) => m.t === 'unknown')) return false;
   return rec.framework === 'torch' && rec.result?.t === 'inst' && rec.unknowns.length === 0 && !holdsTensor(rec.result);
 }
 
@@ -71,13 +74,17 @@ export function holdsNothing(rec: ModelRecord): boolean {
  * (`model = nn.Linear(784, 10); torch.optim.SGD(model.parameters(), ...)`, logistic regression in a tutorial) is
  * the program's model.
  */
-export function hasModelEvidence(rec: ModelRecord, tree: Tree, trained?: Set<number>): boolean {
+export function hasModelEvidence(rec: ModelRecord, tree: Tree, trained?: Set<number>, movedToDevice?: (rec: ModelRecord) => boolean): boolean {
   if (inErrorNode(tree, rec.span.start, rec.span.end)) return false;
   if (holdsNothing(rec)) return false;
   // A loose record (a vmapped call, a plain-JAX init) that allocated nothing: a training closure run through
   // `jax.jit(jax.vmap(make_train(config)))` (purejaxrl) read as "stack · 0 parameters, init 0 B, fits".
   if (rec.loose && !rec.events.some((e) => e.op === 'alloc')) return false;
   if (!isBareLayer(rec)) return true;
+  // A bare layer whose size is not known (`nn.Linear(d, d)` with d from the environment) made no tensor the
+  // optimizer could name: moved to the accelerator, it is the program's model, reported with its size unknown
+  // (never dropped in silence).
+  if (rec.unknowns.length && rec.result && !holdsTensor(rec.result) && movedToDevice?.(rec)) return true;
   let optimised = false;
   if (trained?.size && rec.result) visitTensors(rec.result, (t) => { if (trained.has(t.id)) optimised = true; });
   return optimised;

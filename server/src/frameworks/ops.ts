@@ -534,7 +534,7 @@ const RAW: OpEntry[] = [
       ? array([...a.x.shape.slice(0, -1), 1, a.x.shape[a.x.shape.length - 1], a.x.shape[a.x.shape.length - 1]], dtypeArg(a.dtype, 'float32'))
       : unk('no array operand')),
   },
-  sameShape(['torch.nn.functional.relu', 'torch.nn.functional.gelu', 'torch.nn.functional.silu', 'torch.nn.functional.sigmoid', 'torch.nn.functional.tanh', 'torch.nn.functional.leaky_relu', 'torch.nn.functional.elu', 'torch.nn.functional.mish', 'torch.nn.functional.softplus', 'torch.nn.functional.dropout', 'torch.nn.functional.normalize'], TF, ['input']),
+  sameShape(['torch.nn.functional.relu', 'torch.nn.functional.gelu', 'torch.nn.functional.silu', 'torch.nn.functional.sigmoid', 'torch.nn.functional.tanh', 'torch.nn.functional.leaky_relu', 'torch.nn.functional.elu', 'torch.nn.functional.mish', 'torch.nn.functional.softplus', 'torch.nn.functional.logsigmoid', 'torch.nn.functional.dropout', 'torch.nn.functional.normalize'], TF, ['input']),
   // torch.nn.functional.max_pool{1,2,3}d / avg_pool{1,2,3}d(input, kernel_size, stride=None, padding=0, ...): the
   // pooling modules' output formula (torch/nn/functional.py; pooling.py docs); adaptive pools give output_size.
   ...([1, 2, 3] as const).flatMap((d) => ['max', 'avg'].map((k): OpEntry => ({
@@ -635,6 +635,19 @@ const RAW: OpEntry[] = [
       if (!isArr(a.a) || !isArr(a.b)) return unk('outer operands not known');
       const n = (s: Dim[]): Dim => (s.every((d) => typeof d === 'number') ? (s as number[]).reduce((p, q) => p * q, 1) : { unknown: 'size not known' });
       return array([n(a.a.shape), n(a.b.shape)], resultType([a.a.dtype, a.b.dtype]));
+    },
+  },
+  {
+    // torch.polar(abs, angle): abs·(cos(angle) + i·sin(angle)), the operands broadcast; float32 operands give complex64
+    // (torch.polar docs, torch 2.13: "If the inputs are torch.float32, must be torch.complex64"). float64 gives
+    // complex128, which oomlens has no dtype for.
+    names: ['torch.polar'], citation: 'torch.polar docs (torch 2.13): broadcast shapes, float32 → complex64', signature: ['abs', 'angle'],
+    result: (a) => {
+      if (!isArr(a.abs) || !isArr(a.angle)) return unk('polar operands not known');
+      if (a.abs.dtype !== 'float32' || a.angle.dtype !== 'float32') return unk('torch.polar of non-float32 operands (complex128) is not modelled');
+      const b = broadcastShapes(a.abs.shape, a.angle.shape);
+      if (!Array.isArray(b)) return b;
+      return array(b, 'complex64');
     },
   },
   {

@@ -1079,9 +1079,32 @@ export class Interpreter {
     return unknown(`${reason} raises ${type}`, this.span(node));
   }
 
+  /** Whether every branch of the `if` only assigns into elements of tensors the frame already holds. */
+  private sizeInertIf(node: SyntaxNode): boolean {
+    const blocks = [node.childForFieldName('consequence'), ...node.childrenForFieldName('alternative').map((a) => (a?.type === 'else_clause' ? a.childForFieldName('body') : a?.type === 'elif_clause' ? a.childForFieldName('consequence') : null))];
+    if (node.childrenForFieldName('alternative').some((a) => a?.type === 'elif_clause')) return false;
+    return blocks.every((b) => !!b && b.namedChildren.every((st) => {
+      if (!st || st.type === 'comment') return true;
+      const a = st.type === 'expression_statement' ? st.namedChildren[0] : null;
+      if (!a || (a.type !== 'assignment' && a.type !== 'augmented_assignment')) return false;
+      const left = a.childForFieldName('left');
+      const base = left?.type === 'subscript' ? left.childForFieldName('value') : null;
+      if (base?.type !== 'identifier') return false;
+      const v = this.currentFrame().vars.get(base.text);
+      return v?.t === 'tensor';
+    }));
+  }
+
   private execIf(node: SyntaxNode): void {
     const cond = this.eval(node.childForFieldName('condition')!);
     const t = truthy(cond);
+    if (t === undefined && this.sizeInertIf(node)) {
+      // Every branch only writes elements of existing tensors (`if torch.det(W) < 0: W[:, 0] = -1 * W[:, 0]`): an
+      // item assignment keeps the tensor's shape and dtype (torch `Tensor.__setitem__` copies into the view, numpy
+      // and jax `.at[].set` likewise), so whichever branch runs, no size depends on it.
+      this.body(node.childForFieldName('consequence'));
+      return;
+    }
     if (t === undefined) {
       const u = this.note(`condition \`${clip(node.childForFieldName('condition')!.text)}\` could not be decided (${describe(cond)}); the branch taken is assumed`, node.childForFieldName('condition')!);
       // A branch chosen on a value the command line must supply decides what is built after it:
@@ -2587,6 +2610,10 @@ export function classKindOf(name: string): ClassV['kind'] | undefined {
   // diffusers' ModelMixin is a torch.nn.Module (diffusers/models/modeling_utils.py `class ModelMixin(torch.nn.Module,
   // PushToHubMixin)`): a program's `class UNet(ModelMixin, ConfigMixin)` is a torch module.
   if (/^diffusers(\.models)?(\.modeling_utils)?\.ModelMixin$/.test(name)) return 'torch';
+  // transformers' PreTrainedModel is a torch.nn.Module (modeling_utils.py `class PreTrainedModel(nn.Module, ...)`): a
+  // program's own model written on it (`class MiniLM(PreTrainedModel)` with its own PretrainedConfig) builds its
+  // modules in its own __init__ as any torch module does.
+  if (/^transformers(\.modeling_utils)?\.PreTrainedModel$/.test(name)) return 'torch';
   return undefined;
 }
 

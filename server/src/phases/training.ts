@@ -254,6 +254,17 @@ export function noteBackward(it: Interpreter, prog: TrainingProgram, span: Span,
   if (zeroedAfter) prog.clock.gradsFreed.push(it.steps + 0.5);
 }
 
+/**
+ * A sharding strategy the program names but oomlens cannot read (a DeepSpeed config it cannot open, a strategy that
+ * is not a literal): what a device holds could be as little as ZeRO-3 with parameters and optimizer state offloaded
+ * to the host (deepspeed/runtime/zero/offload_config.py), so the step is sized that way, with the unknown: a lower
+ * bound, never "nothing divided" (which would be a verdict on the undivided model).
+ */
+export function unreadSharding(prog: TrainingProgram, span: Span, why: string): void {
+  prog.trainerUnknowns.push({ what: 'sharding', reason: `${why}; sized as the least a device could hold (ZeRO-3, parameters and optimizer state offloaded to the host): a lower bound`, span });
+  if (!prog.zero && !prog.fsdp) prog.zero = { span, stage: 3, how: 'a sharding strategy oomlens could not read (sized as ZeRO-3 with offload)', offloadParams: 'cpu', offloadOptimizer: 'cpu' };
+}
+
 export function trainingProgram(it: Interpreter): TrainingProgram {
   let p = it.state.get('training') as TrainingProgram | undefined;
   if (!p) it.state.set('training', (p = { optimizers: [], backward: [], clock: { backward: [], gradsFreed: [], steps: 0 }, gradCalls: [], forwards: [], checkpointing: [], trainerUnknowns: [], lossTargets: [], forwardMade: new Set() }));
@@ -275,8 +286,8 @@ function dtypeArg(v: Value | undefined): DType | undefined {
   return undefined;
 }
 
-/** The loop is a training loop when its body steps an optimizer or takes a gradient. */
-const TRAIN_LOOP = /\.backward\s*\(|\b\w*(?:opt|optimizer|tx|scaler|engine)\w*\.(?:step|update)\s*\(|value_and_grad|\bjax\.grad\b|\bgrad\s*\(|apply_gradients|\b\w*_step\s*\(|\bstep\s*\(/i;
+/** The loop is a training loop when its body steps an optimizer, takes a gradient or runs a trainer (`trainer.train()`, Lightning's `trainer.fit(...)`: a federated round, a curriculum of stages). */
+const TRAIN_LOOP = /\b\w*trainer\w*\.(?:train|fit)\s*\(|\.backward\s*\(|\b\w*(?:opt|optimizer|tx|scaler|engine)\w*\.(?:step|update)\s*\(|value_and_grad|\bjax\.grad\b|\bgrad\s*\(|apply_gradients|\b\w*_step\s*\(|\bstep\s*\(/i;
 
 // ------------------------------------------------------------- interpreter
 

@@ -417,6 +417,24 @@ export function installEntryPoints(it: Interpreter): void {
     }
     return out;
   });
+  // tyro.extras.overridable_config_cli(configs, args=None) (tyro/extras/_base_configs.py): `configs` maps a name to
+  // (description, config); the first command-line word names the config, the words after it override its fields as
+  // tyro.cli(type(config), default=config) does.
+  reg('tyro.extras.overridable_config_cli', (_s, c, node) => {
+    const configs = c.args[0] ?? c.kw.get('configs');
+    const given = c.kw.get('args');
+    const words = given && given.t !== 'none' ? wordsOf(given) : commandLine(it);
+    if (words === 'unknown' || !words) return unknown('tyro.extras.overridable_config_cli: the command line (which config it names) is not known (give it with --run)', it.span(node));
+    if (configs?.t !== 'dict') return unknown(`tyro.extras.overridable_config_cli over ${configs ? describe(configs) : 'nothing'}: the configs are not a known dict`, it.span(node));
+    const [name, ...rest] = words;
+    const at = configs.keys.findIndex((k) => k.t === 'str' && k.v === name);
+    if (name === null || rest.includes(null)) return unknown('tyro.extras.overridable_config_cli: a command-line word is not known', it.span(node));
+    if (!name || name.startsWith('-') || at < 0) return unknown(`tyro.extras.overridable_config_cli: ${name ? `"${name}" is not one of the configs` : 'no config is named on the command line'}`, it.span(node));
+    const entry = configs.vals[at];
+    const chosen = entry.t === 'tuple' && entry.items.length === 2 ? entry.items[1] : entry;
+    const cli = it.externs.get('tyro.cli')!;
+    return cli(it, undefined, { args: [], kw: new Map<string, Value>([['default', chosen], ['args', { t: 'list', items: rest.map((w) => ({ t: 'str' as const, v: w ?? '' })) }]]) }, node, { t: 'extern', name: 'tyro.cli' });
+  });
   // `@click.option("--bs", default=8)` binds the default as a keyword; `@click.command()` keeps the function.
   const apply = (it.state.get('applyDecorators') as Set<string> | undefined) ?? new Set<string>();
   it.state.set('applyDecorators', apply);
@@ -808,8 +826,9 @@ function convertWord(it: Interpreter, w: ArgWord, a: ArgSpec, node: SyntaxNode):
 
 /** argparse's `_parse_known_args` over the recorded actions (see the header of argv.ts). */
 function argparseWords(it: Interpreter, st: ParserState, words: ArgWord[], ns: InstV, node: SyntaxNode, known = false): ArgWord[] {
-  // parse_known_args: the words no action takes, in order (argparse.py _parse_known_args `extras`).
-  const extras: ArgWord[] = [];
+  // parse_known_args: the words no action takes, in the command's order (argparse.py _parse_known_args `extras`:
+  // an unknown option is appended when it is met, the words after it that no positional takes right after it).
+  const extras: { at: number; w: ArgWord }[] = [];
   const optionals = st.args.filter((a) => !a.positional);
   const positionals = st.args.filter((a) => a.positional);
   const find = (name: string): ArgSpec | undefined => {
@@ -838,10 +857,11 @@ function argparseWords(it: Interpreter, st: ParserState, words: ArgWord[], ns: I
   };
   let pos = 0;
   const positionalWords: ArgWord[] = [];
+  const positionalAt: number[] = [];
   for (let i = 0; i < words.length; i++) {
     const w = words[i];
-    if (w === '--') { positionalWords.push(...words.slice(i + 1)); break; }
-    if (!isOption(w)) { positionalWords.push(w); continue; }
+    if (w === '--') { for (let j = i + 1; j < words.length; j++) { positionalWords.push(words[j]); positionalAt.push(j); } break; }
+    if (!isOption(w)) { positionalWords.push(w); positionalAt.push(i); continue; }
     let name = w!;
     let attached: string | undefined;
     const eq = name.indexOf('=');
@@ -849,7 +869,7 @@ function argparseWords(it: Interpreter, st: ParserState, words: ArgWord[], ns: I
     let a = find(name);
     if (!a && !name.startsWith('--') && name.length > 2) { a = find(name.slice(0, 2)); if (a) attached = name.slice(2); }
     if (!a) {
-      if (known) { extras.push(w); continue; }
+      if (known) { extras.push({ at: i, w }); continue; }
       it.note(`the command line's \`${name}\` is not an option of this parser (argparse would stop with an error); it is ignored`, node);
       continue;
     }
@@ -880,6 +900,6 @@ function argparseWords(it: Interpreter, st: ParserState, words: ArgWord[], ns: I
     take(a, positionalWords.slice(pos, pos + k));
     pos += k;
   }
-  extras.push(...positionalWords.slice(pos));
-  return extras;
+  for (let k = pos; k < positionalWords.length; k++) extras.push({ at: positionalAt[k], w: positionalWords[k] });
+  return extras.sort((x, y) => x.at - y.at).map((e) => e.w);
 }

@@ -34,7 +34,7 @@ import { dtypeBytes } from '../../../../shared/src/dtypes';
 import type { CallArgs, Interpreter } from '../../interp/interp';
 import type { SyntaxNode } from '../../interp/parser';
 import { type InstV, type TensorV, type Value, NONE, describe, num, str } from '../../interp/values';
-import { noteBackward, trainingProgram } from '../../phases/training';
+import { noteBackward, trainingProgram, unreadSharding } from '../../phases/training';
 import type { ModelRecord } from '../../interp/memory';
 import { hfLoadOf } from '../transformers/semantics';
 
@@ -189,7 +189,7 @@ export function installAccelerate(it: Interpreter): void {
         prog().zero = { span: it.span(node), stage: envStage as 0 | 1 | 2 | 3, how: `accelerate launch with DeepSpeed ZeRO stage ${envStage}${file}`, ...(offloadOptimizer ? { offloadOptimizer } : {}), ...(offloadParams ? { offloadParams } : {}) };
       } else if (env.ACCELERATE_DEEPSPEED_CONFIG_FILE) {
         // A DeepSpeed config named on the launcher that oomlens cannot read: how much is sharded is not known.
-        prog().trainerUnknowns.push({ what: 'sharding', reason: `accelerate launch --use_deepspeed with config ${env.ACCELERATE_DEEPSPEED_CONFIG_FILE}: its ZeRO stage is not readable (not a JSON file of the workspace with zero_optimization.stage), so what DeepSpeed shards is not known`, span: it.span(node) });
+        unreadSharding(prog(), it.span(node), `accelerate launch --use_deepspeed with config ${env.ACCELERATE_DEEPSPEED_CONFIG_FILE}: its ZeRO stage is not readable (not a JSON file of the workspace with zero_optimization.stage), so what DeepSpeed shards is not known`);
       }
     }
     const p = prog();

@@ -28,7 +28,7 @@ import type { DType } from '../../../../shared/src/facts';
 import type { CallArgs, Interpreter } from '../../interp/interp';
 import type { SyntaxNode } from '../../interp/parser';
 import { type Value, NONE, num, str, unknown } from '../../interp/values';
-import { noteBackward, trainingProgram } from '../../phases/training';
+import { noteBackward, trainingProgram, unreadSharding } from '../../phases/training';
 import { chainGetattr } from '../../program/entrypoints';
 
 const FABRIC = '__fabric__';
@@ -79,9 +79,9 @@ export function installFabric(it: Interpreter): void {
       if (st >= 1 && st <= 3) {
         const mixed: DType | undefined = /^bf16-/.test(precision) ? 'bfloat16' : /^16-/.test(precision) ? 'float16' : undefined;
         p.zero = { span, stage: st as 1 | 2 | 3, how: `Fabric(strategy="${ds ? stext : `DeepSpeedStrategy(stage=${st})`}")`, ...(mixed ? { mixed } : {}), ...(offload ? { offloadOptimizer: 'cpu', ...(st === 3 ? { offloadParams: 'cpu' } : {}) } : {}) };
-      } else p.trainerUnknowns.push({ what: 'sharding', reason: 'Fabric DeepSpeedStrategy(stage=...) is not a literal 1–3: whether state is divided is not known', span });
+      } else unreadSharding(p, span, 'Fabric DeepSpeedStrategy(stage=...) is not a literal 1–3: whether state is divided is not known');
     } else if (stext === '?' || (s?.t === 'extern' && stext !== 'auto')) {
-      p.trainerUnknowns.push({ what: 'sharding', reason: 'Fabric(strategy=...) is not a literal oomlens reads: whether state is divided is not known', span });
+      unreadSharding(p, span, 'Fabric(strategy=...) is not a literal oomlens reads: whether state is divided is not known');
     }
     // Precision: autocast for "-mixed" (not under DeepSpeed, whose engine is 16-bit).
     const mixed: DType | undefined = precision === '16-mixed' ? 'float16' : precision === 'bf16-mixed' ? 'bfloat16' : undefined;

@@ -26,7 +26,7 @@ import { BudgetExceeded, Cancelled, linearize } from '../../interp/interp';
 import type { SyntaxNode } from '../../interp/parser';
 import { type Value, NONE, num, str, unknown } from '../../interp/values';
 import { literal } from '../../program/argv';
-import { noteBackward, trainingProgram } from '../../phases/training';
+import { noteBackward, trainingProgram, unreadSharding } from '../../phases/training';
 import { chainGetattr } from '../../program/entrypoints';
 
 const TRAINER = '__pl_trainer__';
@@ -200,7 +200,7 @@ function fit(it: Interpreter, kw: Map<string, Value>, c: CallArgs, node: SyntaxN
   const ds = /^deepspeed_stage_([123])(_offload)?/.exec(stext);
   if (stext === 'fsdp') prog.fsdp = { span, stage: 3, how: 'Lightning Trainer(strategy="fsdp")' };
   else if (ds) prog.zero = { span, stage: Number(ds[1]) as 1 | 2 | 3, how: `Lightning Trainer(strategy="${stext}")`, ...(ds[2] ? { offloadOptimizer: 'cpu', ...(ds[1] === '3' ? { offloadParams: 'cpu' } : {}) } : {}) };
-  else if (stext === '?') prog.trainerUnknowns.push({ what: 'sharding', reason: 'Trainer(strategy=...) is not a literal: whether state is divided is not known', span });
+  else if (stext === '?') unreadSharding(prog, span, 'Trainer(strategy=...) is not a literal: whether state is divided is not known');
   const devices = num(kw.get('devices') ?? NONE);
   const nodes = num(kw.get('num_nodes') ?? NONE) ?? 1;
   if (devices !== undefined && devices > 0 && (Number(it.state.get('deviceCount') ?? 1) || 1) === 1 && devices * nodes > 1) it.state.set('deviceCount', devices * nodes);

@@ -461,8 +461,12 @@ export function installTorch(it: Interpreter): void {
   // its layers were recorded one by one as their constructors ran; the Sequential's record absorbs them.
   reg(['torch.nn.Sequential'], (s, c, node) => {
     const inst = listLike('Sequential')(s, c, node);
-    if (it.memory.current || it.memory.abstractDepth > 0 || it.state.get('torchMeta') === true || inst.t !== 'inst' || !hasTensors(inst)) return inst;
+    // A Sequential of layers whose sizes are not known (`nn.Linear(width, width)`, width from the environment) is a
+    // model of unknown size, not nothing.
+    const unsized = inst.t === 'inst' && !!inst.items?.some((m) => m.t === 'unknown' || (m.t === 'inst' && !!m.cls.entry && !hasTensors(m) && it.memory.finished.some((r) => r.result === m && r.unknowns.length > 0)));
+    if (it.memory.current || it.memory.abstractDepth > 0 || it.state.get('torchMeta') === true || inst.t !== 'inst' || (!hasTensors(inst) && !unsized)) return inst;
     const rec = it.memory.begin({ name: 'Sequential', framework: 'torch', span: it.span(node), phase: 'load', jitted: it.memory.jitDepth > 0, gc: false });
+    // Layers that are not known (`nn.Sequential(*blocks)`, blocks from a loop not followed) are unknown module slots of the model (analyze.ts).
     rec.result = inst;
     it.memory.end(rec);
     absorbTorchParts(it, rec);

@@ -13,6 +13,9 @@
  * keywords the same classes took (timm 0.3–0.6: `qk_scale`, `drop`) are accepted: they change no size. Parameter
  * counts are checked against timm 1.0.31 (test/program/timm_layers.test.ts).
  *
+ * Also timm's `NativeScaler` (timm/utils/cuda.py), the loss scaler DeiT, ConvNeXt, MAE and timm's own train.py step
+ * through: its `__call__` runs the backward and the optimizer step.
+ *
  * The attention's forward: timm ≥ 0.9 calls `F.scaled_dot_product_attention` (no [B, H, N, N] matrix kept),
  * older releases build the attention matrix (`q @ k.transpose(-2, -1)`, softmax). The pinned timm decides; unpinned,
  * a current release is taken.
@@ -226,6 +229,27 @@ class VisionTransformer(nn.Module):
         return x
 
 
+class NativeScaler:
+    # timm/utils/cuda.py NativeScaler (timm 0.4-1.0): a GradScaler; __call__ scales the loss, runs its backward and,
+    # when the step is due, steps the optimizer through the scaler (clipping the unscaled gradients in place).
+    state_dict_key = "amp_scaler"
+
+    def __init__(self, device="cuda"):
+        self._scaler = torch.cuda.amp.GradScaler()
+
+    def __call__(self, loss, optimizer, clip_grad=None, clip_mode="norm", parameters=None, create_graph=False, need_update=True):
+        self._scaler.scale(loss).backward(create_graph=create_graph)
+        if need_update:
+            self._scaler.step(optimizer)
+            self._scaler.update()
+
+    def state_dict(self):
+        return self._scaler.state_dict()
+
+    def load_state_dict(self, state_dict):
+        self._scaler.load_state_dict(state_dict)
+
+
 def _vit(patch_size, embed_dim, depth, num_heads, img_size=224, **kwargs):
     return VisionTransformer(img_size=kwargs.pop("img_size", img_size), patch_size=patch_size, embed_dim=embed_dim, depth=depth, num_heads=num_heads, **kwargs)
 
@@ -292,6 +316,7 @@ const WHERE: Record<string, string[]> = {
   VisionTransformer: ['timm.models.vision_transformer', 'timm.models'],
   LayerScale: ['timm.layers', 'timm.layers.layer_scale', 'timm.models.vision_transformer'],
   DropPath: ['timm.layers', 'timm.layers.drop', 'timm.models.layers', 'timm.models.layers.drop'],
+  NativeScaler: ['timm.utils', 'timm.utils.cuda'],
 };
 
 /** Shown as the file of what this source builds (spans, breakdowns). */

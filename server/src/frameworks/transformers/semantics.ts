@@ -177,6 +177,12 @@ export function installTransformers(it: Interpreter): void {
   it.externPrefixes.push(['transformers.', (_i, _self, c, node, fnv) => {
     const className = fnv.name.split('.').slice(-2, -1)[0];
     const last = fnv.name.split('.').pop()!;
+    // `CausalLMOutputWithPast(logits=..., loss=...)`: a ModelOutput is an ordered dict whose keys are also attributes
+    // (utils/generic.py ModelOutput; modeling_outputs.py dataclasses, every field defaulting to None).
+    if (/^transformers\.(modeling_outputs\.|utils\.(generic\.)?)?(ModelOutput|\w+Output\w*)$/.test(fnv.name)) {
+      if (c.args.length) return unknown(`${last}(...) with positional fields is not read`, it.span(node));
+      return { t: 'dict', keys: [...c.kw.keys()].map((k) => ({ t: 'str' as const, v: k })), vals: [...c.kw.values()], attrs: true };
+    }
     // `GPT2Config(n_layer=4, ...)`: the config class's own defaults under the keywords given.
     if (Object.hasOwn(CONFIG_CLASSES, last)) return makeConfig(it, last, CONFIG_CLASSES[last], c, node);
     // AutoConfig.for_model("gpt2", **kw) (configuration_auto.py): that model_type's config class with the keywords.
@@ -269,6 +275,17 @@ export function installTransformers(it: Interpreter): void {
     }
     return model;
   }]);
+  // A program's own model on PreTrainedModel (a torch module, interp.ts classKindOf): `super().__init__(config)` keeps
+  // the config as `self.config` (modeling_utils.py PreTrainedModel.__init__); post_init() initialises the weights in
+  // place and ties the head (no new tensor that outlives it).
+  for (const base of ['transformers.PreTrainedModel', 'transformers.modeling_utils.PreTrainedModel']) {
+    it.externs.set(`${base}.__init__`, (_i, self, c) => {
+      const cfg = c.args[0] ?? c.kw.get('config');
+      if (self?.t === 'inst' && cfg) self.attrs.set('config', cfg);
+      return NONE;
+    });
+  }
+  for (const m of ['post_init', 'init_weights', 'tie_weights']) it.externs.set(`torch.nn.Module.${m}`, () => NONE);
   // The program's subclass of a transformers model class inherits its class methods.
   const prevAttr = it.externs.get('__getattr__');
   it.externs.set('__getattr__', (i, self, c, node, fnv) => {

@@ -32,7 +32,7 @@ import { sftModel } from './trl';
 import { loadPretrained } from './semantics';
 import { fromData } from '../../program/configfiles';
 import { chainGetattr } from '../../program/entrypoints';
-import { noteBackward, noteStepAt, trainingProgram, type OptimizerUse } from '../../phases/training';
+import { noteBackward, noteStepAt, trainingProgram, unreadSharding, type OptimizerUse } from '../../phases/training';
 import { FROZEN } from '../torch/semantics';
 import { peftOf } from '../peft/semantics';
 import { visitTensors } from '../../interp/memory';
@@ -228,7 +228,7 @@ function trainStep(it: Interpreter, tr: Value & { t: 'extern' }, node: SyntaxNod
     const offloadParams = dev('offload_param');
     prog.zero = { span: ctorSpan, stage: stage as 0 | 1 | 2 | 3, how: `DeepSpeed ZeRO stage ${stage} (TrainingArguments(deepspeed=...))`, ...(mixed ? { mixed } : {}), ...(offloadOptimizer ? { offloadOptimizer } : {}), ...(offloadParams ? { offloadParams } : {}) };
   }
-  else if (ds && ds.t !== 'none') prog.trainerUnknowns.push({ what: 'sharding', reason: `${kind}: the deepspeed config is neither a literal dict nor a readable JSON file of the workspace, so its ZeRO stage is not known; nothing is divided`, span: ctorSpan });
+  else if (ds && ds.t !== 'none') unreadSharding(prog, ctorSpan, `${kind}: the deepspeed config is neither a literal dict nor a readable JSON file of the workspace, so its ZeRO stage is not known`);
 
   // The Trainer's data loader asks the train dataset for examples (torch Dataset.__getitem__): run it once on an
   // unknown index so the tokenizer bounds it sets are recorded (frameworks/datasets).

@@ -1,0 +1,255 @@
+// Programs where a model was built and trained but oomlens said "No model found" or "All checks passed" with no
+// training phase (public repositories replayed in docs/accuracy.md, round 12): a model of the program's own on
+// transformers' PreTrainedModel, a Trainer run once per federated round, layers whose sizes are not known.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { analyze } from '../../server/src/analysis/analyze';
+import { commandFromText } from '../../server/src/program/launch';
+import { workspaceFor } from '../../server/src/program/workspace';
+
+const OPTS = { device: 't4', versions: {} };
+
+test('a model of the program\'s own on PreTrainedModel is a torch module: one model, its exact count, a training phase', async () => {
+  const src = `import torch
+from torch import nn
+from transformers import PretrainedConfig, PreTrainedModel
+from transformers.modeling_outputs import CausalLMOutputWithPast
+
+
+class Cfg(PretrainedConfig):
+    model_type = "tiny"
+    def __init__(self, dim: int = 512, n_layers: int = 8, vocab_size: int = 6400, **kwargs):
+        self.dim, self.n_layers, self.vocab_size = dim, n_layers, vocab_size
+        super().__init__(**kwargs)
+
+
+class Block(nn.Module):
+    def __init__(self, cfg):
+        super().__init__()
+        self.ff = nn.Linear(cfg.dim, 4 * cfg.dim)
+
+
+def rotary(dim, end):
+    freqs = 1.0 / (1e6 ** (torch.arange(0, dim, 2).float() / dim))
+    f = torch.outer(torch.arange(end), freqs).float()
+    return torch.polar(torch.ones_like(f), f)
+
+
+class LM(PreTrainedModel):
+    config_class = Cfg
+    def __init__(self, params: Cfg = None):
+        self.params = params or Cfg()
+        super().__init__(self.params)
+        self.emb = nn.Embedding(params.vocab_size, params.dim)
+        self.layers = nn.ModuleList([Block(params) for _ in range(params.n_layers)])
+        self.out = nn.Linear(params.dim, params.vocab_size, bias=False)
+        self.register_buffer("pos_cis", rotary(params.dim // 8, 1024), persistent=False)
+        self.OUT = CausalLMOutputWithPast()
+        self.post_init()
+
+    def forward(self, x):
+        h = self.emb(x)
+        for l in self.layers:
+            h = h + l.ff(h)[..., :h.shape[-1]]
+        self.OUT.__setitem__("logits", self.out(h))
+        return self.OUT
+
+
+model = LM(Cfg(dim=512, n_layers=8)).cuda()
+opt = torch.optim.AdamW(model.parameters())
+x = torch.randint(0, 6400, (8, 512), device="cuda")
+for _ in range(3):
+    loss = model(x).logits.float().mean()
+    loss.backward()
+    opt.step()
+    opt.zero_grad()
+`;
+  const r = await analyze(src, OPTS);
+  assert.deepEqual(r.models.map((m) => m.facts.name), ['LM']);
+  // Embedding 6400·512 + 8 × Linear(512, 2048) + Linear(512, 6400, bias=False), as transformers counts it on meta.
+  assert.equal(r.models[0].facts.paramCount, 6400 * 512 + 8 * (512 * 2048 + 2048) + 512 * 6400);
+  assert.ok(r.models[0].estimate.phases.some((p) => p.phase === 'training'));
+  // torch.polar of float32 operands is complex64 (8 B an element): [1024, 32] → 262,144 B.
+  const buf = r.models[0].facts.buffers.find((b) => b.label === 'polar');
+  assert.deepEqual(buf && [buf.shape, buf.dtype], [[1024, 32], 'complex64']);
+});
+
+const TRAINER = (loop: string) => `import random
+from tqdm import tqdm
+from transformers import LlamaConfig, LlamaForCausalLM, Trainer, TrainingArguments
+
+cfg = LlamaConfig(hidden_size=2048, intermediate_size=5504, num_hidden_layers=24, num_attention_heads=16, vocab_size=32000)
+model = LlamaForCausalLM(cfg)
+args = TrainingArguments("out", per_device_train_batch_size=1)
+
+for client in ${loop}:
+    trainer = Trainer(model=model, args=args, train_dataset=None)
+    trainer.train()
+`;
+
+test('a Trainer run in a loop oomlens cannot enumerate (federated rounds) is still a training phase', async () => {
+  for (const loop of ['random.sample(range(5), 2)', 'tqdm(range(5))']) {
+    const r = await analyze(TRAINER(loop), { device: 'rtx-3090', versions: {} });
+    assert.equal(r.models.length, 1, loop);
+    assert.ok(r.models[0].estimate.phases.some((p) => p.phase === 'training'), `${loop}: a training phase`);
+  }
+});
+
+test('layers whose sizes are not known: a model of unknown size, never "No model found"', async () => {
+  const env = `import os
+import torch
+from torch import nn
+
+width = int(os.environ["WIDTH"])
+model = nn.Sequential(nn.Linear(width, width), nn.Linear(width, width)).cuda()
+opt = torch.optim.AdamW(model.parameters())
+`;
+  const bare = `import os
+import torch
+from torch import nn
+
+d = int(os.environ["D"])
+model = nn.Linear(d, d).cuda()
+opt = torch.optim.Adam(model.parameters())
+`;
+  const star = `import os
+from torch import nn
+
+n = int(os.environ["N"])
+model = nn.Sequential(*[nn.Linear(64, 64) for _ in range(n)]).cuda()
+`;
+  for (const src of [env, bare, star]) {
+    const r = await analyze(src, { device: 'rtx-4090', versions: {} });
+    assert.equal(r.models.length, 1, src);
+    assert.equal(r.models[0].facts.paramCount, null, src);
+    assert.ok(r.models[0].facts.unknowns.length > 0, src);
+    assert.ok(r.models[0].estimate.phases.every((p) => p.fits !== true), src);
+  }
+  // A bare layer of unknown size that never goes to the accelerator stays a building block.
+  const idle = await analyze(`import os\nfrom torch import nn\nd = int(os.environ["D"])\nlayer = nn.Linear(d, d)\n`, OPTS);
+  assert.equal(idle.models.length, 0);
+});
+
+test('tyro.extras.overridable_config_cli: the command line names the config and overrides its fields', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'oomlens-tyro-'));
+  const src = `import dataclasses
+import torch
+import tyro
+from torch import nn
+
+
+@dataclasses.dataclass
+class Config:
+    width: int = 64
+    layers: int = 2
+
+
+CONFIGS = {
+    "big": ("24 layers of 8192", Config(width=8192, layers=24)),
+    "small": ("2 layers of 64", Config(width=64, layers=2)),
+}
+
+
+def main(cfg: Config):
+    model = nn.Sequential(*[nn.Linear(cfg.width, cfg.width) for _ in range(cfg.layers)]).cuda()
+
+
+if __name__ == "__main__":
+    main(tyro.extras.overridable_config_cli(CONFIGS))
+`;
+  try {
+    writeFileSync(join(root, 'pyproject.toml'), '');
+    writeFileSync(join(root, 'train.py'), src);
+    const count = async (run: string | undefined) => {
+      const launch = run ? commandFromText(workspaceFor(root), run, '--run', root) : null;
+      const r = await analyze(src, { path: join(root, 'train.py'), device: 'rtx-4090', versions: {}, launch });
+      return r.models.map((m) => m.facts.paramCount);
+    };
+    assert.deepEqual(await count('python train.py big'), [24 * (8192 * 8192 + 8192)]);
+    assert.deepEqual(await count('python train.py big --width 1024'), [24 * (1024 * 1024 + 1024)]);
+    assert.deepEqual(await count(undefined), [null], 'no command line: a model of unknown size');
+  } finally { rmSync(root, { recursive: true, force: true }); }
+});
+
+test('timm\'s NativeScaler runs the backward and the optimizer step (DeiT, ConvNeXt, MAE, timm\'s train.py)', async () => {
+  const src = `import torch
+import torch.nn as nn
+from timm.utils import NativeScaler
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.l1 = nn.Linear(1024, 4096)
+        self.l2 = nn.Linear(4096, 10)
+
+    def forward(self, x):
+        return self.l2(torch.relu(self.l1(x)))
+
+
+model = Net().cuda()
+opt = torch.optim.AdamW(model.parameters())
+loss_scaler = NativeScaler()
+x = torch.randn(64, 1024, device="cuda")
+y = torch.randint(0, 10, (64,), device="cuda")
+for _ in range(3):
+    with torch.cuda.amp.autocast():
+        loss = nn.functional.cross_entropy(model(x), y)
+    opt.zero_grad()
+    loss_scaler(loss, opt, clip_grad=None, parameters=model.parameters())
+`;
+  const r = await analyze(src, OPTS);
+  const p = r.models[0].estimate.phases.find((x) => x.phase === 'training');
+  assert.ok(p, 'a training phase');
+  // AdamW: two float32 moments per parameter.
+  assert.equal(p.breakdown.filter((b) => /^optimizer state/.test(b.label)).reduce((a, b) => a + b.bytes, 0), 2 * 4 * (1024 * 4096 + 4096 + 4096 * 10 + 10));
+});
+
+test('a backward on a loss a library computed (a training wrapper oomlens does not follow): a file-level unknown, not "All checks passed"', async () => {
+  // Two models, and the backward runs inside the loss scaler on the loss of a wrapper oomlens does not follow: which
+  // model trains is not known (timm's train.py: ClassificationTask, then NativeScaler).
+  const src = `import torch
+import torch.nn as nn
+from timm.utils import NativeScaler
+from sometrainer import Task
+
+model = nn.Sequential(nn.Linear(1024, 1024)).cuda()
+probe = nn.Sequential(nn.Linear(256, 256)).cuda()
+task = Task(model)
+opt = torch.optim.SGD(task.parameters(), lr=0.1)
+scaler = NativeScaler()
+x = torch.randn(64, 1024, device="cuda")
+for _ in range(3):
+    scaler(task(x)["loss"], opt)
+`;
+  const r = await analyze(src, OPTS);
+  assert.equal(r.models.length, 2);
+  assert.ok(r.unknowns.some((u) => u.what === 'training step' && /backward pass runs/.test(u.reason)), JSON.stringify(r.unknowns));
+});
+
+test('parse_known_args keeps the words it does not take in the command\'s order: a second parser reads them (timm\'s train.py)', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'oomlens-known-'));
+  const src = `import argparse, torch, torch.nn as nn
+config_parser = argparse.ArgumentParser(add_help=False)
+config_parser.add_argument("-c", "--config", default="")
+parser = argparse.ArgumentParser(parents=[config_parser])
+parser.add_argument("data", nargs="?")
+parser.add_argument("--width", type=int, default=1024)
+parser.add_argument("--amp", action="store_true")
+args_config, remaining = config_parser.parse_known_args()
+args = parser.parse_args(remaining)
+model = nn.Linear(args.width, args.width).cuda()
+opt = torch.optim.Adam(model.parameters())
+`;
+  try {
+    writeFileSync(join(root, 'pyproject.toml'), '');
+    writeFileSync(join(root, 'train.py'), src);
+    for (const [cmd, width] of [['python train.py /data --width 4096 --amp', 4096], ['python train.py --width 512 /data -c x.yaml', 512]] as const) {
+      const r = await analyze(src, { path: join(root, 'train.py'), device: 'a100-80gb', versions: {}, launch: commandFromText(workspaceFor(root), cmd, '--run', root) });
+      assert.deepEqual(r.models.map((m) => m.facts.paramCount), [width * width + width], cmd);
+    }
+  } finally { rmSync(root, { recursive: true, force: true }); }
+});
