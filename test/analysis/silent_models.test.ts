@@ -253,3 +253,79 @@ opt = torch.optim.Adam(model.parameters())
     }
   } finally { rmSync(root, { recursive: true, force: true }); }
 });
+
+test('a second Module.init of the same flax module makes its parameters afresh (was "0 parameters")', async () => {
+  const src = `import jax, jax.numpy as jnp
+import flax.linen as nn
+
+key = jax.random.PRNGKey(0)
+xs = jax.random.normal(key, (150, 1024))
+model = nn.Dense(features=1024)
+params = model.init(key, xs)
+params = model.init(key, xs)
+`;
+  const r = await analyze(src, { device: 'a100-40gb', versions: {} });
+  // flax/linen/module.py Module.init: apply with empty variables, every parameter made again: 1024·1024 + 1024.
+  assert.deepEqual(r.models.map((m) => m.facts.paramCount), [1_049_600, 1_049_600]);
+});
+
+test('find_executable_batch_size runs the training loop at its starting batch size (a vendored Trainer copy, accelerate scripts)', async () => {
+  const peaks: (number | null)[] = [];
+  for (const form of ['call', 'decorator'] as const) {
+    const loop = form === 'call'
+      ? `def inner(batch_size, steps):
+    for _ in range(steps):
+        model(torch.randn(batch_size, 1024, device="cuda")).sum().backward()
+        opt.step()
+        opt.zero_grad()
+
+
+run = find_executable_batch_size(inner, 64)
+run(3)`
+      : `@find_executable_batch_size(starting_batch_size=64)
+def inner(batch_size, steps):
+    for _ in range(steps):
+        model(torch.randn(batch_size, 1024, device="cuda")).sum().backward()
+        opt.step()
+        opt.zero_grad()
+
+
+inner(3)`;
+    const src = `import torch
+import torch.nn as nn
+from accelerate.utils import find_executable_batch_size
+
+model = nn.Sequential(nn.Linear(1024, 4096), nn.ReLU(), nn.Linear(4096, 1024)).cuda()
+opt = torch.optim.AdamW(model.parameters())
+
+
+${loop}
+`;
+    const r = await analyze(src, OPTS);
+    const p = r.models[0].estimate.phases.find((x) => x.phase === 'training');
+    assert.ok(p, `${form}: a training phase`);
+    assert.ok(!p.unknowns.some((u) => /batch/.test(u.reason)), JSON.stringify(p.unknowns));
+    peaks.push(p.peakBytes);
+  }
+  assert.equal(peaks[0], peaks[1], 'the call and the decorator run the same step');
+});
+
+test("padding layers have no parameters and pad the last dimensions (melgan's ReflectionPad1d made the count unknown)", async () => {
+  const src = `import torch
+import torch.nn as nn
+
+
+class Generator(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.model = nn.Sequential(nn.ReflectionPad1d(3), nn.Conv1d(80, 512, kernel_size=7), nn.ReplicationPad2d((1, 1, 2, 2)))
+
+    def forward(self, x):
+        return self.model(x)
+
+
+g = Generator()
+`;
+  const r = await analyze(src, OPTS);
+  assert.equal(r.models[0].facts.paramCount, 80 * 512 * 7 + 512);
+});

@@ -76,3 +76,25 @@ model = nn.Sequential(*[Invertible1x1Conv(512) for _ in range(12)]).cuda()
   const u = await analyze(rebinding, { device: 'v100-16gb', versions: {} });
   assert.equal(u.models[0].facts.paramCount, null);
 });
+
+test('an undecided guard that only skips the iteration (`continue`) is taken as not skipping: a federated round trains', async () => {
+  const src = `import random
+import torch
+import torch.nn as nn
+
+model = nn.Sequential(nn.Linear(1024, 1024), nn.Linear(1024, 10)).cuda()
+opt = torch.optim.AdamW(model.parameters())
+losses = [[] for _ in range(20)]
+for rnd in range(3):
+    picked = random.sample(range(20), 2)
+    for client in range(20):
+        if client not in picked:
+            losses[client].append(-1)
+            continue
+        model(torch.randn(8, 1024, device="cuda")).sum().backward()
+        opt.step()
+        opt.zero_grad()
+`;
+  const r = await analyze(src, { device: 'a100-80gb', versions: {} });
+  assert.ok(r.models[0].estimate.phases.some((p) => p.phase === 'training'), 'a training phase');
+});

@@ -110,6 +110,18 @@ test('launchers: process counts from torchrun, python -m torch.distributed.run, 
   } finally { rmSync(root, { recursive: true, force: true }); }
 });
 
+test('python -m of a package in a src layout (pip install -e . with where = ["src"]) finds src/<pkg>', () => {
+  const root = project({
+    'src/mypkg/__init__.py': '',
+    'src/mypkg/train.py': 'print(1)\n',
+    'run.sh': 'python -m mypkg.train --width 8\n',
+  });
+  try {
+    const got = launchCommandsFor(workspaceFor(root), join(root, 'src', 'mypkg', 'train.py')).map((c) => [c.source, c.argv.join(' ')]);
+    assert.deepEqual(got, [['run.sh:1', '--width 8']]);
+  } finally { rmSync(root, { recursive: true, force: true }); }
+});
+
 test('environment runners and scripts run directly: uv run (its options skipped), poetry run, ./train.py; jsonargparse.cli.CLI takes the words', async () => {
   const root = project({
     'train.py': ARGPARSE,

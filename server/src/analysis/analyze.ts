@@ -25,6 +25,7 @@ import { inferencePhases, isKvName } from '../phases/inference';
 import { addTrainingLeftovers } from '../phases/afterTraining';
 import { applyHandPlacement, handPlacement } from '../phases/handPlacement';
 import { shardHostLoad } from '../phases/shardedLoad';
+import { addHeldAtLoad } from '../phases/heldAtLoad';
 import { visitTensors } from '../interp/memory';
 import { KV_CITATION } from '../../../shared/src/kvcache';
 import { constructedStateEvents, stepInputEvents, trainingPhases, trainingProgram } from '../phases/training';
@@ -557,6 +558,7 @@ function toFacts(rec: ModelRecord, versions: Record<string, string>, it: Interpr
   phases.push(...trainingPhases(rec, it, phases, params));
   addTrainingLeftovers(rec, it, phases, params);
   const placed = rec.framework === 'torch' || rec.framework === 'transformers' ? handPlacement(rec, it) : undefined;
+  addHeldAtLoad(rec, phases);
   if (placed) applyHandPlacement(phases, placed);
   else if (rec.framework === 'torch' || rec.framework === 'transformers') shardHostLoad(rec, it, phases, Number(it.state.get('deviceCount') ?? spec.count));
   void spec;

@@ -27,7 +27,7 @@ import { absorbNnxParts, installNnx, setRole } from './nnx/semantics';
 
 const LAZY = new Set(['flax', 'haiku']);
 
-interface LazyCtx { framework: 'flax' | 'haiku'; params: Map<string, TensorV>; counters: Map<string, number> }
+interface LazyCtx { framework: 'flax' | 'haiku'; params: Map<string, TensorV>; counters: Map<string, number>; /** Layers that made their parameters in this init. */ built?: WeakSet<InstV> }
 
 export function lazyCtx(it: Interpreter): LazyCtx | undefined {
   return it.state.get('lazyCtx') as LazyCtx | undefined;
@@ -680,9 +680,13 @@ export function callLayer(it: Interpreter, inst: InstV, entry: LayerEntry, c: Ca
   const x = c.args[0];
   const input: ArrayValue | undefined = x?.t === 'tensor' ? { kind: 'array', shape: x.shape, dtype: x.dtype } : undefined;
   const args = inst.catArgs ?? {};
-  if (LAZY.has(entry.framework) && !inst.built) {
-    const ctx = lazyCtx(it);
+  // Each init makes the module's parameters afresh (flax/linen/module.py Module.init → apply with empty variables;
+  // haiku transform's init likewise): a layer is built once per init, and called again within it, shares them.
+  const lazy = LAZY.has(entry.framework) ? lazyCtx(it) : undefined;
+  if (LAZY.has(entry.framework) && (lazy ? !(lazy.built ??= new WeakSet()).has(inst) : !inst.built)) {
+    const ctx = lazy;
     if (!ctx) return unknown(`${inst.cls.name} called outside init: parameters are not created here`, it.span(node));
+    ctx.built!.add(inst);
     const specs = entry.params(args, input);
     if (!Array.isArray(specs)) {
       it.note(`${inst.cls.name}: ${specs.reason}`, node);

@@ -1764,11 +1764,12 @@ export class Interpreter {
           return part.t === 'inst' ? part : a;
         }
         if (name === '__dict__') {
-          // The instance dict, when its attributes are known complete: a copy (changes made through it are not
-          // followed, so the attributes are no longer known complete from here on).
+          // The instance dict, when its attributes are known complete: its items now, and a key set through it
+          // (`self.__dict__.update(kwargs)`, `self.__dict__[k] = v`: an HParams bag) sets the attribute too. Other
+          // changes through it (pop, del) are not followed, so the attributes are no longer known complete.
           const complete = this.completeAttrs.has(obj) && !dictSubclassMapping(obj);
           this.completeAttrs.delete(obj);
-          if (complete) return { t: 'dict', keys: [...obj.attrs.keys()].map(str), vals: [...obj.attrs.values()] };
+          if (complete) return { t: 'dict', keys: [...obj.attrs.keys()].map(str), vals: [...obj.attrs.values()], scope: { vars: obj.attrs } };
         }
         const c = this.classAttr(obj.cls, name);
         if (c !== undefined) return this.bindMember(c, obj, node);
@@ -2579,14 +2580,17 @@ const INPUT_DEPENDENT = /command-line argument|set by the command line/;
 /** A block that ends in `raise` (what runs before it cannot matter to memory: the program stops). */
 /**
  * A branch that only stops the program or the function: it ends in `raise`, or it is a guard — messages (calls
- * as statements) then a bare `return` / `return None` or `sys.exit()` / `exit()` / `quit()` (`if len(ds) == 0:
+ * as statements) then a bare `return` / `return None`, `continue`, or `sys.exit()` / `exit()` / `quit()` (`if len(ds) == 0:
  * print("no data"); return`). Under an undecided condition the program that runs is the one that continues past it.
  */
 function raisesOnly(block: SyntaxNode | null): boolean {
   const stmts = (block?.namedChildren ?? []).filter((c): c is SyntaxNode => !!c && c.type !== 'comment');
   const last = stmts.at(-1);
+  // `continue` skips the rest of this iteration only: a guard that skips (`if client not in picked: log(...);
+  // continue`, a federated round's clients drawn at random) leaves the iteration the way a return leaves a function.
   if (last?.type === 'raise_statement') return true;
   if (!last || !stmts.slice(0, -1).every((c) => c.type === 'expression_statement' && c.namedChildren[0]?.type === 'call')) return false;
+  if (last.type === 'continue_statement') return true;
   if (last.type === 'return_statement') {
     const v = last.namedChildren.filter((c) => c && c.type !== 'comment');
     return v.length === 0 || (v.length === 1 && v[0]!.type === 'none');

@@ -862,6 +862,30 @@ function underNoGrad(node: SyntaxNode): boolean {
   return false;
 }
 
+/**
+ * A call of a function of this file whose every `return` runs under `torch.no_grad()` / `inference_mode()` (or that
+ * is decorated with one): what it returns carries no autograd history whatever it was given (the classic
+ * `accuracy(output, target)` helper): torch records no graph for ops under no_grad (torch/autograd/grad_mode.py).
+ */
+function graphFreeCall(rhs: SyntaxNode, root: SyntaxNode): boolean {
+  // `kept.append(score(out))`: the argument list's one argument.
+  const inner = rhs.type === 'argument_list' && rhs.namedChildCount === 1 ? rhs.namedChild(0) : rhs;
+  const call = inner?.type === 'call' ? inner : undefined;
+  const f = call?.childForFieldName('function');
+  if (f?.type !== 'identifier') return false;
+  return memoised(root, `graphFree:${f.text}`, () => {
+    let def: SyntaxNode | undefined;
+    for (const st of root.namedChildren) {
+      const d = st?.type === 'decorated_definition' ? st.childForFieldName('definition') : st;
+      if (d?.type === 'function_definition' && d.childForFieldName('name')?.text === f.text) def = d;
+    }
+    if (!def) return false;
+    const returns: SyntaxNode[] = [];
+    walk(def, (x) => { if (x.id !== def!.id && (x.type === 'function_definition' || x.type === 'class_definition' || x.type === 'lambda')) return false; if (x.type === 'return_statement') returns.push(x); return undefined; });
+    return returns.length > 0 && returns.every((r) => underNoGrad(r));
+  });
+}
+
 // Results that carry no autograd history: Python numbers, detached or host copies, integer and boolean tensors.
 const DETACH = /\.(item|detach|cpu|tolist|numpy|argmax|argmin|argsort|long|int|bool|eq|ne|gt|lt|ge|le)\s*\(|\b(float|int|bool)\s*\(|\btorch\.(argmax|argmin)\s*\(/;
 
@@ -965,7 +989,7 @@ export function findGradLoops(it: Interpreter): GradLoop[] {
     for (const st of exprs) {
       const e = st.namedChildren[0];
       if (!e) continue;
-      const fromModel = (rhs: SyntaxNode) => !DETACH.test(rhs.text) && (containsModelCall(rhs) || mentions(rhs, tainted));
+      const fromModel = (rhs: SyntaxNode) => !DETACH.test(rhs.text) && !graphFreeCall(rhs, root) && (containsModelCall(rhs) || mentions(rhs, tainted));
       if (e.type === 'assignment') {
         const left = e.childForFieldName('left');
         const right = e.childForFieldName('right');

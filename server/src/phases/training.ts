@@ -791,7 +791,7 @@ function loopContext(node: SyntaxNode): { boundTo?: string; zeroGradAfter?: bool
  * `.cuda()`, or a copy of one: copy.deepcopy copies each tensor on its own device), or built under a non-CPU
  * default device: an EMA / SWA copy, a frozen teacher, a second network. `owner` names the module that holds them.
  */
-function liveAtStep(it: Interpreter, node: SyntaxNode): NonNullable<TrainingProgram['liveAtStep']> {
+export function liveAtStep(it: Interpreter, node: SyntaxNode): NonNullable<TrainingProgram['liveAtStep']> {
   const tensors: TensorV[] = [];
   const owner = new Map<number, string>();
   const unsized = new Map<InstV, string>();
@@ -831,6 +831,9 @@ function liveAtStep(it: Interpreter, node: SyntaxNode): NonNullable<TrainingProg
           const moved = it.state.get(`moved:${x.id}`);
           if (moved !== undefined) m = moved !== 'cpu' && moved !== 'meta' ? (module ?? x.cls.name) : undefined;
           else if (module === undefined && defaultOnDevice) m = x.cls.name;
+          // A transformers model loaded onto the accelerator (a device_map that is not the CPU): its weights were
+          // placed there by the load. Without a device_map it stays on the host until moved (`moved:` above).
+          else if (module === undefined && hfLoadOf(x)?.deviceMap && !/^(cpu|meta|disk)$/.test(hfLoadOf(x)!.deviceMap!) && [...x.attrs.values()].some((t) => t.t === 'tensor' && t.placement.kind === 'device')) m = hfLoadOf(x)!.checkpoint;
           // A module on the device with a part whose size is not known (a layer from a library oomlens does not
           // model, a count read from data): what it holds is an unknown of the step, not nothing.
           if (m !== undefined && x.cls.kind === 'torch') {
@@ -1508,7 +1511,20 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
     const dropCoef = unread.reduce((a, [, c]) => a + c, 0);
     const drop = Math.min(act.perLayer, dropCoef * e * shape.seq * shape.batch * arch.hidden);
     if (drop > 0) notes.push(`the base model is frozen (PEFT): the inputs of the ${unread.map(([r]) => ({ qkv: 'QKV', out: 'attention output', fc1: 'first MLP', fc2: 'second MLP' })[r]).join(', ')} projections are not saved (no adapter reads them; derivatives.yaml addmm saves mat1 only for mat2's gradient): ${dropCoef}·s·b·h·${e} B less per layer`);
-    const per = Array.from({ length: arch.layers }, () => act.perLayer - drop);
+    // Layers the program froze without PEFT (`for p in model.transformer.h[:6].parameters(): p.requires_grad = False`):
+    // their projections' weights take no gradient, so autograd saves none of the projections' inputs (mat1 is saved
+    // only for mat2's gradient, derivatives.yaml addmm); what the input's gradient needs (the weights, the activation
+    // function's input) is kept. Read from the load's per-layer tensors (`transformer.h.3`), numbered like the stack.
+    const frozenLayers = new Set<number>();
+    if (!peft && recompute === 'none' && !llamaLike && hfLoad) {
+      for (const t of [...params, ...(rec.params ?? [])]) {
+        const m = /\.(\d+)$/.exec(t.label);
+        if (m && t.note === FROZEN && t.role === 'param') frozenLayers.add(Number(m[1]));
+      }
+    }
+    const frozenDrop = Math.min(act.perLayer, 7 * e * shape.seq * shape.batch * arch.hidden);
+    if (frozenLayers.size && frozenDrop > 0) notes.push(`${frozenLayers.size} frozen layers (requires_grad=False) save none of their projections' inputs (derivatives.yaml addmm saves mat1 only for mat2's gradient): 7·s·b·h·${e} B less in each`);
+    const per = Array.from({ length: arch.layers }, (_, l) => act.perLayer - (frozenLayers.has(l) ? frozenDrop : drop));
     const perFormula = drop > 0 ? `${act.formula} − ${dropCoef}·s·b·h·${e} B per layer (frozen projections' inputs no adapter reads)` : act.formula;
     const perCitation = drop > 0 ? `${act.citation}; tools/autograd/derivatives.yaml addmm/mm (mat1 saved for mat2's gradient); peft tuners/lora/layer.py Linear.forward` : act.citation;
     archSavedFrom = events.length;

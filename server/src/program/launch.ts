@@ -314,7 +314,10 @@ function readCommand(words: Word[], ctx: Ctx): Omit<LaunchCommand, 'source' | 'f
 
   let script: string | undefined;
   if (module) {
-    const found = ctx.ws.findModule(module, [...ctx.cwd, ctx.ws.root]);
+    // `python -m pkg.mod` finds the module on sys.path: the working folder, and, for a package installed from a
+    // "src layout" (`pip install -e .` with `where = ["src"]`), `src/` — the folders imports are searched in too
+    // (workspace.ts searchPath).
+    const found = ctx.ws.findModule(module, [...ctx.cwd, ctx.ws.root, join(ctx.ws.root, 'src')]);
     script = found?.path ?? (found?.dir ? join(found.dir, '__main__.py') : undefined);
   } else if (scriptWord) script = locate(ctx, scriptWord);
   if (!script) return undefined;

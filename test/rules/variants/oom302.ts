@@ -13,7 +13,7 @@
 import type { Family, Variant } from './check';
 import { imports, place, tfn, type Imp, type Torch, type Where } from './hf';
 
-interface O { imp: Imp; torch: Torch; where: Where; keep: 'append' | 'augmented' | 'plus' | 'extend'; call: 'kw' | 'pos' | 'forward'; eval: boolean; wrap?: 'inference_mode' | 'no_grad' | 'item' }
+interface O { imp: Imp; torch: Torch; where: Where; keep: 'append' | 'augmented' | 'plus' | 'extend'; call: 'kw' | 'pos' | 'forward'; eval: boolean; wrap?: 'inference_mode' | 'no_grad' | 'item'; helper?: 'no_grad' | 'plain' }
 
 function program(o: O): string {
   const { lines, cls } = imports(o.imp, o.torch);
@@ -22,7 +22,13 @@ function program(o: O): string {
   if (o.eval) body.push('model.eval()');
   body.push(`batches = [${tfn(t, 'randint')}(0, 50257, (8, 1024), device="cuda") for _ in range(4)]`);
   const fwd = { kw: 'model(input_ids=ids)', pos: 'model(ids)', forward: 'model.forward(input_ids=ids)' }[o.call];
-  const out = o.wrap === 'item' ? `${fwd}.logits.mean().item()` : `${fwd}.logits`;
+  // A metric helper of the file the output goes through (`accuracy(output, target)`): under no_grad it returns no graph.
+  const out = o.helper ? `score(${fwd}.logits)` : o.wrap === 'item' ? `${fwd}.logits.mean().item()` : `${fwd}.logits`;
+  if (o.helper) {
+    const ctx = t === 'from' ? 'torch' : t;
+    lines.push('', '', 'def score(logits):', ...(o.helper === 'no_grad' ? [`    with ${ctx}.no_grad():`, '        return logits.softmax(-1).max(-1).values.mean()'] : ['    return logits.softmax(-1).max(-1).values.mean()']), '');
+    if (t === 'from') lines.unshift('import torch');
+  }
   const init = o.keep === 'append' || o.keep === 'extend' ? 'kept = []' : 'kept = 0';
   const keep = { append: `kept.append(${out})`, extend: `kept.extend([${out}])`, augmented: `kept += ${out === `${fwd}.logits` ? `${fwd}.logits.mean()` : out}`, plus: `kept = kept + ${out === `${fwd}.logits` ? `${fwd}.logits.mean()` : out}` }[o.keep];
   body.push(init);
@@ -58,10 +64,13 @@ export function oom302(): Family {
   add('as, +=, no eval', { imp: 'as', keep: 'augmented', eval: false });
   add('th, if-main, module import', { torch: 'th', where: 'if-main', imp: 'module' });
   add('main, positional, x = x + ...', { where: 'main', call: 'pos', keep: 'plus' });
+  add('through a metric helper of the file (no no_grad in it)', { helper: 'plain', keep: 'augmented' });
   const quiet = (name: string, c: Partial<O>): void => { variants.push({ name: `quiet: ${name}`, text: program({ ...BASE, ...c }), fires: false }); };
   quiet('under inference_mode()', { wrap: 'inference_mode' });
   quiet('under no_grad(), th, main', { wrap: 'no_grad', torch: 'th', where: 'main' });
   quiet('.item() keeps a number', { wrap: 'item' });
+  quiet('through a metric helper whose return runs under no_grad (accuracy(output, target))', { helper: 'no_grad', keep: 'augmented' });
+  quiet('through a no_grad helper, main, th', { helper: 'no_grad', keep: 'append', where: 'main', torch: 'th' });
   quiet('under inference_mode(), alias, +=', { wrap: 'inference_mode', imp: 'alias', keep: 'augmented' });
   return { code: 'OOM302', device: 'a100-40gb', versions: { transformers: '4.46.3' }, unsafe: true, variants };
 }

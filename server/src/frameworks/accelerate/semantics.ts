@@ -33,7 +33,7 @@ import { CUDA_CONTEXT_BYTES } from '../../../../shared/src/budget';
 import { dtypeBytes } from '../../../../shared/src/dtypes';
 import type { CallArgs, Interpreter } from '../../interp/interp';
 import type { SyntaxNode } from '../../interp/parser';
-import { type InstV, type TensorV, type Value, NONE, describe, num, str } from '../../interp/values';
+import { type InstV, type TensorV, type Value, NONE, describe, num, str, unknown } from '../../interp/values';
 import { noteBackward, trainingProgram, unreadSharding } from '../../phases/training';
 import type { ModelRecord } from '../../interp/memory';
 import { hfLoadOf } from '../transformers/semantics';
@@ -166,6 +166,29 @@ function strList(v: Value | undefined): string[] {
 const MP: Record<string, DType> = { bf16: 'bfloat16', fp16: 'float16' };
 
 export function installAccelerate(it: Interpreter): void {
+  // find_executable_batch_size(function, starting_batch_size=128) (accelerate/utils/memory.py; transformers
+  // trainer_utils.py re-exports it): calls `function(batch_size, *args, **kwargs)` from starting_batch_size, halving
+  // it on a CUDA out-of-memory error. Followed at the starting size, the first try (the one whose memory matters).
+  // Without a function it is a decorator (`@find_executable_batch_size(starting_batch_size=64)`).
+  const withBatch = (f: Value | undefined, bs: Value, node: SyntaxNode): Value => {
+    if (!f || f.t === 'none' || f.t === 'unknown') return unknown('find_executable_batch_size of a function that is not known', it.span(node));
+    if (f.t === 'func') return { ...f, partialArgs: [bs, ...(f.partialArgs ?? [])] };
+    return { t: 'extern', name: '__partial__', self: f, args: [bs], kw: new Map() };
+  };
+  const applyDeco = (it.state.get('applyDecorators') as Set<string> | undefined) ?? new Set<string>();
+  it.state.set('applyDecorators', applyDeco);
+  for (const n of ['accelerate.utils.find_executable_batch_size', 'accelerate.utils.memory.find_executable_batch_size', 'accelerate.find_executable_batch_size', 'transformers.trainer_utils.find_executable_batch_size']) {
+    applyDeco.add(n);
+    applyDeco.add('__find_bs_decorator__');
+    it.externs.set(n, (_i, _s, c, node) => {
+      const f = c.args[0] ?? c.kw.get('function');
+      const bs = c.args[1] ?? c.kw.get('starting_batch_size') ?? { t: 'int', v: 128 };
+      if (!f || f.t === 'none') return { t: 'extern', name: '__find_bs_decorator__', args: [bs] };
+      return withBatch(f, bs, node);
+    });
+  }
+  it.externs.set('__find_bs_decorator__', (_i, _s, c, node, fnv) => withBatch(c.args[0], fnv.args?.[0] ?? { t: 'int', v: 128 }, node));
+
   const prog = () => trainingProgram(it);
   const reg = (names: string[], fn: (self: Value | undefined, c: CallArgs, node: SyntaxNode) => Value) => {
     for (const n of names) it.externs.set(n, (_i, self, c, node) => fn(self, c, node));

@@ -598,7 +598,23 @@ export const TORCH_LAYERS: LayerEntry[] = [
   ...['LPPool1d', 'LPPool2d'].map((n) => none(n, 'pooling')),
   { ...none('Identity', 'linear'), output: (_a: Args, input: ArrayValue) => input }, none('Flatten', 'flatten'), none('Unflatten', 'flatten'),
   none('LocalResponseNorm', 'normalization'), none('Upsample', 'upsampling'), none('PixelShuffle', 'pixelshuffle'),
-  none('ZeroPad2d', 'padding'), none('ConstantPad1d', 'padding'), none('ConstantPad2d', 'padding'), none('ReflectionPad2d', 'padding'),
+  // Padding layers (torch/nn/modules/padding.py): no parameters; `padding` an int pads each of the last d dimensions
+  // on both sides, a 2d-tuple (left, right, top, bottom, front, back) pads the last dimension first (F.pad).
+  ...(['ZeroPad', 'ConstantPad', 'ReflectionPad', 'ReplicationPad', 'CircularPad'] as const).flatMap((kind) => ([1, 2, 3] as const).map((d) => ({
+    ...none(`${kind}${d}d`, 'padding', ['padding']),
+    output: (a: Args, input: ArrayValue): ArrayValue | UnknownValue => {
+      const p = a.padding;
+      const pads = typeof p === 'number' ? Array.from({ length: 2 * d }, () => p) : Array.isArray(p) && p.length === 2 * d && p.every((x) => typeof x === 'number') ? p as number[] : undefined;
+      if (!pads || input.shape.length < d) return unk('padding not known');
+      const shape = [...input.shape];
+      for (let k = 0; k < d; k++) {
+        const at = shape.length - 1 - k;
+        const dim = shape[at];
+        shape[at] = typeof dim === 'number' ? dim + pads[2 * k] + pads[2 * k + 1] : dim;
+      }
+      return { kind: 'array', shape, dtype: input.dtype };
+    },
+  }))),
   // Loss modules (torch/nn/modules/loss.py): no parameters; a `weight` / `pos_weight` given to a weighted loss is
   // registered as a buffer that is the caller's tensor (register_buffer stores the reference, no copy).
   ...['L1Loss', 'MSELoss', 'CrossEntropyLoss', 'CTCLoss', 'NLLLoss', 'PoissonNLLLoss', 'GaussianNLLLoss', 'KLDivLoss', 'BCELoss',

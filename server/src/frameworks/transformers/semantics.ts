@@ -22,6 +22,8 @@ import type { SyntaxNode } from '../../interp/parser';
 import { type ClassV, type InstV, type Value, NONE, describe, unknown } from '../../interp/values';
 import { linearLayout, type ModelLayout } from './linears';
 import { containerClass } from '../torch/semantics';
+import { liveAtStep } from '../../phases/training';
+import { noteLiveAtLoad } from '../../phases/heldAtLoad';
 import { fromData } from '../../program/configfiles';
 import { describeQuant, isQuantized, quantFromCall, quantFromConfig, quantizedWeightBytes, type QuantSpec } from './quantization';
 import { CONFIG_CLASSES, CONFIG_DEFAULTS_VERSION, type ConfigClassDefaults } from './config-defaults';
@@ -613,7 +615,10 @@ function fromPretrained(it: Interpreter, className: string, args: Value[], kw: M
 
   // Under init_empty_weights() / torch.device("meta") the weights are on the meta device: no memory, no load.
   const meta = it.state.get('torchMeta') === true;
+  // What the accelerator already holds when this load begins (a model loaded earlier and still referenced).
+  const before = it.memory.current || meta || !it.memory.reportedCount(1) ? undefined : liveAtStep(it, node);
   const rec = it.memory.current || meta ? undefined : it.memory.begin({ name: id, framework: resolved?.framework ?? 'transformers', span: it.span(node), phase: 'load', jitted: false, gc: false });
+  if (rec && before?.tensors.length) noteLiveAtLoad(rec, before);
   const inst = it.newInst(hfClass(it, className));
   const load: HfLoad = {
     span: it.span(node), ...slot, ...(resolved?.library ? { library: resolved.library } : {}), torchName: it.nameFor('torch'), checkpoint: id, className,
