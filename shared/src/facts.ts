@@ -27,7 +27,14 @@ export interface Span {
 }
 
 /** Something the analysis could not resolve, with the reason and where. */
-export interface Unknown { what: string; reason: string; span?: Span }
+export interface Unknown {
+  what: string; reason: string; span?: Span;
+  /**
+   * What is counted may be more than is there (a subclass's constructor that can replace the modules counted): the
+   * phase has no lower bound either, so no peak and no verdict, only the unknown.
+   */
+  noBound?: boolean;
+}
 
 /**
  * Where a tensor lives. JAX arrays without a sharding live on device 0;

@@ -173,12 +173,14 @@ export function replayPhase(trace: PhaseTrace, deviceCount: number, budgetBytes:
   // nothing known has no peak at all, and the verdict is only firm when the known part already exceeds.
   let fits: boolean | null = peak <= budgetBytes;
   const peakIsLowerBound = unknowns.length > 0;
+  // A part counted that may be larger than what is there (Unknown.noBound): the sum is not even a lower bound.
+  const noBound = unknowns.some((u) => u.noBound);
   if (peakIsLowerBound) {
-    notes.push('some sizes are unknown: the peak shown is a lower bound');
-    fits = peak > budgetBytes ? false : null;
+    notes.push(noBound ? 'what is counted may be more than what is there: no peak is given' : 'some sizes are unknown: the peak shown is a lower bound');
+    fits = peak > budgetBytes && !noBound ? false : null;
   }
   const perDeviceBytes = Array.from({ length: Math.min(count, MAX_TRACKED) }, (_, d) => maxPer[d]);
   return {
-    phase: trace.phase, peakBytes: peakIsLowerBound && peak === 0 ? null : peak, peakIsLowerBound, peakDevice, perDeviceBytes, budgetBytes, fits, breakdown, timeline, notes, unknowns, jitted: trace.jitted,
+    phase: trace.phase, peakBytes: (peakIsLowerBound && peak === 0) || noBound ? null : peak, peakIsLowerBound, peakDevice, perDeviceBytes, budgetBytes, fits, breakdown, timeline, notes, unknowns, jitted: trace.jitted,
   };
 }

@@ -47,3 +47,19 @@ student = AutoModelForCausalLM.from_pretrained("NousResearch/llama-2-7b-chat-hf"
   const load = r.models.at(-1)!.estimate.phases.find((p) => p.phase === 'load')!;
   assert.equal(load.breakdown.filter((b) => /^another model on the device/.test(b.label)).length, 0);
 });
+
+test('a model loaded on the host and moved to the device while another is still there: counted at the move', async () => {
+  const src = `import torch
+from transformers import AutoModelForCausalLM
+name = "NousResearch/llama-2-7b-chat-hf"
+model = AutoModelForCausalLM.from_pretrained(name, torch_dtype=torch.float16, device_map={"": 0})
+base = AutoModelForCausalLM.from_pretrained(name, torch_dtype=torch.float16)
+base = base.to("cuda")
+`;
+  const r = await analyze(src, { device: 'a10g', versions: {} });
+  const load = r.models.at(-1)!.estimate.phases.find((p) => p.phase === 'load')!;
+  assert.ok(load.breakdown.some((b) => /^another model on the device/.test(b.label)), JSON.stringify(load.breakdown.map((b) => b.label)));
+  // 2 × 13.5 GB of float16 Llama-2-7B: over an A10G's 24 GB (each alone fits).
+  assert.equal(r.models[0].estimate.phases.find((p) => p.phase === 'load')!.fits, true);
+  assert.equal(load.fits, false);
+});

@@ -329,3 +329,98 @@ g = Generator()
   const r = await analyze(src, OPTS);
   assert.equal(r.models[0].facts.paramCount, 80 * 512 * 7 + 512);
 });
+
+test('a subclass of a transformers model class built by its constructor: the library\'s modules and its own (dalle-mini\'s pattern, in PyTorch)', async () => {
+  const src = (body: string) => `import torch
+import torch.nn as nn
+from transformers import BartConfig, BartForConditionalGeneration
+
+
+class MyBart(BartForConditionalGeneration):
+${body}
+
+
+config = BartConfig(d_model=1024, encoder_layers=12, decoder_layers=12, encoder_ffn_dim=4096, decoder_ffn_dim=4096, vocab_size=50264)
+model = MyBart(config).cuda()
+`;
+  // BartForConditionalGeneration(config) on the meta device, transformers 5.23: 406,290,432 parameters.
+  const BART = 406_290_432;
+  const plain = await analyze(src('    pass'), OPTS);
+  assert.deepEqual(plain.models.map((m) => [m.facts.name, m.facts.paramCount]), [['MyBart', BART]]);
+  const own = await analyze(src('    def __init__(self, config):\n        super().__init__(config)\n        self.proj = nn.Linear(512, config.d_model)'), OPTS);
+  assert.deepEqual(own.models.map((m) => [m.facts.name, m.facts.paramCount]), [['MyBart', BART + 512 * 1024 + 1024]]);
+});
+
+test('a flax parameter whose init function is the program\'s own (a lambda): its shape and dtype from what the function returns', async () => {
+  const src = (call: string) => `import jax, jax.numpy as jnp
+import flax.linen as nn
+
+
+class Temperature(nn.Module):
+    init_value: float = 1.0
+
+    @nn.compact
+    def __call__(self):
+        log_temp = ${call}
+        return jnp.exp(log_temp)
+
+
+params = Temperature().init(jax.random.PRNGKey(0))
+`;
+  for (const call of ['self.param("log_temp", init_fn=lambda key: jnp.full((), jnp.log(self.init_value)))', 'self.param("log_temp", lambda key, shape: jnp.zeros(shape), (64, 32))']) {
+    const r = await analyze(src(call), { device: 'a100-40gb', versions: {} });
+    assert.deepEqual(r.models.map((m) => m.facts.paramCount), [call.includes('(64, 32)') ? 64 * 32 : 1], call);
+  }
+});
+
+test('a program\'s class on ninjax\'s Module (dreamerv3): "No model found" says a model is built by a library oomlens does not model', async () => {
+  const src = `import jax.numpy as jnp
+import ninjax as nj
+
+
+class MLP(nj.Module):
+    def __call__(self, x):
+        return x @ self.value("kernel", jnp.zeros, (x.shape[-1], 8192), jnp.float32)
+
+
+model = MLP(name="mlp")
+state = nj.init(model)({}, jnp.zeros((16, 8192)))
+`;
+  const r = await analyze(src, OPTS);
+  assert.equal(r.models.length, 0);
+  assert.ok(r.unknowns.some((u) => /built by ninjax/.test(u.reason)), JSON.stringify(r.unknowns));
+});
+
+test('from_pretrained of a subclass whose __init__ may replace the library\'s modules: no lower bound, no verdict (was a false OOM001)', async () => {
+  const src = (init: string) => `import torch, torch.nn as nn, transformers
+
+
+def convert_to_int8(model):
+    for module in list(model.modules()):
+        for name, child in module.named_children():
+            if isinstance(child, nn.Linear):
+                setattr(module, name, nn.Identity())
+
+
+class MyLlama(transformers.LlamaForCausalLM):
+${init}
+
+
+model = MyLlama.from_pretrained("meta-llama/Llama-2-7b-hf")
+model.to("cuda")
+`;
+  const swap = await analyze(src('    def __init__(self, config):\n        super().__init__(config)\n        convert_to_int8(self)'), OPTS);
+  const load = swap.models[0].estimate.phases.find((p) => p.phase === 'load')!;
+  assert.equal(load.peakBytes, null);
+  assert.equal(load.fits, null);
+  assert.deepEqual(swap.findings.filter((f) => f.code === 'OOM001'), []);
+  // Only adding a module: the library's count is a lower bound ("≥"), over a T4 in float32.
+  const adds = await analyze(src('    def __init__(self, config):\n        super().__init__(config)\n        self.projector = nn.Linear(1024, config.hidden_size)'), OPTS);
+  const l2 = adds.models[0].estimate.phases.find((p) => p.phase === 'load')!;
+  assert.equal(l2.peakIsLowerBound, true);
+  assert.equal(l2.fits, false);
+  // No __init__ of its own: exactly the library's model.
+  const same = await analyze(src('    def describe(self):\n        return "mine"'), OPTS);
+  assert.equal(same.models[0].facts.paramCount, 6_738_415_616);
+  assert.equal(same.models[0].estimate.phases.find((p) => p.phase === 'load')!.peakIsLowerBound, false);
+});

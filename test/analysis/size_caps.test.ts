@@ -39,3 +39,32 @@ other = Counted(min(len(data), 3))
   assert.equal(other.facts.paramCount, null, 'len() of a comprehension over 1.2M items is not known (not 0)');
   assert.ok(r.unknowns.some((u) => /comprehension over s of 1200000 items is over the analysis size cap/.test(u.reason)) || other.facts.unknowns.length > 0);
 });
+
+test('a workspace text file of more lines than a config holds is data: not followed line by line (was 10 s, then the step budget)', async () => {
+  const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { tmpdir } = await import('node:os');
+  const root = mkdtempSync(join(tmpdir(), 'oomlens-vocab-'));
+  const src = `def load_vocab(path):
+    words = set()
+    with open(path, "r", encoding="utf-8") as f:
+        for line in f:
+            if line.strip():
+                words.add(line.strip().split()[0])
+    return words
+
+
+vocab = load_vocab("vocab.txt")
+kept = set([w for w in vocab if all("a" <= c <= "z" for c in w)])
+import torch.nn as nn
+model = nn.Sequential(nn.Linear(1024, 1024))
+`;
+  try {
+    writeFileSync(join(root, 'pyproject.toml'), '');
+    writeFileSync(join(root, 'vocab.txt'), Array.from({ length: 64_000 }, (_, i) => `word${i} ${i}`).join('\n'));
+    writeFileSync(join(root, 'v.py'), src);
+    const r = await analyze(src, { path: join(root, 'v.py'), device: 'a100-80gb', versions: {} });
+    assert.ok(!r.unknowns.some((u) => /step budget|time budget/.test(u.reason)), JSON.stringify(r.unknowns));
+    assert.equal(r.models[0]?.facts.paramCount, 1024 * 1024 + 1024);
+  } finally { rmSync(root, { recursive: true, force: true }); }
+});

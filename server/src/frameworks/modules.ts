@@ -20,6 +20,7 @@ import { visitTensors } from '../interp/memory';
 import type { SyntaxNode } from '../interp/parser';
 import { type ClassV, type InstV, type TensorV, type Value, NONE, describe, int, str, unknown } from '../interp/values';
 import { placementFor } from './jax/semantics';
+import { unmodelledBase } from './unmodelled';
 import { spellOrImport } from './jax/stack-sites';
 import { markBackendStart, configSets } from './jax/runtime';
 import { absorbTorchParts, torchBaseLayer } from './torch/semantics';
@@ -363,6 +364,7 @@ export function installModules(it: Interpreter): void {
       finishModel(it, rec, inst);
       return inst;
     }
+    if (cls.bases.some((b) => b.t === 'extern') || linearize(cls).length > 1) unmodelledBase(it, cls, node);
     return it.instantiatePlain(cls, c, node);
   });
 
@@ -516,7 +518,21 @@ export function installModules(it: Interpreter): void {
   it.externs.set('flax.linen.Module.param', (_i, self, c, node) => {
     const ctx = lazyCtx(it);
     const name = c.args[0]?.t === 'str' ? c.args[0].v : 'param';
-    const init = c.args[1];
+    const init = c.args[1] ?? c.kw.get('init_fn');
+    // `self.param(name, init_fn, *init_args, **init_kwargs)` (flax/linen/module.py Module.param): the parameter is what
+    // `init_fn(rng, *init_args, **init_kwargs)` returns. A function of the program (`lambda key: jnp.full((), 1.0)`)
+    // is run on shapes only (no memory of its own) for the shape and dtype it returns.
+    if (init?.t === 'func') {
+      const kw = new Map([...c.kw].filter(([k]) => k !== 'init_fn' && k !== 'unbox'));
+      it.memory.abstractDepth++;
+      let v: Value;
+      try { v = it.call(init, { args: [{ t: 'key' }, ...c.args.slice(2)], kw }, node); } finally { it.memory.abstractDepth--; }
+      if (v.t === 'tensor' && v.shape.every((d) => typeof d === 'number')) {
+        const flat: Value = v.random ? NONE : { t: 'extern', name: 'jax.nn.initializers.zeros' };
+        return makeRawParam(it, ctx, `${(self as InstV)?.cls?.name ?? ''}.${name}`, { t: 'tuple', items: (v.shape as number[]).map((d) => ({ t: 'int', v: d })) }, v.dtype, flat, node);
+      }
+      return it.note(`shape of parameter ${name} is not known: its init function returned ${describe(v)}`, node);
+    }
     const shape = c.args[2] ?? c.kw.get('shape');
     const dt = c.args[3] ?? c.kw.get('dtype');
     return makeRawParam(it, ctx, `${(self as InstV)?.cls?.name ?? ''}.${name}`, shape, dt?.t === 'dtype' ? dt.dtype : 'float32', init, node);

@@ -8,10 +8,12 @@
  * - detectron2 (`DefaultTrainer(cfg)`, `build_model(cfg)`: the model from the config's META_ARCHITECTURE,
  *   detectron2/modeling/meta_arch/build.py);
  * - ultralytics (`YOLO("yolov8n.pt")`), mmdetection (`init_detector`, `build_detector`);
- * - jaxline (`platform.main(Experiment, argv)`: the experiment's networks are made inside jaxline's training loop).
+ * - jaxline (`platform.main(Experiment, argv)`: the experiment's networks are made inside jaxline's training loop);
+ * - a program's class on ninjax's `Module` (below).
  */
-import type { Interpreter } from '../interp/interp';
-import { unknown } from '../interp/values';
+import { linearize, type Interpreter } from '../interp/interp';
+import type { SyntaxNode } from '../interp/parser';
+import { type ClassV, type Value, unknown } from '../interp/values';
 
 const BUILDERS: [RegExp, string][] = [
   [/^(stable_baselines3|sb3_contrib)(\.[a-z_]+)*\.(PPO|A2C|DQN|SAC|TD3|DDPG|HerReplayBuffer|QRDQN|TQC|TRPO|ARS|RecurrentPPO|MaskablePPO|CrossQ)$/, 'stable-baselines3 builds its policy networks from the environment\'s spaces'],
@@ -23,7 +25,25 @@ const BUILDERS: [RegExp, string][] = [
   [/^jaxline(\.[a-z_]+)*\.platform\.main$|^jaxline\.platform\.main$/, 'jaxline builds and steps the experiment class it is given'],
 ];
 
-export const LIBRARY_MODEL = /is built by (?:stable-baselines3|detectron2|ultralytics|mmdetection|jaxline)/;
+export const LIBRARY_MODEL = /is built by (?:stable-baselines3|detectron2|ultralytics|mmdetection|jaxline|ninjax)/;
+
+/**
+ * Module base classes of neural-network libraries oomlens does not model: a program's class on one of them is a model
+ * all the same (ninjax's `nj.Module`, dreamerv3's networks: their parameters are made by `self.value(...)` /
+ * `self.sub(...)` calls inside ninjax's own state handling, ninjax/ninjax.py).
+ */
+const UNMODELLED_BASES: [RegExp, string][] = [
+  [/^ninjax(\.ninjax)?\.Module$/, 'ninjax makes its modules\' parameters inside its own state handling'],
+];
+
+/** A note when `cls` derives from a module class of a library oomlens does not model; undefined otherwise. */
+export function unmodelledBase(it: Interpreter, cls: ClassV, node: SyntaxNode): void {
+  const bases = linearize(cls).flatMap((k) => k.bases).filter((b): b is Value & { t: 'extern' } => b.t === 'extern');
+  for (const b of bases) {
+    const hit = UNMODELLED_BASES.find(([re]) => re.test(b.name));
+    if (hit) { it.note(`\`${cls.name}(…)\`: a model is built by ${hit[1].split(' ')[0]} here (${hit[1]}), which oomlens does not model; its size is not known`, node); return; }
+  }
+}
 
 export function installUnmodelled(it: Interpreter): void {
   it.externPrefixes.push(['', (_i, _self, _c, node, fnv) => {

@@ -2618,6 +2618,9 @@ export function classKindOf(name: string): ClassV['kind'] | undefined {
   // program's own model written on it (`class MiniLM(PreTrainedModel)` with its own PretrainedConfig) builds its
   // modules in its own __init__ as any torch module does.
   if (/^transformers(\.modeling_utils)?\.PreTrainedModel$/.test(name)) return 'torch';
+  // So is every transformers PyTorch model class (`class MyBart(BartForConditionalGeneration)`); its __init__ builds the
+  // library's modules into the instance (frameworks/transformers/semantics.ts).
+  if (/^transformers\.(?!TF|Flax|Auto)[A-Z]\w*(Model|For[A-Z]\w*)$/.test(name)) return 'torch';
   return undefined;
 }
 

@@ -24,9 +24,12 @@ import { isAlias, isMap, isScalar, isSeq, parse as parseYaml, parseDocument } fr
 import type { CallArgs, Interpreter } from '../interp/interp';
 import type { SyntaxNode } from '../interp/parser';
 import { type Value, NONE, describe, str, unknown } from '../interp/values';
-import { MAX_ITEMS as MAX_LIST_ITEMS, MAX_STR } from '../interp/limits';
+import { MAX_STR } from '../interp/limits';
 import { pathLike } from './pathlib';
 import { literal } from './argv';
+
+/** The most lines of a workspace file followed one by one (readlines, `for line in f`): more is a data file. */
+const MAX_FILE_LINES = 10_000;
 
 /** Config values deeper or larger than this are cut to an unknown (a config is small). */
 const MAX_ITEMS = 20_000;
@@ -126,7 +129,9 @@ export function installConfigFiles(it: Interpreter): void {
     const t = textOf(self, node);
     if (typeof t !== 'string') return t;
     const parts = universal(t).split(/(?<=\n)/).filter((x) => x !== '');
-    if (parts.length > MAX_LIST_ITEMS) return unknown(`${parts.length} lines are over the analysis size cap (${MAX_LIST_ITEMS} items)`, where(node));
+    // A file of more lines than a config holds is data (a vocabulary, a corpus): its lines cannot change a size the
+    // program builds from its configuration, and following a loop over each of them would spend the step budget.
+    if (parts.length > MAX_FILE_LINES) return unknown(`the file has ${parts.length} lines, over the ${MAX_FILE_LINES} lines a config file is read to: a data file, not followed line by line`, where(node));
     return { t: 'list', items: parts.map(str) };
   };
   reg('__file_handle__.readlines', (self, _c, node) => lines(self, node));

@@ -16,6 +16,8 @@ import { type ModelRecord, visitTensors } from '../../interp/memory';
 import { type ClassV, type InstV, type TensorV, type Value, NONE, describe, int, str, unknown } from '../../interp/values';
 import { TORCH_API_SINCE, torchLayerAttr, versionAtLeast } from './catalog';
 import { hfLoadOf } from '../transformers/semantics';
+import { liveAtStep } from '../../phases/training';
+import { noteLiveAtLoad } from '../../phases/heldAtLoad';
 
 const FLOAT = new Set<DType>(['float64', 'float32', 'float16', 'bfloat16']);
 
@@ -658,7 +660,7 @@ export function installTorch(it: Interpreter): void {
   });
 
   // Moving and casting: Module.to / .cuda / .half act in place and return the module.
-  const cast = (self: Value | undefined, dtype: DType | undefined, device: string | undefined, span?: Span): Value => {
+  const cast = (self: Value | undefined, dtype: DType | undefined, device: string | undefined, span?: Span, node?: SyntaxNode): Value => {
     if (!self) return NONE;
     // A cast of a module that already sits where it runs (built there, or moved before the cast) makes each
     // new tensor while the old one still exists: Module._apply converts one parameter at a time and frees
@@ -683,6 +685,15 @@ export function installTorch(it: Interpreter): void {
       }
     });
     if (orig.size && !before && self.t === 'inst') it.state.set(key, orig);
+    // A loaded transformers model moved to the accelerator for the first time: what the device already holds then
+    // (a model still referenced) is there beside it (phases/heldAtLoad.ts).
+    if (device && device !== 'cpu' && device !== 'meta' && self.t === 'inst' && where === undefined && hfLoadOf(self) && it.memory.reportedCount(2) > 1) {
+      const rec = [...it.memory.finished].reverse().find((r) => r.result === self);
+      if (rec) {
+        const snap = node ? liveAtStep(it, node) : undefined;
+        if (snap?.tensors.length) noteLiveAtLoad(rec, snap);
+      }
+    }
     if (device && self.t === 'inst') {
       const moves = (it.state.get(TORCH_MOVES) as TorchMove[] | undefined) ?? [];
       if (moves.length < 100_000) moves.push({ module: self, device, span: span ?? { start: 0, end: 0 } });
@@ -697,9 +708,9 @@ export function installTorch(it: Interpreter): void {
   // module.py Module.to → torch._C._nn._parse_to, where an int names "cuda:<n>").
   const deviceOf = (v: Value | undefined): string | undefined => (v?.t === 'str' ? v.v : v?.t === 'int' ? `cuda:${v.v}` : v?.t === 'extern' && v.name === '__device__' && v.args?.[0]?.t === 'str' ? (v.args[0] as { v: string }).v : undefined);
   for (const base of ['torch.nn.Module', 'transformers.PreTrainedModel']) {
-    reg([`${base}.to`], (self, c, node) => cast(self, dtypeOf(c.args.find((a) => a.t === 'dtype') ?? c.kw.get('dtype')), deviceOf(c.args.find((a) => a.t === 'str' || a.t === 'extern' || a.t === 'int') ?? c.kw.get('device')), it.span(node)));
+    reg([`${base}.to`], (self, c, node) => cast(self, dtypeOf(c.args.find((a) => a.t === 'dtype') ?? c.kw.get('dtype')), deviceOf(c.args.find((a) => a.t === 'str' || a.t === 'extern' || a.t === 'int') ?? c.kw.get('device')), it.span(node), node));
     // Module.cuda(device=None): an int or a device names the GPU (torch/nn/modules/module.py `cuda`).
-    reg([`${base}.cuda`], (self, c, node) => cast(self, undefined, deviceOf(c.args[0] ?? c.kw.get('device')) ?? 'cuda', it.span(node)));
+    reg([`${base}.cuda`], (self, c, node) => cast(self, undefined, deviceOf(c.args[0] ?? c.kw.get('device')) ?? 'cuda', it.span(node), node));
     reg([`${base}.half`], (self) => cast(self, 'float16', undefined));
     reg([`${base}.bfloat16`], (self) => cast(self, 'bfloat16', undefined));
     reg([`${base}.float`], (self) => cast(self, 'float32', undefined));

@@ -196,6 +196,24 @@ export function installTransformers(it: Interpreter): void {
       kw.delete('model_type');
       return makeConfig(it, entry[0], entry[1], { args: c.args.slice(1), kw }, node);
     }
+    // `class MyBart(BartForConditionalGeneration)` built by its constructor (`MyBart(config)`, or its own __init__
+    // calling `super().__init__(config)`): the library class's modules are built into the instance as
+    // `BartForConditionalGeneration(config)` builds them; modules the subclass's __init__ adds are not counted.
+    if (last === '__init__' && _self?.t === 'inst' && _self.cls.node && /^[A-Z]\w*(Model|For[A-Z]\w*)$/.test(className) && !className.startsWith('Auto') && !NOT_MODELS.test(className)) {
+      const built = it.callExtern({ t: 'extern', name: fnv.name.slice(0, -'.__init__'.length) }, c, node);
+      if (built.t === 'inst') {
+        for (const [k, v] of built.attrs) _self.attrs.set(k, v);
+        const load = hfLoadOf(built);
+        if (load) LOAD_OF.set(_self, load);
+        const rec = [...it.memory.finished].reverse().find((r) => r.result === built);
+        if (rec) {
+          rec.result = _self;
+          rec.name = `${_self.cls.name} (${rec.name})`;
+          if (linearize(_self.cls).some((k) => k.node && k.ns.has('__init__'))) rec.unknowns.push({ what: 'parameters', reason: `${_self.cls.name} extends transformers ${className}: modules its own __init__ adds beyond ${className}'s are not counted`, span: it.span(node) });
+        }
+      }
+      return NONE;
+    }
     const fromConfig = fnv.name.endsWith('.from_config') && !NOT_MODELS.test(className);
     // `GPT2LMHeadModel(config)`: a concrete model class built from a config value (modeling_utils.py
     // PreTrainedModel.__init__: random initialisation in torch's default dtype, float32; dtype= is not an
@@ -272,7 +290,14 @@ export function installTransformers(it: Interpreter): void {
       const load = hfLoadOf(model);
       if (rec && load && rec.result === model) {
         rec.name = `${_self.name} (${load.checkpoint})`;
-        rec.unknowns.push({ what: 'parameters', reason: `${_self.name} extends transformers ${className}: modules its own __init__ adds beyond the checkpoint's ${className} are not counted`, span: it.span(node) });
+        if (_self.node && !rec.definitionSpan) rec.definitionSpan = it.span(_self.node);
+        const init = model.t === 'inst' ? subclassInit(_self, model) : 'adds';
+        if (init === 'adds') rec.unknowns.push({ what: 'parameters', reason: `${_self.name} extends transformers ${className}: modules its own __init__ adds beyond the checkpoint's ${className} are not counted`, span: it.span(node) });
+        // from_pretrained builds the subclass with its own __init__ and loads the checkpoint into what it built
+        // (modeling_utils.py from_pretrained → `cls(config)`): an __init__ that runs other code may replace the
+        // library's modules (`convert_to_int8(self)` swapping each Linear for a uint8 buffer), so the library's
+        // count is not even a lower bound.
+        else if (init) rec.unknowns.push({ what: 'parameters', noBound: true, reason: `${_self.name} extends transformers ${className} and its __init__ runs \`${init}\`, which may replace the checkpoint's modules: what the model holds is not known (the library's ${className} count is not a lower bound)`, span: it.span(node) });
       }
     }
     return model;
@@ -616,7 +641,10 @@ function fromPretrained(it: Interpreter, className: string, args: Value[], kw: M
   // Under init_empty_weights() / torch.device("meta") the weights are on the meta device: no memory, no load.
   const meta = it.state.get('torchMeta') === true;
   // What the accelerator already holds when this load begins (a model loaded earlier and still referenced).
-  const before = it.memory.current || meta || !it.memory.reportedCount(1) ? undefined : liveAtStep(it, node);
+  // Only for a load onto the accelerator (a device_map that is not the host); a model loaded on the host and moved
+  // later takes its snapshot at the move (frameworks/torch/semantics.ts cast).
+  const onAccelerator = deviceMapOnAccelerator(kw.get('device_map'));
+  const before = it.memory.current || meta || !onAccelerator || !it.memory.reportedCount(1) ? undefined : liveAtStep(it, node);
   const rec = it.memory.current || meta ? undefined : it.memory.begin({ name: id, framework: resolved?.framework ?? 'transformers', span: it.span(node), phase: 'load', jitted: false, gc: false });
   if (rec && before?.tensors.length) noteLiveAtLoad(rec, before);
   const inst = it.newInst(hfClass(it, className));
@@ -855,4 +883,39 @@ function configValue(cfg: HfConfig): Value {
   const v = fromData(named, true);
   if (v.t === 'dict') v.aliases = map;
   return v;
+}
+
+/** Whether a from_pretrained device_map puts weights on an accelerator: "auto", "cuda", an int, a dict with one. */
+function deviceMapOnAccelerator(dm: Value | undefined): boolean {
+  if (!dm || dm.t === 'none') return false;
+  if (dm.t === 'str') return !/^(cpu|meta|disk)$/.test(dm.v);
+  if (dm.t === 'int') return true;
+  if (dm.t === 'dict') return dm.vals.some((v) => v.t === 'int' || (v.t === 'str' && !/^(cpu|meta|disk)$/.test(v.v)));
+  return false;
+}
+
+/**
+ * What the program's own `__init__` of a transformers model subclass does beyond the library's: undefined when no
+ * class of the program defines one, 'adds' when it only calls `super().__init__(...)` / `self.post_init()` and sets
+ * new attributes (`self.projector = nn.Linear(...)`), else the text of the first statement that may replace the
+ * library's modules (a call given `self`, a loop, an assignment to a module the checkpoint has).
+ */
+function subclassInit(cls: ClassV, model: InstV): string | undefined {
+  const inits = linearize(cls).filter((k) => k.node).map((k) => k.ns.get('__init__')).filter((f): f is Value & { t: 'func' } => f?.t === 'func');
+  if (!inits.length) return undefined;
+  const existing = new Set([...model.attrs.keys()].map((k) => k.split('.')[0]));
+  for (const f of inits) {
+    const body = f.node?.childForFieldName('body');
+    for (const st of body?.namedChildren ?? []) {
+      if (!st || st.type === 'comment' || st.type === 'pass_statement') continue;
+      const e = st.type === 'expression_statement' ? st.namedChildren[0] : null;
+      if (e?.type === 'string') continue;
+      if (e?.type === 'call' && /^(super\([^)]*\)\.__init__|self\.(post_init|init_weights|tie_weights))$/.test(e.childForFieldName('function')?.text ?? '')) continue;
+      const left = e?.type === 'assignment' ? e.childForFieldName('left') : null;
+      if (left?.type === 'attribute' && left.childForFieldName('object')?.text === 'self' && !existing.has(left.childForFieldName('attribute')?.text ?? '')) continue;
+      const text = st.text.split('\n')[0];
+      return text.length > 50 ? `${text.slice(0, 47)}…` : text;
+    }
+  }
+  return 'adds';
 }
