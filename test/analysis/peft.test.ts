@@ -331,3 +331,23 @@ for _ in range(3):
     assert.ok(acts.length > 0 && acts.every((b) => /float16/.test(b.label)), JSON.stringify(tr.breakdown.map((b) => b.label)));
   } finally { rmSync(root, { recursive: true, force: true }); }
 });
+
+test('modules_to_save copies after prepare_model_for_kbit_training are float32 (the cast happens before the copy)', async () => {
+  const src = `import torch
+from transformers import AutoModelForCausalLM, BitsAndBytesConfig, Trainer, TrainingArguments
+from peft import LoraConfig, get_peft_model, prepare_model_for_kbit_training
+
+bnb = BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_compute_dtype=torch.bfloat16, llm_int8_skip_modules=["embed_tokens", "lm_head"])
+model = AutoModelForCausalLM.from_pretrained("meta-llama/Meta-Llama-3-8B", quantization_config=bnb, torch_dtype=torch.bfloat16)
+model = prepare_model_for_kbit_training(model)
+cfg = LoraConfig(r=64, lora_alpha=128, target_modules=["q_proj", "v_proj"], modules_to_save=["embed_tokens", "lm_head"], task_type="CAUSAL_LM")
+model = get_peft_model(model, cfg)
+Trainer(model=model, args=TrainingArguments("out", per_device_train_batch_size=1, bf16=True), train_dataset=None).train()
+`;
+  const r = await analyze(src, { device: 'a100-80gb', versions: { peft: '0.13.0', transformers: '4.45.0' } });
+  const p = r.models[0].estimate.phases.find((x) => x.phase === 'training')!;
+  const copies = p.breakdown.find((b) => /trainable copies/.test(b.label));
+  // embed_tokens and lm_head of Llama-3-8B: 2 × 128,256 × 4096 parameters, float32 (peft utils/other.py casts, then
+  // ModulesToSaveWrapper deep-copies).
+  assert.equal(copies?.bytes, 2 * 128_256 * 4096 * 4, JSON.stringify(p.breakdown.map((b) => [b.label, b.bytes])));
+});

@@ -424,3 +424,15 @@ model.to("cuda")
   assert.equal(same.models[0].facts.paramCount, 6_738_415_616);
   assert.equal(same.models[0].estimate.phases.find((p) => p.phase === 'load')!.peakIsLowerBound, false);
 });
+
+test('a Flax from_pretrained holds the random initial weights beside the loaded ones (transformers#15766); _do_init=False does not', async () => {
+  const src = (extra: string) => `from transformers import FlaxAutoModelForCausalLM
+model = FlaxAutoModelForCausalLM.from_pretrained("gpt2-xl"${extra})
+`;
+  const N = 1_557_611_200; // gpt2-xl (test/catalog/transformers.test.ts)
+  const two = await analyze(src(''), { device: 'tpu-v3', versions: {} });
+  const load = two.models[0].estimate.phases.find((p) => p.phase === 'load')!;
+  assert.equal(load.peakBytes, 2 * 4 * N);
+  const one = await analyze(src(', _do_init=False'), { device: 'tpu-v3', versions: {} });
+  assert.equal(one.models[0].estimate.phases.find((p) => p.phase === 'load')!.peakBytes, 4 * N);
+});

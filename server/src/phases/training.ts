@@ -1351,6 +1351,7 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
   // The transformer formula's saved tensors (from this index of `events`): released by the backward before the last
   // gradients are made (below, where `.grad` is allocated).
   let archSavedFrom: number | undefined;
+  let recomputeTransient: MemoryEvent | undefined;
   const load = rec.framework === 'transformers' ? hfLoads(it).find((l) => l.span.start === rec.span.start && l.span.end === rec.span.end) : undefined;
   const cfg = load ? (hfConfigView(load) ?? hfConfig(load.checkpoint)) : undefined;
   const a = cfg ? archFromHf(cfg as Record<string, unknown>) : rec.result ? archOf(rec.result) : { why: 'the model object is not known' };
@@ -1532,6 +1533,24 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
       mk(`activations layer ${l}`, `activations saved for backward (${arch.layers} layers, ${computeDtype})`, per[l], 'activation', offload ? { kind: 'host' } : { kind: 'device', index: 0 }, shape.span, perFormula, offload ? `${perCitation}; unsloth_zoo gradient_checkpointing.py (offloaded to the host)` : perCitation);
     }
     actBytes = dpReplicas > 1 || offload ? 0 : act.total - drop * arch.layers;
+    // Full recomputation re-runs one layer's forward with autograd on in the backward (torch/utils/checkpoint.py:
+    // the reentrant CheckpointFunction.backward and the non-reentrant unpack hook both recompute the segment): that
+    // layer's whole saved set exists for a moment beside the kept inputs (its own input is one of them). With
+    // attention materialised (eager, pinned transformers before SDPA) it holds the [b, heads, s, s] scores.
+    if (recompute === 'full' && dpReplicas <= 1 && (rec.framework === 'torch' || rec.framework === 'transformers')) {
+      const one = trainingActivationBytes({ ...input, recompute: 'none' });
+      // Its backward then starts with the attention's softmax: with the scores materialised, softmax's backward
+      // makes the gradient of its output and of its input, each [b, heads, s, s] (derivatives.yaml `_softmax`:
+      // _softmax_backward_data), in float32 where the softmax is upcast (transformers' eager attention:
+      // `softmax(attn_weights, dim=-1, dtype=torch.float32)`) — the 2 GiB a QLoRA Llama-2-7B at batch 4 × 2048 asks for.
+      const sm = input.attention === 'materialized' ? 2 * shape.batch * arch.heads * shape.seq * shape.seq * Math.max(e, 4) : 0;
+      const extra = one.perLayer - full.perLayer + sm;
+      if (extra > 0) {
+        recomputeTransient = { op: 'transient', label: 'activations: one layer recomputed in the backward (checkpointing)', bytesPerDevice: extra, role: 'activation', span: shape.span,
+          formula: `one layer's saved set without checkpointing − its kept input: ${one.formula} − s·b·h·${e} B${sm ? ` + softmax backward 2·b·heads·s²·${Math.max(e, 4)} B` : ''}`,
+          citation: 'torch/utils/checkpoint.py (CheckpointFunction.backward / _checkpoint_without_reentrant_generator recompute the segment); shared/src/activations.ts; tools/autograd/derivatives.yaml _softmax' };
+      }
+    }
     activation = { bytes: act.total - drop * arch.layers, fullRecompute: full.total, formula: act.formula, recompute, layers: arch.layers };
     if (peft && !peft.why && recompute === 'none' && dpReplicas <= 1) {
       // LoRA's own saved tensors per adapted layer: the r-wide x·Aᵀ that lora_B's weight gradient reads, and with
@@ -1631,6 +1650,12 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
     } else if (arch.vocab) notes.push('no cross-entropy loss found in the file: the [batch, sequence, vocabulary] logits are not counted');
   }
 
+  if (recomputeTransient) {
+    // By the first recomputed layer the loss's backward has run: the log-probs autograd saved for it are released
+    // (the logits stay where the program still holds them).
+    for (const ev of [...events]) if (ev.op === 'alloc' && ev.tensor.label === 'log-probs') events.push({ op: 'free', id: ev.tensor.id });
+    events.push(recomputeTransient);
+  }
   // torch gradient accumulation: the loss divided by the number of micro-steps before backward().
   if (rec.framework === 'torch' || rec.framework === 'transformers') {
     const acc = accumRe.exec(it.text);

@@ -303,7 +303,11 @@ function loraInfo(it: Interpreter, model: InstV, cfgV: Value | undefined, autoca
     let n = lin.reduce((a, l) => a + l.in * l.out + (l.bias ? l.out : 0), 0) + oth.reduce((a, o) => a + o.params, 0);
     if (subtree) n = [...subtree].filter(([name]) => endsWith(name, m)).reduce((a, [, p]) => a + p, 0);
     if (!n) continue;
-    info.trainable.push({ label: `${m} (modules_to_save copy)`, params: n, dtype: bdt });
+    // The copy is of the module as it is then: after prepare_model_for_kbit_training's cast of every 16-bit
+    // parameter to float32 (peft utils/other.py), a float32 copy (tuners_utils.py ModulesToSaveWrapper: deepcopy).
+    const own: DType = baseDtype(lin[0]?.name ?? oth[0]?.name ?? '') ?? bdt;
+    const copyDtype: DType = kbitPrepOf(model)?.castAll && (own === 'bfloat16' || own === 'float16') ? 'float32' : own;
+    info.trainable.push({ label: `${m} (modules_to_save copy)`, params: n, dtype: copyDtype });
   }
   return info;
 }

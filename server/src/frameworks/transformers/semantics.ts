@@ -725,6 +725,18 @@ function fromPretrained(it: Interpreter, className: string, args: Value[], kw: M
     });
     if (meta) it.memory.abstractDepth--;
     load.params = total;
+    // A Flax model's from_pretrained first builds the class, whose FlaxPreTrainedModel.__init__ initialises random
+    // weights on the device (`self.init_weights(self.key, input_shape)`), then puts the checkpoint's weights there
+    // (`jax.tree_util.tree_map(jnp.array, state)`) and only then replaces the random ones: two copies at once
+    // (modeling_flax_utils.py; huggingface/transformers#15766). `_do_init=False` (4.18+) skips the random copy.
+    const doInit = kw.get('_do_init');
+    if (/^Flax/.test(className) && !(doInit?.t === 'bool' && !doInit.v) && !meta && total > 0) {
+      it.memory.transient({
+        op: 'transient', label: `${className}.from_pretrained: the random initial weights beside the loaded ones`, bytesPerDevice: total * 4, role: 'temporary',
+        span: it.span(node), formula: `${total} parameters × 4 B (float32 init_weights)`,
+        citation: 'transformers modeling_flax_utils.py FlaxPreTrainedModel.__init__ (init_weights) and from_pretrained (tree_map(jnp.array, state)); huggingface/transformers#15766',
+      });
+    }
     // Built in the program (Model(config), from_config) on a real device: the head's own weight is made in
     // __init__ (e.g. modeling_gpt2.py GPT2LMHeadModel: `self.lm_head = nn.Linear(n_embd, vocab_size, bias=False)`)
     // and replaced by the tied embedding only in post_init() (modeling_utils.py tie_weights), after every
