@@ -80,7 +80,7 @@ export interface FitsOn {
   budgetBytes: number;
 }
 
-export type ChangeKind = 'half-precision' | 'smaller-batch' | 'checkpointing' | 'optimizer-8bit' | 'more-devices';
+export type ChangeKind = 'free-held' | 'half-precision' | 'smaller-batch' | 'checkpointing' | 'optimizer-8bit' | 'more-devices';
 
 export interface Change {
   kind: ChangeKind;
@@ -128,8 +128,8 @@ export const BATCH_DIVISORS = [2, 4, 8, 16, 32, 64] as const;
 export const CHECKPOINT_KEEP = 1 / 16;
 
 const COST_ORDER: Record<'training' | 'other', ChangeKind[]> = {
-  training: ['smaller-batch', 'checkpointing', 'optimizer-8bit', 'half-precision', 'more-devices'],
-  other: ['half-precision', 'smaller-batch', 'more-devices'],
+  training: ['free-held', 'smaller-batch', 'checkpointing', 'optimizer-8bit', 'half-precision', 'more-devices'],
+  other: ['free-held', 'half-precision', 'smaller-batch', 'more-devices'],
 };
 
 /** Whether the code itself spreads tensors over several devices. */
@@ -249,6 +249,20 @@ export function advisePhase(facts: ModelFacts, est: Estimate, index: number, dev
     // Whole bytes, rounded up (a sharded share can be fractional).
     found.push({ ...c, peakBytes: Math.ceil(c.peakBytes), budgetBytes: budget, fits: c.peakBytes <= budget });
   };
+
+  // Another model the program still references (loaded earlier, an old copy): releasing it first costs nothing of
+  // this model's arithmetic (server/src/phases/heldAtLoad.ts, training.ts heldThroughStep label them).
+  const held = (x: TensorFact) => /^another (model|module) on the device/.test(x.group ?? '');
+  if (p.breakdown.some((c) => /^another (model|module) on the device/.test(c.label))) {
+    add({
+      kind: 'free-held',
+      title: 'Release the other model still referenced on the device first (`del` its names, then `gc.collect()` and `torch.cuda.empty_cache()`)',
+      peakBytes: peakOf((x) => (held(x) ? 0 : tensorBytes(x))),
+      cost: 'reload or move it back if it is needed later',
+      formula: 'the peak without the tensors of the other module still referenced; replayed on the target',
+      citation: 'CPython reference counting (an object is freed with its last reference); torch.cuda.empty_cache returns cached blocks',
+    });
+  }
 
   // 16-bit parameters (and the gradients / optimizer state that follow their dtype).
   const half: DType = spec.device.bf16 ? 'bfloat16' : 'float16';

@@ -123,3 +123,16 @@ test('LightningDataModule.from_argparse_args and a model from **vars(args): size
   assert.ok(m, r.models.map((x) => x.facts.name).join(', '));
   assert.deepEqual([m.facts.paramCount, m.facts.unknowns.map((u) => u.reason)], [linear(64, 128) + 2 * linear(128, 128) + linear(128, 10), []]);
 });
+
+test('Trainer.fit of a module oomlens could not build (a wrapper from a package that is not installed): a file-level unknown, not silence', async () => {
+  const src = `from lightning import Trainer
+from aigc_zoo.model_zoo.chatglm3.llm_model import MyTransformer
+
+pl_model = MyTransformer(model_name_or_path="THUDM/chatglm3-6b", lora_args={"r": 8}, load_in_4bit=True)
+trainer = Trainer(accelerator="gpu", devices=1, precision="16-mixed", max_epochs=1)
+trainer.fit(pl_model, train_dataloaders=None)
+`;
+  const r = await analyze(src, { device: 'rtx-4090', versions: {} });
+  assert.equal(r.models.length, 0);
+  assert.ok(r.unknowns.some((u) => /Trainer\.fit\(…\)`: a model is built by a library here/.test(u.reason)), JSON.stringify(r.unknowns));
+});

@@ -236,3 +236,16 @@ test('a phase that fits, or whose size is unknown, gets fits-where but no change
   assert.equal(a2.lowerBound, true);
   assert.equal(a2.changes.length, 0);
 });
+
+test('another model still referenced on the device: releasing it first is the cheapest change, its peak without that model', () => {
+  // A100 40GB, PyTorch: 41,869,836,288 B usable. An earlier 20 GiB model still referenced, this model's 20 GiB load.
+  const other = T(20, 'buffer', { group: 'another model on the device: earlier (float32)' });
+  const mine = T(20, 'param', { dtype: 'float16' });
+  const facts = model([alloc(other), alloc(mine)], 'load', TORCH);
+  const est = estimate(facts, spec('a100-40gb'));
+  assert.equal(est.phases[0].fits, false);
+  const adv = advisePhase(facts, est, 0);
+  assert.equal(adv.cheapest?.kind, 'free-held');
+  assert.equal(adv.cheapest?.peakBytes, 20 * GiB);
+  assert.equal(adv.cheapest?.fits, true);
+});

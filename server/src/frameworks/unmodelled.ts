@@ -25,7 +25,7 @@ const BUILDERS: [RegExp, string][] = [
   [/^jaxline(\.[a-z_]+)*\.platform\.main$|^jaxline\.platform\.main$/, 'jaxline builds and steps the experiment class it is given'],
 ];
 
-export const LIBRARY_MODEL = /is built by (?:stable-baselines3|detectron2|ultralytics|mmdetection|jaxline|ninjax)/;
+export const LIBRARY_MODEL = /is built by (?:stable-baselines3|detectron2|ultralytics|mmdetection|jaxline|ninjax|a library)/;
 
 /**
  * Module base classes of neural-network libraries oomlens does not model: a program's class on one of them is a model

@@ -177,6 +177,12 @@ function fit(it: Interpreter, kw: Map<string, Value>, c: CallArgs, node: SyntaxN
   const prog = trainingProgram(it);
   const span = it.span(node);
   const model = c.args[0] ?? c.kw.get('model');
+  // A module oomlens could not build (a wrapper class from a package that is not in the workspace or not installed):
+  // Lightning trains it all the same, so "no model" is not the answer; said at file level with what is missing.
+  if (model?.t === 'unknown') {
+    it.note(`\`Trainer.fit(…)\`: a model is built by a library here (${model.reason}) and trained by Lightning, which oomlens does not follow; its size is not known`, node);
+    return;
+  }
   if (model?.t !== 'inst') return;
   // `self.trainer` inside the module's hooks is the Trainer, whose `.model` is the module (core/module.py).
   kw.set('__model__', model);
