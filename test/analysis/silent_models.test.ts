@@ -436,3 +436,32 @@ model = FlaxAutoModelForCausalLM.from_pretrained("gpt2-xl"${extra})
   const one = await analyze(src(', _do_init=False'), { device: 'tpu-v3', versions: {} });
   assert.equal(one.models[0].estimate.phases.find((p) => p.phase === 'load')!.peakBytes, 4 * N);
 });
+
+test('AutoModelWithLMHead (transformers 4.x) is the model type\'s LM head: causal for GPT-2, masked for BERT', async () => {
+  const r = await analyze('from transformers import AutoModelWithLMHead\nmodel = AutoModelWithLMHead.from_pretrained("gpt2")\nm2 = AutoModelWithLMHead.from_pretrained("bert-base-uncased")\n', OPTS);
+  // GPT2LMHeadModel (tied head) and BertForMaskedLM, as transformers counts them.
+  assert.deepEqual(r.models.map((m) => m.facts.paramCount), [124_439_808, 109_514_298]);
+});
+
+test('apex amp: initialize returns the model and optimizer (O1 autocasts), scale_loss yields the loss the backward runs on', async () => {
+  const src = `import torch
+import torch.nn as nn
+from apex import amp
+
+model = nn.Sequential(nn.Linear(1024, 4096), nn.ReLU(), nn.Linear(4096, 10)).cuda()
+opt = torch.optim.Adam(model.parameters())
+model, opt = amp.initialize(model, opt, opt_level="O1")
+x = torch.randn(64, 1024, device="cuda")
+y = torch.randint(0, 10, (64,), device="cuda")
+for _ in range(3):
+    loss = nn.functional.cross_entropy(model(x), y)
+    with amp.scale_loss(loss, opt) as scaled_loss:
+        scaled_loss.backward()
+    opt.step()
+    opt.zero_grad()
+`;
+  const r = await analyze(src, OPTS);
+  const p = r.models[0].estimate.phases.find((x) => x.phase === 'training');
+  assert.ok(p, 'a training phase');
+  assert.ok(!p.unknowns.some((u) => /training step|scale_loss/.test(u.reason)), JSON.stringify(p.unknowns));
+});

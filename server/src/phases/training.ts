@@ -564,8 +564,22 @@ export function installTraining(it: Interpreter): void {
   const prevExit = it.externs.get('__exit__');
   it.externs.set('__enter__', (i, self, c, node, f) => {
     if (self?.t === 'extern' && self.name === '__autocast__') autocast.push(self.args?.[0]?.t === 'dtype' ? self.args[0].dtype : undefined);
+    // `with amp.scale_loss(loss, optimizer) as scaled_loss:` (NVIDIA apex, apex/amp/handle.py scale_loss): yields the
+    // loss times the loss scale, the same scalar's graph; the backward runs on it inside the block.
+    if (self?.t === 'extern' && self.name === '__apex_scaled_loss__') return self.args?.[0] ?? NONE;
     return prevEnter ? prevEnter(i, self, c, node, f) : self ?? NONE;
   });
+  // apex.amp.initialize(models, optimizers, opt_level=…) returns them (patched to cast in the forward: O1 autocasts,
+  // O2/O3 cast the model to float16, apex/amp/frontend.py); the cast of O2/O3 is an unknown of the step's dtypes.
+  reg(['apex.amp.initialize', 'apex.amp.frontend.initialize'], (_s, c, node) => {
+    const lvl = c.kw.get('opt_level');
+    if (lvl?.t === 'str' && lvl.v === 'O1' && !prog.autocast) { prog.autocast = { dtype: 'float16', span: it.span(node) }; prog.autocastAll = true; }
+    else prog.trainerUnknowns.push({ what: 'precision', reason: `apex amp.initialize(opt_level=${lvl?.t === 'str' ? lvl.v : '…'}): ${lvl?.t === 'str' && /^O[23]$/.test(lvl.v) ? 'the float16 model and float32 master weights' : 'its precision'} are not modelled`, span: it.span(node) });
+    const models = c.args[0] ?? c.kw.get('models');
+    const opt = c.args[1] ?? c.kw.get('optimizers');
+    return opt ? { t: 'tuple', items: [models ?? NONE, opt] } : models ?? NONE;
+  });
+  reg(['apex.amp.scale_loss', 'apex.amp.handle.scale_loss'], (_s, c) => ({ t: 'extern', name: '__apex_scaled_loss__', args: [c.args[0] ?? c.kw.get('loss') ?? NONE] }));
   it.externs.set('__exit__', (i, self, c, node, f) => {
     if (self?.t === 'extern' && self.name === '__autocast__') autocast.pop();
     return prevExit ? prevExit(i, self, c, node, f) : NONE;

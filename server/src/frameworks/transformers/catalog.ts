@@ -390,7 +390,11 @@ function seqClsSizes(c: HfConfig): ModuleSize[] {
 }
 
 function familySizes(c: HfConfig, className: string): ModuleSize[] {
-  const kind = autoClassFor(className);
+  // AutoModelWithLMHead (transformers 4.x, deprecated; modeling_auto.py MODEL_WITH_LM_HEAD_MAPPING): the model type's
+  // language-model head — masked LM for BERT-style encoders, the seq2seq LM for T5, the causal LM for decoders.
+  const kind = className === 'AutoModelWithLMHead' || className === 'TFAutoModelWithLMHead'
+    ? (c.model_type === 'bert' || c.model_type === 'roberta' || ENCODER_FAMILIES.includes(c.model_type) ? 'masked-lm' : c.model_type === 't5' ? 'seq2seq-lm' : 'causal-lm')
+    : autoClassFor(className);
   if (kind === 'seq-cls') return seqClsSizes(c);
   if (kind === 'unknown' && !ENCODER_FAMILIES.includes(c.model_type)) throw new Error(`the head of ${className} is not listed`);
   const base = kind === 'base';
