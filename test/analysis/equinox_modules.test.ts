@@ -51,3 +51,54 @@ m = M()
   // a: none (the deprecated flag turns both off); b: 16 + 16; c: a 0-d slope, 1 element.
   assert.equal(f.paramCount, 32 + 1);
 });
+
+test('eqx.nn.Sequential of layers built at module level is one model (was one per layer; an unknown layer vanished)', async () => {
+  const src = (vocab: string) => `import jax, jax.numpy as jnp, equinox as eqx
+${vocab}
+model = eqx.nn.Sequential([eqx.nn.Linear(1024, 4096, key=jax.random.key(0)), eqx.nn.Linear(4096, vocab, key=jax.random.key(1))])
+`;
+  const r = await analyze(src('vocab = 50000'), { device: 'a100-40gb', versions: {} });
+  // eqx.nn.Linear(1024, 4096) + Linear(4096, 50000), weights and biases.
+  assert.deepEqual(r.models.map((m) => [m.facts.name, m.facts.paramCount]), [['Sequential', 1024 * 4096 + 4096 + 4096 * 50000 + 50000]]);
+  const u = await analyze(src('import os\nvocab = int(os.environ["VOCAB"])'), { device: 'a100-40gb', versions: {} });
+  assert.deepEqual(u.models.map((m) => [m.facts.name, m.facts.paramCount]), [['Sequential', null]]);
+});
+
+test('a module that vmaps its own layers, vmapped again over the batch: each array is batch × sequence × features (was × sequence twice)', async () => {
+  const src = `import jax, jax.numpy as jnp, equinox as eqx, optax
+
+
+class Net(eqx.Module):
+    layers: tuple
+
+    def __init__(self, key):
+        self.layers = tuple(eqx.nn.Linear(1024, 1024, key=k) for k in jax.random.split(key, 4))
+
+    def __call__(self, x):
+        for l in self.layers:
+            x = jax.vmap(l)(x)
+        return x
+
+
+model = Net(jax.random.key(0))
+
+
+@eqx.filter_jit
+def compute_loss(model, x, y):
+    return jnp.mean((jax.vmap(model)(x) - y) ** 2)
+
+
+optimizer = optax.adamw(learning_rate=1e-3)
+opt_state = optimizer.init(eqx.filter(model, eqx.is_array))
+x = jnp.ones((8, 256, 1024)); y = jnp.ones((8, 256, 1024))
+for step in range(100):
+    loss, grads = eqx.filter_value_and_grad(compute_loss)(model, x, y)
+    updates, opt_state = optimizer.update(grads, opt_state, model)
+    model = eqx.apply_updates(model, updates)
+`;
+  const r = await analyze(src, { device: 'a100-40gb', versions: {} });
+  const p = r.models[0].estimate.phases.find((x) => x.phase === 'training')!;
+  const acts = p.breakdown.filter((b) => /^activations/.test(b.label)).reduce((a, b) => a + b.bytes, 0);
+  // Each layer's output is [8, 256, 1024] float32 = 8,388,608 B; a handful of them, never [8, 256, 256, 1024].
+  assert.ok(acts > 0 && acts < 20 * 8 * 256 * 1024 * 4, String(acts));
+});

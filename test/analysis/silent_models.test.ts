@@ -465,3 +465,29 @@ for _ in range(3):
   assert.ok(p, 'a training phase');
   assert.ok(!p.unknowns.some((u) => /training step|scale_loss/.test(u.reason)), JSON.stringify(p.unknowns));
 });
+
+test('flax self.variable / has_variable during init: the running mean is state (a buffer) of its init function\'s shape', async () => {
+  const src = `import jax, jax.numpy as jnp
+import flax.linen as nn
+
+
+class BiasAdderWithRunningMean(nn.Module):
+    decay: float = 0.99
+
+    @nn.compact
+    def __call__(self, x):
+        is_initialized = self.has_variable("batch_stats", "mean")
+        ra_mean = self.variable("batch_stats", "mean", jnp.zeros, x.shape[1:])
+        bias = self.param("bias", lambda rng, shape: jnp.zeros(shape), x.shape[1:])
+        if is_initialized:
+            ra_mean.value = self.decay * ra_mean.value + (1.0 - self.decay) * jnp.mean(x, axis=0, keepdims=True)
+        return x - ra_mean.value + bias
+
+
+variables = BiasAdderWithRunningMean().init(jax.random.PRNGKey(0), jnp.ones((10, 4096)))
+`;
+  const r = await analyze(src, { device: 'a100-40gb', versions: {} });
+  // flax init: params {bias: (4096,)}, batch_stats {mean: (4096,)}.
+  assert.equal(r.models[0].facts.paramCount, 4096);
+  assert.deepEqual(r.models[0].facts.buffers.map((b) => b.shape), [[4096]]);
+});

@@ -537,7 +537,40 @@ export function installModules(it: Interpreter): void {
     const dt = c.args[3] ?? c.kw.get('dtype');
     return makeRawParam(it, ctx, `${(self as InstV)?.cls?.name ?? ''}.${name}`, shape, dt?.t === 'dtype' ? dt.dtype : 'float32', init, node);
   });
-  it.externs.set('flax.linen.Module.variable', (_i, _self, _c, node) => unknown('self.variable() is not modelled', it.span(node)));
+  // self.variable(col, name, init_fn, *init_args) (flax/linen/module.py Module.variable): during init, a Variable whose
+  // `.value` is `init_fn(*init_args)` (a running mean: `jnp.zeros, (n,)`), made once per module and name;
+  // self.has_variable(col, name) is whether it exists yet. A collection other than "params" holds state, not parameters.
+  const VARS = new WeakMap<LazyCtx, Map<string, Value>>();
+  const varKey = (self: Value | undefined, c: CallArgs) => `${self?.t === 'inst' ? self.id : '?'}/${describe(c.args[0] ?? c.kw.get('col') ?? NONE)}/${describe(c.args[1] ?? c.kw.get('name') ?? NONE)}`;
+  it.externs.set('flax.linen.Module.has_variable', (_i, self, c, node) => {
+    const ctx = lazyCtx(it);
+    if (!ctx) return unknown('self.has_variable() outside init: the variables given to apply decide', it.span(node));
+    return { t: 'bool', v: VARS.get(ctx)?.has(varKey(self, c)) ?? false };
+  });
+  it.externs.set('flax.linen.Module.variable', (_i, self, c, node) => {
+    const ctx = lazyCtx(it);
+    if (!ctx) return unknown('self.variable() outside init: the variable comes from the variables given to apply', it.span(node));
+    let vars = VARS.get(ctx);
+    if (!vars) VARS.set(ctx, (vars = new Map()));
+    const key = varKey(self, c);
+    const had = vars.get(key);
+    if (had) return had;
+    const col = c.args[0] ?? c.kw.get('col');
+    const name = c.args[1] ?? c.kw.get('name');
+    const init = c.args[2] ?? c.kw.get('init_fn');
+    if (!init || init.t === 'none') return unknown('self.variable() with no init function: its value is not known', it.span(node));
+    it.memory.abstractDepth++;
+    let v: Value;
+    try { v = it.call(init, { args: c.args.slice(3), kw: new Map([...c.kw].filter(([k]) => !['col', 'name', 'init_fn', 'unbox'].includes(k))) }, node); } finally { it.memory.abstractDepth--; }
+    if (v.t !== 'tensor' || !v.shape.every((d) => typeof d === 'number')) return it.note(`self.variable(${describe(col ?? NONE)}, ${describe(name ?? NONE)}): its init function returned ${describe(v)}`, node);
+    const label = `${(self as InstV)?.cls?.name ?? ''}.${name?.t === 'str' ? name.v : 'variable'}`;
+    const t = makeRawParam(it, ctx, label, { t: 'tuple', items: (v.shape as number[]).map((d) => ({ t: 'int', v: d })) }, v.dtype, v.random ? NONE : { t: 'extern', name: 'jax.nn.initializers.zeros' }, node);
+    if (t.t === 'tensor' && !(col?.t === 'str' && col.v === 'params')) t.role = 'buffer';
+    const holder = it.newInst({ t: 'class', name: 'Variable', bases: [], ns: new Map(), kind: 'plain', dataclass: false, fields: [] });
+    holder.attrs.set('value', t);
+    vars.set(key, holder);
+    return holder;
+  });
   it.externs.set('flax.linen.Module.is_initializing', () => ({ t: 'bool', v: !!lazyCtx(it) }));
   it.externs.set('flax.linen.Module.make_rng', () => ({ t: 'key' }));
   // nn.Sequential(layers) (flax/linen/combinators.py, flax 0.8.5): __call__ passes its arguments to the first

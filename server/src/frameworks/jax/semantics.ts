@@ -78,9 +78,13 @@ export function installJax(it: Interpreter): void {
     const args = c.args.map((a, i) => {
       if (!mapped(i)) return a;
       if (a.t === 'key' && a.batch !== undefined) { batch ??= a.batch; return { t: 'key' } as Value; }
-      if (a.t === 'tensor' && typeof a.shape[0] === 'number') {
-        batch ??= a.shape[0];
-        return { ...a, id: -a.id, shape: a.shape.slice(1), batched: undefined } as TensorV;
+      // An array made inside an enclosing vmap carries that vmap's batch axes first (memory.ts alloc: `batched`):
+      // the axis this vmap maps is the one after them, and inside, the array is one example of every level (the
+      // enclosing axes are added back by what is made from it). An array passed in from outside has none.
+      const outer = a.t === 'tensor' ? Math.min(a.batched ?? 0, it.memory.vmap.length) : 0;
+      if (a.t === 'tensor' && typeof a.shape[outer] === 'number') {
+        batch ??= a.shape[outer] as number;
+        return { ...a, id: -a.id, shape: a.shape.slice(outer + 1), batched: undefined } as TensorV;
       }
       return a;
     });
