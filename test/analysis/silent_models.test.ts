@@ -491,3 +491,21 @@ variables = BiasAdderWithRunningMean().init(jax.random.PRNGKey(0), jnp.ones((10,
   assert.equal(r.models[0].facts.paramCount, 4096);
   assert.deepEqual(r.models[0].facts.buffers.map((b) => b.shape), [[4096]]);
 });
+
+test('a transformers base model (no LM head) trained on its hidden states makes no vocabulary-sized logits', async () => {
+  const src = (cls: string) => `import torch
+from transformers import ${cls}
+model = ${cls}.from_pretrained("gpt2").cuda()
+opt = torch.optim.AdamW(model.parameters())
+ids = torch.randint(0, 50257, (2, 128), device="cuda")
+for _ in range(3):
+    out = model(ids)[0]
+    out.float().pow(2).mean().backward()
+    opt.step(); opt.zero_grad()
+`;
+  const base = await analyze(src('AutoModel'), OPTS);
+  const p = base.models[0].estimate.phases.find((x) => x.phase === 'training')!;
+  assert.ok(!p.breakdown.some((b) => /^logits|log-probs|cross-entropy/.test(b.label)), JSON.stringify(p.breakdown.map((b) => b.label)));
+  const lm = await analyze(src('AutoModelForCausalLM'), OPTS);
+  assert.ok(lm.models[0].estimate.phases.find((x) => x.phase === 'training')!.breakdown.some((b) => /^logits/.test(b.label)));
+});

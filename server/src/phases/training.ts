@@ -1613,7 +1613,10 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
       notes.push(`transformers${tv ? `==${tv}` : ''} builds a KV cache in the training forward (use_cache): attention saves the key and value copies it concatenates; use_cache=False drops them`);
     }
     // The loss may be computed in the model's own file (a GPT whose forward returns the loss), not the one analysed.
-    const ce = /cross_entropy|log_softmax|nll_loss|CrossEntropyLoss/.test(programText(it)) || rec.framework === 'transformers';
+    // A transformers model with a language-model head computes its own loss; a base model (`CLIPTextModel`,
+    // `AutoModel`: hidden states out, modeling_clip.py CLIPTextModel has no head) makes no logits at all.
+    const baseModel = !!hfLoad && autoClassFor(hfLoad.className) === 'base';
+    const ce = (/cross_entropy|log_softmax|nll_loss|CrossEntropyLoss/.test(programText(it)) || rec.framework === 'transformers') && !baseModel;
     // A *ForSequenceClassification head (frameworks/transformers/catalog.ts seqClsSizes) has num_labels outputs, not a
     // vocabulary: its logits are [b, num_labels] after pooling, the decoders' `score` runs on every position first
     // (modeling_layers.py GenericForSequenceClassification.forward: score(hidden_states), then the last token's row).
