@@ -102,3 +102,45 @@ for step in range(100):
   // Each layer's output is [8, 256, 1024] float32 = 8,388,608 B; a handful of them, never [8, 256, 256, 1024].
   assert.ok(acts > 0 && acts < 20 * 8 * 256 * 1024 * 4, String(acts));
 });
+
+test('an Equinox Module of callables and floats passed beside the model (an SDE object) is no model, and the model still trains (optax.adabelief)', async () => {
+  const src = `import jax, jax.numpy as jnp, equinox as eqx, optax
+
+
+class VPSDE(eqx.Module):
+    beta_integral_fn: callable
+    t1: float
+
+    def __init__(self, beta_integral_fn, t1=1.0):
+        self.beta_integral_fn = beta_integral_fn
+        self.t1 = t1
+
+
+def loss_fn(model, sde, x):
+    return jnp.mean(jax.vmap(model)(x) ** 2) * sde.t1
+
+
+@eqx.filter_jit
+def make_step(model, sde, x, opt_state):
+    loss, grads = eqx.filter_value_and_grad(loss_fn)(model, sde, x)
+    updates, opt_state = opt.update(grads, opt_state, model)
+    return loss, eqx.apply_updates(model, updates), opt_state
+
+
+model = eqx.nn.MLP(1024, 1024, 4096, 4, key=jax.random.key(0))
+sde = VPSDE(lambda t: t, t1=8.0)
+opt = optax.adabelief(1e-4)
+opt_state = opt.init(eqx.filter(model, eqx.is_inexact_array))
+x = jnp.ones((32, 1024))
+for step in range(1000):
+    loss, model, opt_state = make_step(model, sde, x, opt_state)
+`;
+  const r = await analyze(src, { device: 'a100-40gb', versions: {} });
+  // eqx.nn.MLP(1024, 1024, width 4096, depth 4): 1024·4096 + 3·4096·4096 + 4096·1024 weights and the biases.
+  const P = 1024 * 4096 + 4096 + 3 * (4096 * 4096 + 4096) + 4096 * 1024 + 1024;
+  assert.deepEqual(r.models.map((m) => [m.facts.name, m.facts.paramCount]), [['MLP', P]]);
+  const p = r.models[0].estimate.phases.find((x) => x.phase === 'training');
+  assert.ok(p, 'a training phase');
+  // optax.adabelief: mu and nu like the parameters (scale_by_belief), + the int32 count.
+  assert.equal(p.breakdown.filter((b) => /^optimizer state: optax\.adabelief/.test(b.label)).reduce((a, b) => a + b.bytes, 0), 8 * P + 4);
+});

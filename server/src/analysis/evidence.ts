@@ -13,6 +13,7 @@
  *   a model. Submodules are already part of their parent's record.
  */
 import { visitTensors, type ModelRecord } from '../interp/memory';
+import { moduleTensors } from '../frameworks/torch/semantics';
 import type { Value } from '../interp/values';
 
 function holdsTensor(v: Value): boolean {
@@ -59,9 +60,9 @@ export function holdsNothing(rec: ModelRecord): boolean {
   // An equinox Module is any pytree class (a diffrax solver, a settings object): one holding no parameter (no array,
   // or only data arrays such as diffrax's `SaveAt(ts=jnp.linspace(0, 1, 100))`) is not a model.
   if (rec.framework === 'equinox' && rec.result?.t === 'inst' && rec.unknowns.length === 0) {
-    let param = false;
-    visitTensors(rec.result, (t) => { if (t.role === 'param') param = true; });
-    return !param;
+    // Its own pytree's leaves only: a function field's closure (`VPSDE(lambda t: ...)` at module level reaches every
+    // global, the model among them) is not part of the module.
+    return moduleTensors(rec.result).params.length === 0;
   }
   // A container holding a module that is not known (`nn.Sequential(*blocks)`, blocks from a loop not followed) may
   // hold anything: its slots are the model's unknowns (analyze.ts unknownModuleSlots).

@@ -42,7 +42,7 @@ import { hfConfigView, hfLoadOf, hfLoads, readConfig, UnknownConfigField } from 
 import { autoClassFor, numLabels, type HfConfig } from '../frameworks/transformers/catalog';
 import { llamaBlockExtra, pythonActivation, trainingCacheCopies } from '../frameworks/transformers/activations';
 import { adapterReadInputs, kbitPrepOf, peftOf, type PeftInfo } from '../frameworks/peft/semantics';
-import { FROZEN, unknownModuleSlots } from '../frameworks/torch/semantics';
+import { FROZEN, moduleTensors, unknownModuleSlots } from '../frameworks/torch/semantics';
 
 export interface OptimizerUse {
   kind: OptimizerKind;
@@ -415,6 +415,11 @@ export function installTraining(it: Interpreter): void {
   };
   reg(['optax.adam', 'optax._src.alias.adam'], optax('optax.adam'));
   reg(['optax.adamw', 'optax._src.alias.adamw'], optax('optax.adamw'));
+  // Adam's state by another name: a step count and two moments of the parameters' shape and dtype — adabelief
+  // (scale_by_belief: ScaleByBeliefState(count, mu, nu)), lamb / nadam / radam (scale_by_adam, scale_by_radam:
+  // ScaleByAdamState(count, mu, nu)), adamax (scale_by_adamax: ScaleByAdamState(count, mu, nu)); optax/_src/alias.py,
+  // transform.py (optax 0.2).
+  for (const name of ['adabelief', 'lamb', 'nadam', 'nadamw', 'radam', 'adamax', 'adamaxw']) reg([`optax.${name}`, `optax._src.alias.${name}`], optax('optax.adam'));
   reg(['optax.sgd'], optax('optax.sgd'));
   reg(['optax.adafactor'], optax('optax.adafactor'));
   // chain(clip, adamw, ...): the stateful member carries the state (clip_by_global_norm keeps none).
@@ -1148,7 +1153,8 @@ export function trainingPhases(rec: ModelRecord, it: Interpreter, phases: PhaseT
   if (!base) return [];
   const ids = paramIds(rec, params);
   // Counted up to 2 (one question per model; the list of every record made this quadratic in the models).
-  const single = it.memory.reportedCount(2) === 1;
+  // Records that hold nothing (an Equinox Module of callables and floats passed beside the model) are no second model.
+  const single = it.memory.reportedCount(2) === 1 || onlyModel(it, rec);
   // Training calls that were reached but not followed, and that train this model: the only one, or one named in
   // the loop around the call.
   const unfollowed = [...unfollowedFor(it, prog, rec, single)];
@@ -1826,4 +1832,14 @@ function programText(it: Interpreter): string {
     if (t !== undefined && t !== it.text) parts.push(t);
   }
   return parts.join('\n');
+}
+
+/** Whether every other reported record holds no parameter and no unknown (early exit at the first that does). */
+function onlyModel(it: Interpreter, rec: ModelRecord): boolean {
+  for (const r of it.memory.finished) {
+    if (r === rec) continue;
+    if (r.result === undefined) { if (r.events.length) return false; continue; }
+    if (r.unknowns.length || moduleTensors(r.result).params.length) return false;
+  }
+  return true;
 }

@@ -55,8 +55,30 @@ export function moduleTensors(v: Value): { params: TensorV[]; buffers: TensorV[]
     else if (t.role === 'buffer') buffers.push(t);
   };
   if (v.t === 'inst' && v.cls.kind === 'torch') torchRegistered(v, add, new Set());
+  else if (v.t === 'inst' && v.cls.kind === 'equinox') pytreeLeaves(v, add);
   else visitTensors(v, add);
   return { params, buffers };
+}
+
+/**
+ * The array leaves of an Equinox Module's pytree: its fields, recursively through modules, lists, tuples and dicts
+ * (equinox/_module.py: a Module is a dataclass pytree). A function held in a field is a leaf that is not an array
+ * (`eqx.filter(m, eqx.is_array)` drops it): what its closure reaches (the program's globals, another model) is not
+ * the module's.
+ */
+function pytreeLeaves(root: Value, add: (t: TensorV) => void): void {
+  const seen = new Set<object>();
+  const stack: Value[] = [root];
+  while (stack.length) {
+    const x = stack.pop()!;
+    if (typeof x !== 'object' || seen.has(x)) continue;
+    seen.add(x);
+    if (x.t === 'tensor') add(x);
+    else if (x.t === 'tuple' || x.t === 'list') for (const y of x.items) stack.push(y);
+    else if (x.t === 'dict') for (const y of x.vals) stack.push(y);
+    else if (x.t === 'inst') { for (const y of x.attrs.values()) stack.push(y); if (x.lazyArgs) for (const y of x.lazyArgs.values()) stack.push(y); }
+    else if (x.t === 'func' && x.partialArgs) for (const y of x.partialArgs) stack.push(y);
+  }
 }
 
 /**
