@@ -278,3 +278,23 @@ pipe.unet.to("cuda", dtype=torch.float16)`), { device: 't4', versions: {} });
   const whole = await analyze(TRAIN_UNET('pipe.safety_checker = None\npipe.to("cuda")'), { device: 'a100-80gb', versions: {} });
   assert.equal(whole.models[0].estimate.phases.find((p) => p.phase === 'load')!.breakdown.reduce((a, b) => a + b.bytes, 0), (UNET + VAE + CLIP_L) * 4);
 });
+
+test('from_pretrained of the program\'s subclass of a diffusers model class loads the library\'s model (T2I-Adapter\'s UNet: was dropped)', async () => {
+  const src = (cls: string) => `import torch
+from diffusers import UNet2DConditionModel
+
+
+class UNet(UNet2DConditionModel):
+    def forward(self, *args, down_block_additional_residuals=None, **kwargs):
+        return super().forward(*args, **kwargs)
+
+
+unet = ${cls}.from_pretrained("stabilityai/stable-diffusion-xl-base-1.0", subfolder="unet")
+unet.to("cuda", dtype=torch.float16)
+`;
+  const sub = await analyze(src('UNet'), { device: 'a100-40gb', versions: {} });
+  const base = await analyze(src('UNet2DConditionModel'), { device: 'a100-40gb', versions: {} });
+  assert.equal(sub.models.length, 1);
+  assert.equal(sub.models[0].facts.paramCount, base.models[0].facts.paramCount);
+  assert.ok(sub.models[0].facts.paramCount! > 2_000_000_000);
+});

@@ -564,8 +564,7 @@ export function installModules(it: Interpreter): void {
     try { v = it.call(init, { args: c.args.slice(3), kw: new Map([...c.kw].filter(([k]) => !['col', 'name', 'init_fn', 'unbox'].includes(k))) }, node); } finally { it.memory.abstractDepth--; }
     if (v.t !== 'tensor' || !v.shape.every((d) => typeof d === 'number')) return it.note(`self.variable(${describe(col ?? NONE)}, ${describe(name ?? NONE)}): its init function returned ${describe(v)}`, node);
     const label = `${(self as InstV)?.cls?.name ?? ''}.${name?.t === 'str' ? name.v : 'variable'}`;
-    const t = makeRawParam(it, ctx, label, { t: 'tuple', items: (v.shape as number[]).map((d) => ({ t: 'int', v: d })) }, v.dtype, v.random ? NONE : { t: 'extern', name: 'jax.nn.initializers.zeros' }, node);
-    if (t.t === 'tensor' && !(col?.t === 'str' && col.v === 'params')) t.role = 'buffer';
+    const t = makeRawParam(it, ctx, label, { t: 'tuple', items: (v.shape as number[]).map((d) => ({ t: 'int', v: d })) }, v.dtype, v.random ? NONE : { t: 'extern', name: 'jax.nn.initializers.zeros' }, node, col?.t === 'str' && col.v === 'params' ? 'param' : 'buffer');
     const holder = it.newInst({ t: 'class', name: 'Variable', bases: [], ns: new Map(), kind: 'plain', dataclass: false, fields: [] });
     holder.attrs.set('value', t);
     vars.set(key, holder);
@@ -689,12 +688,12 @@ function paramsDict(ctx: LazyCtx): Value {
   return ctx.framework === 'flax' ? { t: 'dict', keys: [str('params')], vals: [inner] } : inner;
 }
 
-function makeRawParam(it: Interpreter, ctx: LazyCtx | undefined, name: string, shape: Value | undefined, dtype: DType, init: Value | undefined, node: SyntaxNode): Value {
+function makeRawParam(it: Interpreter, ctx: LazyCtx | undefined, name: string, shape: Value | undefined, dtype: DType, init: Value | undefined, node: SyntaxNode, role: 'param' | 'buffer' = 'param'): Value {
   const dims = shape && (shape.t === 'tuple' || shape.t === 'list') ? shape.items.map((d) => (d.t === 'int' ? d.v : { unknown: `dimension ${describe(d)} of ${name} is not known` })) : undefined;
   if (!dims) return it.note(`shape of parameter ${name} is not known`, node);
   const random = init?.t === 'init' ? init.init.random : init?.t === 'extern' ? it.cat.inits.get(init.name)?.random ?? true : init === undefined || init.t === 'none';
   const partition = init?.t === 'init' ? init.init.partition : undefined;
-  const t = it.memory.alloc({ shape: [...stackedAxes(it), ...dims], dtype, role: 'param', name, span: it.span(node), random, partition, ...(it.state.get(BROADCAST_PARAMS) ? { noBatch: true } : {}) });
+  const t = it.memory.alloc({ shape: [...stackedAxes(it), ...dims], dtype, role, name, span: it.span(node), random, partition, ...(it.state.get(BROADCAST_PARAMS) ? { noBatch: true } : {}) });
   if (random) randomInitCost(it, t, node);
   if (ctx) ctx.params.set(uniqueName(ctx, name), t);
   return t;

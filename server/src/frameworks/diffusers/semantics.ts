@@ -14,7 +14,7 @@
  * never zero).
  */
 import type { DType } from '../../../../shared/src/facts';
-import type { Interpreter } from '../../interp/interp';
+import { linearize, type Interpreter } from '../../interp/interp';
 import type { SyntaxNode } from '../../interp/parser';
 import { type InstV, type Value, NONE, describe, unknown } from '../../interp/values';
 import { visitTensors } from '../../interp/memory';
@@ -43,6 +43,12 @@ export function installDiffusers(it: Interpreter): void {
     const name = c.args[0];
     const given = self?.t === 'inst' && name?.t === 'str' ? PASSED.get(self)?.get(name.v) : undefined;
     if (given) return given;
+    // The program's subclass of a diffusers model class (`class UNet(UNet2DConditionModel)` overriding forward):
+    // its class methods are the library class's, so `UNet.from_pretrained(...)` loads the library's model.
+    if (self?.t === 'class' && name?.t === 'str' && (name.v === 'from_pretrained' || name.v === 'from_config')) {
+      const base = linearize(self).flatMap((k) => k.bases).find((b) => b.t === 'extern' && b.name.startsWith('diffusers.'));
+      if (base?.t === 'extern') return { t: 'extern', name: `${base.name}.${name.v}`, self };
+    }
     return prevAttr ? prevAttr(i, self, c, node, fnv) : unknown('__pass__');
   });
   // pipeline_utils.py DiffusionPipeline.enable_model_cpu_offload / enable_sequential_cpu_offload: the components
