@@ -509,3 +509,21 @@ for _ in range(3):
   const lm = await analyze(src('AutoModelForCausalLM'), OPTS);
   assert.ok(lm.models[0].estimate.phases.find((x) => x.phase === 'training')!.breakdown.some((b) => /^logits/.test(b.label)));
 });
+
+test('PixelUnshuffle / PixelShuffle have no parameters (T2I-Adapter\'s adapter was "parameters unknown")', async () => {
+  const src = `import torch.nn as nn
+
+
+class Adapter(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.unshuffle = nn.PixelUnshuffle(8)
+        self.conv = nn.Conv2d(192, 320, 3, padding=1)
+        self.shuffle = nn.PixelShuffle(2)
+
+
+m = Adapter()
+`;
+  const r = await analyze(src, OPTS);
+  assert.equal(r.models[0].facts.paramCount, 192 * 320 * 9 + 320);
+});

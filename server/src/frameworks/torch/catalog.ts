@@ -597,7 +597,18 @@ export const TORCH_LAYERS: LayerEntry[] = [
   })),
   ...['LPPool1d', 'LPPool2d'].map((n) => none(n, 'pooling')),
   { ...none('Identity', 'linear'), output: (_a: Args, input: ArrayValue) => input }, none('Flatten', 'flatten'), none('Unflatten', 'flatten'),
-  none('LocalResponseNorm', 'normalization'), none('Upsample', 'upsampling'), none('PixelShuffle', 'pixelshuffle'),
+  none('LocalResponseNorm', 'normalization'), none('Upsample', 'upsampling'),
+  // PixelShuffle(r) / PixelUnshuffle(r) (torch/nn/modules/pixelshuffle.py): (N, C·r², H, W) ↔ (N, C, H·r, W·r), no parameters.
+  ...(['PixelShuffle', 'PixelUnshuffle'] as const).map((n) => ({
+    ...none(n, 'pixelshuffle', [n === 'PixelShuffle' ? 'upscale_factor' : 'downscale_factor']),
+    output: (a: Args, input: ArrayValue): ArrayValue | UnknownValue => {
+      const r = a[n === 'PixelShuffle' ? 'upscale_factor' : 'downscale_factor'];
+      const [c, h, w] = input.shape.slice(-3);
+      if (typeof r !== 'number' || input.shape.length < 3 || typeof c !== 'number' || typeof h !== 'number' || typeof w !== 'number') return unk(`${n}: factor or input not known`);
+      const lead = input.shape.slice(0, -3);
+      return { kind: 'array', shape: n === 'PixelShuffle' ? [...lead, c / (r * r), h * r, w * r] : [...lead, c * r * r, h / r, w / r], dtype: input.dtype };
+    },
+  })),
   // Padding layers (torch/nn/modules/padding.py): no parameters; `padding` an int pads each of the last d dimensions
   // on both sides, a 2d-tuple (left, right, top, bottom, front, back) pads the last dimension first (F.pad).
   ...(['ZeroPad', 'ConstantPad', 'ReflectionPad', 'ReplicationPad', 'CircularPad'] as const).flatMap((kind) => ([1, 2, 3] as const).map((d) => ({
