@@ -1834,12 +1834,19 @@ function programText(it: Interpreter): string {
   return parts.join('\n');
 }
 
+/** Whether a record holds a parameter (memoised: records do not change once the program has run). */
+const HOLDS = new WeakMap<ModelRecord, boolean>();
+function holdsModel(r: ModelRecord): boolean {
+  let v = HOLDS.get(r);
+  if (v === undefined) {
+    v = r.result === undefined ? r.events.length > 0 : r.unknowns.length > 0 || moduleTensors(r.result).params.length > 0;
+    HOLDS.set(r, v);
+  }
+  return v;
+}
+
 /** Whether every other reported record holds no parameter and no unknown (early exit at the first that does). */
 function onlyModel(it: Interpreter, rec: ModelRecord): boolean {
-  for (const r of it.memory.finished) {
-    if (r === rec) continue;
-    if (r.result === undefined) { if (r.events.length) return false; continue; }
-    if (r.unknowns.length || moduleTensors(r.result).params.length) return false;
-  }
+  for (const r of it.memory.finished) if (r !== rec && holdsModel(r)) return false;
   return true;
 }
