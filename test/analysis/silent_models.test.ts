@@ -527,3 +527,17 @@ m = Adapter()
   const r = await analyze(src, OPTS);
   assert.equal(r.models[0].facts.paramCount, 192 * 320 * 9 + 320);
 });
+
+test('popping a collection from the variables flax init returned does not take the parameters out of the model\'s count', async () => {
+  const src = `import jax, jax.numpy as jnp
+import flax.linen as nn
+
+model = nn.Dense(4096)
+variables = model.init(jax.random.PRNGKey(0), jnp.ones((10, 1024)))
+params = variables.pop("params")
+del variables
+`;
+  const r = await analyze(src, { device: 'a100-40gb', versions: {} });
+  // Dense(4096) on 1024 features: kernel 1024·4096 + bias 4096 (flax/linen/linear.py).
+  assert.deepEqual(r.models.map((m) => m.facts.paramCount), [1024 * 4096 + 4096]);
+});

@@ -473,7 +473,9 @@ export function installModules(it: Interpreter): void {
     const params: Value = paramsDict(ctx);
     const result: Value = withOutput ? { t: 'tuple', items: [out, params] } : params;
     if (restored && rec) restoredOnly(rec, inst.cls.name, node);
-    finishModel(it, rec, result);
+    // The record keeps its own outer dict: the program may pop collections from the one it gets back
+    // (`rest, params = variables.pop("params")`), which must not take the parameters out of the model's count.
+    finishModel(it, rec, result.t === 'dict' ? { ...result, keys: [...result.keys], vals: [...result.vals] } : result);
     return result;
   };
   // flax.linen.merge_param(name, a, b) (flax/linen/module.py): the one of a / b that is not None; both or neither
